@@ -1,0 +1,401 @@
+//! hx-llvm: the single crate that links LLVM (the libLLVM 22 shipped with the Rust toolchain) and the
+//! small safe layer over it that the other crates share.
+//!
+//! What it offers:
+//! - [`init`]: one-time initialisation of the AMDGPU target, including the disassembler.
+//! - [`GpuTarget`]: the three processors the project knows, with their target machines.
+//! - [`compile_ir`]: LLVM IR text -> verified module -> optimised -> relocatable object or assembly.
+//! - [`assemble`]: the in-process assembler (module-level inline assembly emitted as an object).
+//! - [`Disassembler`]: LLVM's own disassembler, the oracle for the project's decoder.
+//!
+//! Thread safety: every compilation creates its own `Context`, so translations on different threads
+//! share nothing but the (thread-safe) target registry.
+
+use std::ffi::{CStr, CString};
+use std::sync::Once;
+
+pub use inkwell;
+pub use llvm_sys;
+
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{CodeModel, FileType, RelocMode, Target, TargetMachine, TargetTriple};
+use inkwell::OptimizationLevel;
+
+/// The target triple every AMDGPU code object of this project uses.
+pub const AMDHSA_TRIPLE: &str = "amdgcn-amd-amdhsa";
+
+#[derive(Debug, thiserror::Error)]
+pub enum LlvmError {
+    #[error("LLVM target initialisation failed: {0}")]
+    Init(String),
+    #[error("cannot create a target machine for {cpu}: {msg}")]
+    TargetMachine { cpu: String, msg: String },
+    #[error("LLVM IR does not parse ({name}): {msg}")]
+    Parse { name: String, msg: String },
+    #[error("LLVM IR fails the verifier ({name}): {msg}")]
+    Verify { name: String, msg: String },
+    #[error("LLVM pass pipeline `{pipeline}` failed ({name}): {msg}")]
+    Passes { name: String, pipeline: String, msg: String },
+    #[error("code generation failed ({name}): {msg}")]
+    Codegen { name: String, msg: String },
+    #[error("cannot create a disassembler for {cpu}")]
+    Disassembler { cpu: String },
+}
+
+pub type Result<T> = std::result::Result<T, LlvmError>;
+
+extern "C" {
+    // llvm-sys does not declare this one (see shared/LLVM.md).
+    fn LLVMInitializeAMDGPUDisassembler();
+}
+
+static INIT: Once = Once::new();
+
+/// Initialises the AMDGPU target (info, target, MC, asm printer, asm parser, disassembler) once per
+/// process. Safe to call from any thread, any number of times.
+pub fn init() {
+    INIT.call_once(|| {
+        // SAFETY: these are LLVM's registration functions; `Once` guarantees a single call.
+        unsafe {
+            llvm_sys::target::LLVMInitializeAMDGPUTargetInfo();
+            llvm_sys::target::LLVMInitializeAMDGPUTarget();
+            llvm_sys::target::LLVMInitializeAMDGPUTargetMC();
+            llvm_sys::target::LLVMInitializeAMDGPUAsmPrinter();
+            llvm_sys::target::LLVMInitializeAMDGPUAsmParser();
+            LLVMInitializeAMDGPUDisassembler();
+        }
+    });
+}
+
+/// The processors hotswap-xlate reads (gfx1250) and writes (gfx942, gfx950).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GpuTarget {
+    /// GFX12.5, wave32 only: the source ISA.
+    Gfx1250,
+    /// MI300 (CDNA3), wave64.
+    Gfx942,
+    /// MI350 (CDNA4), wave64.
+    Gfx950,
+}
+
+impl GpuTarget {
+    pub const ALL: [GpuTarget; 3] = [GpuTarget::Gfx1250, GpuTarget::Gfx942, GpuTarget::Gfx950];
+
+    /// LLVM's processor name.
+    pub fn cpu(self) -> &'static str {
+        match self {
+            GpuTarget::Gfx1250 => "gfx1250",
+            GpuTarget::Gfx942 => "gfx942",
+            GpuTarget::Gfx950 => "gfx950",
+        }
+    }
+
+    pub fn from_cpu(name: &str) -> Option<GpuTarget> {
+        GpuTarget::ALL.into_iter().find(|t| t.cpu() == name)
+    }
+
+    /// Lanes per wave: gfx1250 is wave32 only, gfx942/gfx950 are wave64 only.
+    pub fn wave_size(self) -> u32 {
+        match self {
+            GpuTarget::Gfx1250 => 32,
+            GpuTarget::Gfx942 | GpuTarget::Gfx950 => 64,
+        }
+    }
+
+    /// Subtarget features passed to the target machine and the disassembler.
+    pub fn features(self) -> &'static str {
+        match self {
+            GpuTarget::Gfx1250 => "+wavefrontsize32",
+            GpuTarget::Gfx942 | GpuTarget::Gfx950 => "+wavefrontsize64",
+        }
+    }
+
+    /// Creates a target machine for this processor (PIC, as code objects are shared objects).
+    pub fn target_machine(self, opt: OptLevel) -> Result<TargetMachine> {
+        init();
+        let triple = TargetTriple::create(AMDHSA_TRIPLE);
+        let target = Target::from_triple(&triple).map_err(|e| LlvmError::TargetMachine {
+            cpu: self.cpu().to_string(),
+            msg: e.to_string(),
+        })?;
+        target
+            .create_target_machine(
+                &triple,
+                self.cpu(),
+                self.features(),
+                opt.codegen_level(),
+                RelocMode::PIC,
+                CodeModel::Default,
+            )
+            .ok_or_else(|| LlvmError::TargetMachine {
+                cpu: self.cpu().to_string(),
+                msg: "LLVMCreateTargetMachine returned null".to_string(),
+            })
+    }
+}
+
+impl std::fmt::Display for GpuTarget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.cpu())
+    }
+}
+
+/// Optimisation level for both the middle-end pipeline and the backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum OptLevel {
+    O0,
+    O1,
+    #[default]
+    O2,
+    O3,
+}
+
+impl OptLevel {
+    pub fn pipeline(self) -> &'static str {
+        match self {
+            OptLevel::O0 => "default<O0>",
+            OptLevel::O1 => "default<O1>",
+            OptLevel::O2 => "default<O2>",
+            OptLevel::O3 => "default<O3>",
+        }
+    }
+
+    fn codegen_level(self) -> OptimizationLevel {
+        match self {
+            OptLevel::O0 => OptimizationLevel::None,
+            OptLevel::O1 => OptimizationLevel::Less,
+            OptLevel::O2 => OptimizationLevel::Default,
+            OptLevel::O3 => OptimizationLevel::Aggressive,
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<OptLevel> {
+        match s {
+            "0" | "O0" => Some(OptLevel::O0),
+            "1" | "O1" => Some(OptLevel::O1),
+            "2" | "O2" => Some(OptLevel::O2),
+            "3" | "O3" => Some(OptLevel::O3),
+            _ => None,
+        }
+    }
+}
+
+/// What [`compile_ir`] and [`emit_module`] produce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Emit {
+    /// A relocatable ELF object (ET_REL).
+    Object,
+    /// AMDGPU assembly text.
+    Assembly,
+    /// The optimised LLVM IR, as text.
+    LlvmIr,
+}
+
+/// Verifies a module; never hand the backend a module that has not passed this (an `LLVM ERROR`
+/// inside codegen aborts the host process).
+pub fn verify(module: &Module<'_>, name: &str) -> Result<()> {
+    module.verify().map_err(|e| LlvmError::Verify { name: name.to_string(), msg: e.to_string() })
+}
+
+/// Parses LLVM IR text into a module of `ctx`, and verifies it.
+pub fn parse_ir<'ctx>(ctx: &'ctx Context, ir: &str, name: &str) -> Result<Module<'ctx>> {
+    init();
+    let buf = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), name);
+    let module = ctx
+        .create_module_from_ir(buf)
+        .map_err(|e| LlvmError::Parse { name: name.to_string(), msg: e.to_string() })?;
+    verify(&module, name)?;
+    Ok(module)
+}
+
+/// Sets triple and data layout, runs the optimisation pipeline and emits. The module is consumed in
+/// spirit: codegen mutates it, so emit each artefact from a fresh module (shared/LLVM.md).
+pub fn emit_module(module: &Module<'_>, name: &str, target: GpuTarget, opt: OptLevel, emit: Emit) -> Result<Vec<u8>> {
+    let tm = target.target_machine(opt)?;
+    module.set_triple(&tm.get_triple());
+    module.set_data_layout(&tm.get_target_data().get_data_layout());
+    verify(module, name)?;
+    let options = PassBuilderOptions::create();
+    module.run_passes(opt.pipeline(), &tm, options).map_err(|e| LlvmError::Passes {
+        name: name.to_string(),
+        pipeline: opt.pipeline().to_string(),
+        msg: e.to_string(),
+    })?;
+    // The pipeline must leave a valid module; check again before the backend sees it.
+    verify(module, name)?;
+    let file_type = match emit {
+        Emit::LlvmIr => return Ok(module.print_to_string().to_bytes().to_vec()),
+        Emit::Object => FileType::Object,
+        Emit::Assembly => FileType::Assembly,
+    };
+    let buf = tm
+        .write_to_memory_buffer(module, file_type)
+        .map_err(|e| LlvmError::Codegen { name: name.to_string(), msg: e.to_string() })?;
+    Ok(buf.as_slice().to_vec())
+}
+
+/// Compiles LLVM IR text for `target` in-process, in a fresh context.
+pub fn compile_ir(ir: &str, name: &str, target: GpuTarget, opt: OptLevel, emit: Emit) -> Result<Vec<u8>> {
+    let ctx = Context::create();
+    let module = parse_ir(&ctx, ir, name)?;
+    emit_module(&module, name, target, opt, emit)
+}
+
+/// The in-process assembler: `asm` (AMDGPU assembly text) becomes a relocatable object for `target`
+/// through module-level inline assembly. Useful for building test inputs.
+pub fn assemble(asm: &str, name: &str, target: GpuTarget) -> Result<Vec<u8>> {
+    init();
+    let ctx = Context::create();
+    let module = ctx.create_module(name);
+    module.set_inline_assembly(asm);
+    let tm = target.target_machine(OptLevel::O0)?;
+    module.set_triple(&tm.get_triple());
+    module.set_data_layout(&tm.get_target_data().get_data_layout());
+    verify(&module, name)?;
+    let buf = tm
+        .write_to_memory_buffer(&module, FileType::Object)
+        .map_err(|e| LlvmError::Codegen { name: name.to_string(), msg: e.to_string() })?;
+    Ok(buf.as_slice().to_vec())
+}
+
+/// LLVM's disassembler for one processor: the reference oracle for the project's own decoder.
+/// Not `Sync`: use one per thread.
+pub struct Disassembler {
+    raw: llvm_sys::disassembler::LLVMDisasmContextRef,
+    target: GpuTarget,
+}
+
+// SAFETY: the context is owned and used by one thread at a time (no Sync).
+unsafe impl Send for Disassembler {}
+
+impl Disassembler {
+    pub fn new(target: GpuTarget) -> Result<Disassembler> {
+        init();
+        let triple = CString::new(AMDHSA_TRIPLE).unwrap();
+        let cpu = CString::new(target.cpu()).unwrap();
+        let features = CString::new(target.features()).unwrap();
+        // SAFETY: valid NUL-terminated strings; no callbacks.
+        let raw = unsafe {
+            llvm_sys::disassembler::LLVMCreateDisasmCPUFeatures(
+                triple.as_ptr(),
+                cpu.as_ptr(),
+                features.as_ptr(),
+                std::ptr::null_mut(),
+                0,
+                None,
+                None,
+            )
+        };
+        if raw.is_null() {
+            return Err(LlvmError::Disassembler { cpu: target.cpu().to_string() });
+        }
+        Ok(Disassembler { raw, target })
+    }
+
+    pub fn target(&self) -> GpuTarget {
+        self.target
+    }
+
+    /// Decodes one instruction at the start of `bytes` (at address `pc`). Returns its length and
+    /// LLVM's text (leading tab removed), or `None` when LLVM finds no valid instruction.
+    pub fn decode(&mut self, bytes: &[u8], pc: u64) -> Option<(usize, String)> {
+        if bytes.is_empty() {
+            return None;
+        }
+        let mut out = [0 as std::ffi::c_char; 512];
+        // SAFETY: `bytes` is a valid slice (LLVM only reads it), `out` is a writable buffer of the given size.
+        let len = unsafe {
+            llvm_sys::disassembler::LLVMDisasmInstruction(
+                self.raw,
+                bytes.as_ptr() as *mut u8,
+                bytes.len() as u64,
+                pc,
+                out.as_mut_ptr(),
+                out.len(),
+            )
+        };
+        if len == 0 {
+            return None;
+        }
+        // SAFETY: LLVM NUL-terminates within the buffer.
+        let text = unsafe { CStr::from_ptr(out.as_ptr()) }.to_string_lossy();
+        Some((len, text.trim_start().to_string()))
+    }
+}
+
+impl Drop for Disassembler {
+    fn drop(&mut self) {
+        // SAFETY: created by LLVMCreateDisasmCPUFeatures, disposed once.
+        unsafe { llvm_sys::disassembler::LLVMDisasmDispose(self.raw) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ADD_KERNEL: &str = r#"
+define amdgpu_kernel void @add(ptr addrspace(1) %out, i32 %v) {
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %id
+  store i32 %v, ptr addrspace(1) %p
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+"#;
+
+    #[test]
+    fn compiles_for_every_target() {
+        for t in GpuTarget::ALL {
+            let obj = compile_ir(ADD_KERNEL, "add", t, OptLevel::O2, Emit::Object).unwrap();
+            assert_eq!(&obj[..4], b"\x7fELF", "{t}");
+            let asm = compile_ir(ADD_KERNEL, "add", t, OptLevel::O2, Emit::Assembly).unwrap();
+            let asm = String::from_utf8(asm).unwrap();
+            assert!(asm.contains(&format!(".amdhsa_kernel add")), "{t}: {asm}");
+            assert!(asm.contains(t.cpu()), "{t}");
+        }
+    }
+
+    #[test]
+    fn bad_ir_is_an_error_not_an_abort() {
+        let e = compile_ir("define void @f( {", "bad", GpuTarget::Gfx942, OptLevel::O2, Emit::Object).unwrap_err();
+        assert!(matches!(e, LlvmError::Parse { .. }), "{e}");
+        // Parses but fails the verifier: a block without terminator.
+        let e = compile_ir("define void @f() {\nentry:\n  %x = add i32 1, 2\n}\n", "bad", GpuTarget::Gfx942, OptLevel::O2, Emit::Object)
+            .unwrap_err();
+        assert!(matches!(e, LlvmError::Parse { .. } | LlvmError::Verify { .. }), "{e}");
+    }
+
+    #[test]
+    fn assembler_and_disassembler_round_trip() {
+        let obj = assemble(".text\ns_endpgm\n", "t", GpuTarget::Gfx1250).unwrap();
+        assert_eq!(&obj[..4], b"\x7fELF");
+        let mut d = Disassembler::new(GpuTarget::Gfx1250).unwrap();
+        // s_endpgm on GFX12: 0xbfb00000
+        let (len, text) = d.decode(&[0x00, 0x00, 0xb0, 0xbf], 0).unwrap();
+        assert_eq!((len, text.as_str()), (4, "s_endpgm"));
+        let mut d = Disassembler::new(GpuTarget::Gfx942).unwrap();
+        // s_endpgm on GFX9: 0xbf810000
+        let (len, text) = d.decode(&[0x00, 0x00, 0x81, 0xbf], 0).unwrap();
+        assert_eq!((len, text.as_str()), (4, "s_endpgm"));
+        assert!(d.decode(&[], 0).is_none());
+    }
+
+    #[test]
+    fn contexts_on_many_threads() {
+        let handles: Vec<_> = (0..4)
+            .map(|i| {
+                std::thread::spawn(move || {
+                    let t = GpuTarget::ALL[i % 3];
+                    compile_ir(ADD_KERNEL, "add", t, OptLevel::O2, Emit::Object).unwrap().len()
+                })
+            })
+            .collect();
+        for h in handles {
+            assert!(h.join().unwrap() > 0);
+        }
+    }
+}
