@@ -1,1 +1,37 @@
-fn main() {}
+use anyhow::{bail, Result};
+
+const USAGE: &str = "usage: cargo xtask <command>
+  corpus [--check]   compile corpus/kernels/*.ll for gfx1250, gfx942, gfx950 and link them
+                     into corpus/<target>/<name>.hsaco (--check: compare, write nothing)
+  build-one IR TARGET OUT
+                     compile one LLVM IR file for gfx1250|gfx942|gfx950 and link it to OUT";
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("corpus") => {
+            let check = args.iter().any(|a| a == "--check");
+            let differ = xtask::corpus::build(check)?;
+            if check && !differ.is_empty() {
+                for d in &differ {
+                    eprintln!("differs: {}", d.display());
+                }
+                bail!("{} corpus objects differ from a rebuild", differ.len());
+            }
+            Ok(())
+        }
+        Some("build-one") if args.len() == 4 => {
+            let target = hx_llvm::GpuTarget::from_cpu(&args[2])
+                .ok_or_else(|| anyhow::anyhow!("unknown target {}", args[2]))?;
+            let work = std::env::temp_dir().join(format!("hx-build-one-{}", std::process::id()));
+            let bytes = xtask::corpus::build_one(std::path::Path::new(&args[1]), target, &work)?;
+            std::fs::write(&args[3], bytes)?;
+            let _ = std::fs::remove_dir_all(&work);
+            Ok(())
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            bail!("unknown or missing command");
+        }
+    }
+}

@@ -1,1 +1,714 @@
-//! placeholder
+//! hx-corpus: the corpus of test kernels.
+//!
+//! Every kernel object is an LLVM IR file `corpus/kernels/<name>.ll` (thread-level code with amdgcn
+//! intrinsics, compiled by the test suite for gfx1250, gfx942 and gfx950) with a launch description
+//! `corpus/kernels/<name>.toml`. This crate
+//! - lists the objects and parses their launch descriptions ([`objects`], [`Launch`], [`ArgSpec`]),
+//! - makes the initial argument contents deterministically from a seed ([`make_inputs`]),
+//! - computes, in plain Rust, what memory looks like after each kernel ran ([`reference`]),
+//! - compares a run's buffers with the reference ([`compare_outputs`]).
+//!
+//! # Launch description
+//! ```toml
+//! [[launch]]              # one per launch; an object may hold several kernels
+//! kernel = "saxpy"        # the kernel's symbol name
+//! grid = [1024, 1, 1]     # work-items per dimension (HSA dispatch-packet grid size)
+//! block = [128, 1, 1]     # work-group size
+//! dynamic_lds = 0         # bytes of dynamic LDS added to the kernel's static LDS (optional, 0)
+//!
+//! [[launch.args]]         # the explicit kernel arguments, in order
+//! name = "x"
+//! kind = "buffer"         # a global buffer: the runner allocates it and passes its address
+//! elem = "f32"            # u8 i8 u16 i16 u32 i32 u64 i64 f16 bf16 f32 f64
+//! count = 1024            # elements
+//! init = { random = [-4.0, 4.0] }  # "zeros" (default), "iota", "random_bits", { fill = 7 },
+//!                                  # { values = [...] }, { random = [lo, hi] }
+//! output = true           # compared after the run (optional, false)
+//! tolerance_ulps = 0      # float outputs only: allowed distance in units in the last place (optional, 0)
+//!
+//! [[launch.args]]
+//! name = "a"
+//! kind = "value"          # passed by value in the kernarg segment
+//! elem = "f32"
+//! value = 2.5
+//! ```
+//! `random = [lo, hi]` gives, for float elements, random multiples of 1/1024 in `[lo, hi]` rounded
+//! (to nearest even) to the element type, so every value is an exact finite number; for integer
+//! elements, random integers in `[lo, hi]` inclusive. `random_bits` (integer elements only) gives
+//! uniformly random bit patterns. `iota` gives 0, 1, 2, ... (wrapping for narrow integers).
+//!
+//! # Hidden arguments
+//! Kernels read code object v5 hidden arguments through `llvm.amdgcn.implicitarg.ptr`. The runner must
+//! fill them as the ROCm runtime does (see [`Launch::hidden_block_count`]): `hidden_block_count_*` =
+//! number of *full* work-groups (grid / block, rounded down), `hidden_group_size_*` = block,
+//! `hidden_remainder_*` = grid % block (the size of the partial last work-group, 0 when there is none).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+mod prng;
+mod reference;
+mod scalar;
+
+pub use half::{bf16, f16};
+pub use prng::SplitMix64;
+pub use reference::{reference, REFERENCE_KERNELS};
+pub use scalar::Scalar;
+
+/// Errors of this crate: I/O, launch descriptions, references, comparisons.
+#[derive(Debug, thiserror::Error)]
+pub enum CorpusError {
+    #[error("cannot read {path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{path}: bad launch description: {msg}")]
+    Toml { path: PathBuf, msg: String },
+    #[error("{path}: kernel `{kernel}`: {msg}")]
+    Invalid { path: PathBuf, kernel: String, msg: String },
+    #[error("no corpus object named `{0}`")]
+    UnknownObject(String),
+    #[error("no reference for kernel `{kernel}` (object `{object}`)")]
+    UnknownKernel { object: String, kernel: String },
+    #[error("reference of kernel `{kernel}`: {msg}")]
+    Reference { kernel: String, msg: String },
+    #[error("kernel `{kernel}`, argument `{arg}`: {msg}")]
+    Mismatch { kernel: String, arg: String, msg: String },
+}
+
+/// Element type of a buffer or a by-value argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Elem {
+    U8,
+    I8,
+    U16,
+    I16,
+    U32,
+    I32,
+    U64,
+    I64,
+    F16,
+    Bf16,
+    F32,
+    F64,
+}
+
+impl Elem {
+    /// Size in bytes.
+    pub fn size(self) -> usize {
+        match self {
+            Elem::U8 | Elem::I8 => 1,
+            Elem::U16 | Elem::I16 | Elem::F16 | Elem::Bf16 => 2,
+            Elem::U32 | Elem::I32 | Elem::F32 => 4,
+            Elem::U64 | Elem::I64 | Elem::F64 => 8,
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, Elem::F16 | Elem::Bf16 | Elem::F32 | Elem::F64)
+    }
+
+    pub fn is_signed_int(self) -> bool {
+        matches!(self, Elem::I8 | Elem::I16 | Elem::I32 | Elem::I64)
+    }
+
+    /// The name used in launch descriptions.
+    pub fn name(self) -> &'static str {
+        match self {
+            Elem::U8 => "u8",
+            Elem::I8 => "i8",
+            Elem::U16 => "u16",
+            Elem::I16 => "i16",
+            Elem::U32 => "u32",
+            Elem::I32 => "i32",
+            Elem::U64 => "u64",
+            Elem::I64 => "i64",
+            Elem::F16 => "f16",
+            Elem::Bf16 => "bf16",
+            Elem::F32 => "f32",
+            Elem::F64 => "f64",
+        }
+    }
+}
+
+impl std::fmt::Display for Elem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How an argument is passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ArgKind {
+    /// A global buffer (`ptr addrspace(1)`): the runner allocates `count` elements and passes the address.
+    Buffer,
+    /// A by-value scalar in the kernarg segment.
+    Value,
+}
+
+/// A number as written in a launch description.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum Num {
+    Int(i64),
+    Float(f64),
+}
+
+impl Num {
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Num::Int(i) => i as f64,
+            Num::Float(f) => f,
+        }
+    }
+}
+
+/// Initial contents of a buffer.
+#[derive(Debug, Clone, PartialEq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Init {
+    /// All bytes zero.
+    #[default]
+    Zeros,
+    /// 0, 1, 2, ... converted to the element type (wrapping for narrow integers).
+    Iota,
+    /// Uniformly random bit patterns (integer elements only).
+    RandomBits,
+    /// Every element the same value.
+    Fill(Num),
+    /// Exactly these values (as many as `count`).
+    Values(Vec<Num>),
+    /// Random values in `[lo, hi]`: integers (inclusive) for integer elements, multiples of 1/1024
+    /// rounded to the element type for float elements.
+    Random([Num; 2]),
+}
+
+/// One explicit kernel argument.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArgSpec {
+    pub name: String,
+    pub kind: ArgKind,
+    pub elem: Elem,
+    /// Buffers: number of elements. Values: 1.
+    pub count: usize,
+    /// Buffers: initial contents. Values: `Init::Zeros` (unused).
+    pub init: Init,
+    /// Values: the value.
+    pub value: Option<Num>,
+    /// Buffers: compared after the run.
+    pub output: bool,
+    /// Float outputs: allowed distance in ULPs (0 = bit-exact).
+    pub tolerance_ulps: u32,
+}
+
+impl ArgSpec {
+    /// Size in bytes of the buffer or of the by-value argument.
+    pub fn byte_size(&self) -> usize {
+        self.count * self.elem.size()
+    }
+}
+
+/// One kernel launch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Launch {
+    pub kernel: String,
+    /// Work-items per dimension (HSA dispatch packet grid size).
+    pub grid: [u32; 3],
+    /// Work-group size.
+    pub block: [u32; 3],
+    /// Bytes of dynamic LDS.
+    pub dynamic_lds: u32,
+    pub args: Vec<ArgSpec>,
+}
+
+impl Launch {
+    /// Work-groups per dimension, counting a partial last work-group (grid / block rounded up).
+    pub fn workgroups(&self) -> [u32; 3] {
+        std::array::from_fn(|d| self.grid[d].div_ceil(self.block[d]))
+    }
+
+    /// `hidden_block_count_{x,y,z}`: the number of full work-groups (grid / block rounded down).
+    pub fn hidden_block_count(&self) -> [u32; 3] {
+        std::array::from_fn(|d| self.grid[d] / self.block[d])
+    }
+
+    /// `hidden_group_size_{x,y,z}`.
+    pub fn hidden_group_size(&self) -> [u16; 3] {
+        std::array::from_fn(|d| self.block[d] as u16)
+    }
+
+    /// `hidden_remainder_{x,y,z}`: the size of the partial last work-group, 0 when there is none.
+    pub fn hidden_remainder(&self) -> [u16; 3] {
+        std::array::from_fn(|d| (self.grid[d] % self.block[d]) as u16)
+    }
+
+    /// Total work-items.
+    pub fn work_items(&self) -> u64 {
+        self.grid.iter().map(|&g| g as u64).product()
+    }
+
+    pub fn arg(&self, name: &str) -> Option<(usize, &ArgSpec)> {
+        self.args.iter().enumerate().find(|(_, a)| a.name == name)
+    }
+}
+
+/// One corpus object: an IR file and its launches.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CorpusObject {
+    /// File stem: `saxpy` for `corpus/kernels/saxpy.ll`.
+    pub name: String,
+    pub ir_path: PathBuf,
+    pub launches: Vec<Launch>,
+}
+
+impl CorpusObject {
+    /// The LLVM IR text.
+    pub fn ir(&self) -> Result<String, CorpusError> {
+        std::fs::read_to_string(&self.ir_path).map_err(|source| CorpusError::Io { path: self.ir_path.clone(), source })
+    }
+
+    /// The distinct kernel names of the launches, in launch order.
+    pub fn kernels(&self) -> Vec<&str> {
+        let mut seen = BTreeSet::new();
+        self.launches.iter().map(|l| l.kernel.as_str()).filter(|k| seen.insert(*k)).collect()
+    }
+}
+
+/// The repository's `corpus/` directory.
+pub fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("..").join("corpus")
+}
+
+/// The directory of the kernel objects, `corpus/kernels`.
+pub fn kernels_dir() -> PathBuf {
+    corpus_dir().join("kernels")
+}
+
+/// Every `corpus/kernels/*.ll`, sorted by name, with its parsed launch description.
+pub fn objects() -> Result<Vec<CorpusObject>, CorpusError> {
+    let dir = kernels_dir();
+    let entries = std::fs::read_dir(&dir).map_err(|source| CorpusError::Io { path: dir.clone(), source })?;
+    let mut names = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|source| CorpusError::Io { path: dir.clone(), source })?;
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "ll") {
+            if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
+                names.push(stem.to_string());
+            }
+        }
+    }
+    names.sort();
+    names.iter().map(|n| load_object(&dir, n)).collect()
+}
+
+/// One object by name.
+pub fn object(name: &str) -> Result<CorpusObject, CorpusError> {
+    let dir = kernels_dir();
+    if !dir.join(format!("{name}.ll")).is_file() {
+        return Err(CorpusError::UnknownObject(name.to_string()));
+    }
+    load_object(&dir, name)
+}
+
+fn load_object(dir: &Path, name: &str) -> Result<CorpusObject, CorpusError> {
+    let toml_path = dir.join(format!("{name}.toml"));
+    let text =
+        std::fs::read_to_string(&toml_path).map_err(|source| CorpusError::Io { path: toml_path.clone(), source })?;
+    let launches = parse_launches(&text, &toml_path)?;
+    Ok(CorpusObject { name: name.to_string(), ir_path: dir.join(format!("{name}.ll")), launches })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    launch: Vec<RawLaunch>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLaunch {
+    kernel: String,
+    grid: [u32; 3],
+    block: [u32; 3],
+    #[serde(default)]
+    dynamic_lds: u32,
+    #[serde(default)]
+    args: Vec<RawArg>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawArg {
+    name: String,
+    kind: ArgKind,
+    elem: Elem,
+    count: Option<usize>,
+    init: Option<Init>,
+    value: Option<Num>,
+    #[serde(default)]
+    output: bool,
+    #[serde(default)]
+    tolerance_ulps: u32,
+}
+
+/// Parses and validates a launch description; `path` is only used in error messages.
+pub fn parse_launches(text: &str, path: &Path) -> Result<Vec<Launch>, CorpusError> {
+    let raw: RawFile =
+        toml::from_str(text).map_err(|e| CorpusError::Toml { path: path.to_path_buf(), msg: e.to_string() })?;
+    if raw.launch.is_empty() {
+        return Err(CorpusError::Toml { path: path.to_path_buf(), msg: "no [[launch]]".into() });
+    }
+    raw.launch.into_iter().map(|l| validate_launch(l, path)).collect()
+}
+
+fn validate_launch(raw: RawLaunch, path: &Path) -> Result<Launch, CorpusError> {
+    let bad = |msg: String| CorpusError::Invalid { path: path.to_path_buf(), kernel: raw.kernel.clone(), msg };
+    if raw.kernel.is_empty() {
+        return Err(bad("empty kernel name".into()));
+    }
+    for d in 0..3 {
+        if raw.grid[d] == 0 || raw.block[d] == 0 {
+            return Err(bad(format!("grid {:?} and block {:?} must be non-zero", raw.grid, raw.block)));
+        }
+        if raw.block[d] > 1024 {
+            return Err(bad(format!("block {:?} larger than 1024 in a dimension", raw.block)));
+        }
+    }
+    if raw.block.iter().map(|&b| b as u64).product::<u64>() > 1024 {
+        return Err(bad(format!("block {:?} has more than 1024 work-items", raw.block)));
+    }
+    let mut names = BTreeSet::new();
+    let mut args = Vec::new();
+    for a in &raw.args {
+        if !names.insert(a.name.as_str()) {
+            return Err(bad(format!("argument `{}` appears twice", a.name)));
+        }
+        let arg = validate_arg(a).map_err(|m| bad(format!("argument `{}`: {m}", a.name)))?;
+        args.push(arg);
+    }
+    Ok(Launch { kernel: raw.kernel.clone(), grid: raw.grid, block: raw.block, dynamic_lds: raw.dynamic_lds, args })
+}
+
+fn validate_arg(a: &RawArg) -> Result<ArgSpec, String> {
+    if a.tolerance_ulps > 0 && !(a.elem.is_float() && a.output) {
+        return Err("tolerance_ulps only applies to float outputs".into());
+    }
+    match a.kind {
+        ArgKind::Value => {
+            if a.count.is_some() || a.init.is_some() || a.output {
+                return Err("a value argument takes `value` only (no count, init, output)".into());
+            }
+            let v = a.value.ok_or("a value argument needs `value`")?;
+            encode(a.elem, v)?;
+            Ok(ArgSpec {
+                name: a.name.clone(),
+                kind: ArgKind::Value,
+                elem: a.elem,
+                count: 1,
+                init: Init::Zeros,
+                value: Some(v),
+                output: false,
+                tolerance_ulps: 0,
+            })
+        }
+        ArgKind::Buffer => {
+            if a.value.is_some() {
+                return Err("a buffer argument takes `init`, not `value`".into());
+            }
+            let count = a.count.ok_or("a buffer needs `count`")?;
+            if count == 0 {
+                return Err("count must be non-zero".into());
+            }
+            let init = a.init.clone().unwrap_or_default();
+            match &init {
+                Init::Zeros | Init::Iota => {}
+                Init::RandomBits => {
+                    if a.elem.is_float() {
+                        return Err("random_bits is for integer elements (float bits could be NaN)".into());
+                    }
+                }
+                Init::Fill(v) => {
+                    encode(a.elem, *v)?;
+                }
+                Init::Values(vs) => {
+                    if vs.len() != count {
+                        return Err(format!("{} values for count {count}", vs.len()));
+                    }
+                    for v in vs {
+                        encode(a.elem, *v)?;
+                    }
+                }
+                Init::Random([lo, hi]) => {
+                    if a.elem.is_float() {
+                        if !(lo.as_f64().is_finite() && hi.as_f64().is_finite()) || lo.as_f64() > hi.as_f64() {
+                            return Err(format!("bad random range [{lo:?}, {hi:?}]"));
+                        }
+                        if (lo.as_f64() * 1024.0).ceil() > (hi.as_f64() * 1024.0).floor() {
+                            return Err("random range holds no multiple of 1/1024".into());
+                        }
+                    } else {
+                        match (lo, hi) {
+                            (Num::Int(l), Num::Int(h)) if l <= h => {
+                                encode(a.elem, *lo)?;
+                                encode(a.elem, *hi)?;
+                            }
+                            _ => return Err(format!("integer random range needs integers lo <= hi: [{lo:?}, {hi:?}]")),
+                        }
+                    }
+                }
+            }
+            Ok(ArgSpec {
+                name: a.name.clone(),
+                kind: ArgKind::Buffer,
+                elem: a.elem,
+                count,
+                init,
+                value: None,
+                output: a.output,
+                tolerance_ulps: a.tolerance_ulps,
+            })
+        }
+    }
+}
+
+/// Little-endian bytes of `v` as an element of type `elem`. Integers must fit the element's signed or
+/// unsigned range (they are stored as their two's complement bits); floats are rounded to nearest even.
+pub fn encode(elem: Elem, v: Num) -> Result<Vec<u8>, String> {
+    if elem.is_float() {
+        let x = v.as_f64();
+        if !x.is_finite() {
+            return Err(format!("{v:?} is not finite"));
+        }
+        return Ok(match elem {
+            Elem::F16 => f16::from_f64(x).to_le_bytes().to_vec(),
+            Elem::Bf16 => bf16::from_f64(x).to_le_bytes().to_vec(),
+            Elem::F32 => (x as f32).to_le_bytes().to_vec(),
+            _ => x.to_le_bytes().to_vec(),
+        });
+    }
+    let i = match v {
+        Num::Int(i) => i as i128,
+        Num::Float(f) if f.fract() == 0.0 && f.abs() < 1.9e19 => f as i128,
+        Num::Float(f) => return Err(format!("{f} is not an integer")),
+    };
+    let bits = elem.size() as u32 * 8;
+    let min = -(1i128 << (bits - 1));
+    let max = (1i128 << bits) - 1;
+    if i < min || i > max {
+        return Err(format!("{i} does not fit in {elem}"));
+    }
+    Ok((i as u64).to_le_bytes()[..elem.size()].to_vec())
+}
+
+/// The contents of one argument: a buffer's bytes, or a by-value argument's bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArgData {
+    /// Little-endian elements.
+    Buffer(Vec<u8>),
+    /// The bytes of the by-value argument.
+    Value(Vec<u8>),
+}
+
+impl ArgData {
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            ArgData::Buffer(b) | ArgData::Value(b) => b,
+        }
+    }
+
+    pub fn bytes_mut(&mut self) -> &mut Vec<u8> {
+        match self {
+            ArgData::Buffer(b) | ArgData::Value(b) => b,
+        }
+    }
+
+    pub fn is_buffer(&self) -> bool {
+        matches!(self, ArgData::Buffer(_))
+    }
+
+    /// The elements, decoded.
+    pub fn to_vec<T: Scalar>(&self) -> Vec<T> {
+        self.bytes().chunks_exact(T::SIZE).map(T::read).collect()
+    }
+
+    /// A buffer made of these elements.
+    pub fn from_slice<T: Scalar>(v: &[T]) -> ArgData {
+        let mut b = vec![0u8; v.len() * T::SIZE];
+        for (x, chunk) in v.iter().zip(b.chunks_exact_mut(T::SIZE)) {
+            x.write(chunk);
+        }
+        ArgData::Buffer(b)
+    }
+}
+
+/// FNV-1a, to give every argument its own random stream.
+fn fnv1a(parts: &[&str]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in parts {
+        for b in p.bytes().chain(std::iter::once(0xff)) {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// The initial contents of every argument of `launch`, in argument order, made deterministically
+/// from `seed` (each argument has its own stream, keyed by kernel and argument name).
+pub fn make_inputs(launch: &Launch, seed: u64) -> Vec<ArgData> {
+    launch
+        .args
+        .iter()
+        .map(|a| match a.kind {
+            ArgKind::Value => ArgData::Value(encode(a.elem, a.value.expect("validated")).expect("validated")),
+            ArgKind::Buffer => {
+                let mut rng = SplitMix64::new(seed ^ fnv1a(&[&launch.kernel, &a.name]));
+                ArgData::Buffer(fill_buffer(a, &mut rng))
+            }
+        })
+        .collect()
+}
+
+fn fill_buffer(a: &ArgSpec, rng: &mut SplitMix64) -> Vec<u8> {
+    let size = a.elem.size();
+    let mut out = Vec::with_capacity(a.count * size);
+    for i in 0..a.count {
+        let bytes = match &a.init {
+            Init::Zeros => vec![0u8; size],
+            Init::Iota => {
+                if a.elem.is_float() {
+                    encode(a.elem, Num::Float(i as f64)).expect("float")
+                } else {
+                    (i as u64).to_le_bytes()[..size].to_vec()
+                }
+            }
+            Init::RandomBits => rng.next_u64().to_le_bytes()[..size].to_vec(),
+            Init::Fill(v) => encode(a.elem, *v).expect("validated"),
+            Init::Values(vs) => encode(a.elem, vs[i]).expect("validated"),
+            Init::Random([lo, hi]) => {
+                if a.elem.is_float() {
+                    let klo = (lo.as_f64() * 1024.0).ceil() as i64;
+                    let khi = (hi.as_f64() * 1024.0).floor() as i64;
+                    let k = klo + rng.below((khi - klo) as u64 + 1) as i64;
+                    encode(a.elem, Num::Float(k as f64 / 1024.0)).expect("finite")
+                } else {
+                    let (Num::Int(l), Num::Int(h)) = (lo, hi) else { unreachable!("validated") };
+                    let span = (*h as i128 - *l as i128) as u64;
+                    let v = if span == u64::MAX { rng.next_u64() as i128 } else { rng.below(span + 1) as i128 };
+                    ((*l as i128 + v) as u64).to_le_bytes()[..size].to_vec()
+                }
+            }
+        };
+        out.extend_from_slice(&bytes);
+    }
+    out
+}
+
+/// Distance in units in the last place between two floats of type `elem` given as bits; `None` when
+/// exactly one of them is NaN. Equal bits (including NaNs) are distance 0; +0 and -0 are distance 1.
+pub fn ulp_distance(elem: Elem, a: u64, b: u64) -> Option<u64> {
+    let bits = elem.size() as u32 * 8;
+    let (sign, exp_mask, mant_mask): (u64, u64, u64) = match elem {
+        Elem::F16 => (0x8000, 0x7c00, 0x3ff),
+        Elem::Bf16 => (0x8000, 0x7f80, 0x7f),
+        Elem::F32 => (0x8000_0000, 0x7f80_0000, 0x7f_ffff),
+        Elem::F64 => (1 << 63, 0x7ff0_0000_0000_0000, 0x000f_ffff_ffff_ffff),
+        _ => return if a == b { Some(0) } else { None },
+    };
+    let _ = bits;
+    if a == b {
+        return Some(0);
+    }
+    let is_nan = |x: u64| x & exp_mask == exp_mask && x & mant_mask != 0;
+    if is_nan(a) || is_nan(b) {
+        return None;
+    }
+    // Map to a monotonic integer line: negative numbers below -0, which sits just below +0.
+    let key = |x: u64| -> i128 {
+        if x & sign != 0 {
+            -((x & !sign) as i128) - 1
+        } else {
+            x as i128
+        }
+    };
+    Some((key(a) - key(b)).unsigned_abs() as u64)
+}
+
+/// Compares the output buffers of a run with the expected ones (from [`reference`]); non-output
+/// arguments are ignored. Float outputs may differ by their `tolerance_ulps`, everything else must
+/// be bit-identical. The error names the first differing element.
+pub fn compare_outputs(launch: &Launch, expected: &[ArgData], actual: &[ArgData]) -> Result<(), CorpusError> {
+    let mismatch = |arg: &str, msg: String| CorpusError::Mismatch { kernel: launch.kernel.clone(), arg: arg.to_string(), msg };
+    if expected.len() != launch.args.len() || actual.len() != launch.args.len() {
+        return Err(mismatch(
+            "*",
+            format!("{} args in the launch, {} expected, {} actual", launch.args.len(), expected.len(), actual.len()),
+        ));
+    }
+    for (i, spec) in launch.args.iter().enumerate() {
+        if !spec.output {
+            continue;
+        }
+        let (e, a) = (expected[i].bytes(), actual[i].bytes());
+        if e.len() != a.len() {
+            return Err(mismatch(&spec.name, format!("{} bytes expected, {} bytes actual", e.len(), a.len())));
+        }
+        let size = spec.elem.size();
+        let mut bad = 0usize;
+        let mut first = None;
+        for (idx, (ec, ac)) in e.chunks_exact(size).zip(a.chunks_exact(size)).enumerate() {
+            let eb = le_bits(ec);
+            let ab = le_bits(ac);
+            if eb == ab {
+                continue;
+            }
+            let ok = spec.elem.is_float()
+                && ulp_distance(spec.elem, eb, ab).is_some_and(|d| d <= spec.tolerance_ulps as u64);
+            if !ok {
+                bad += 1;
+                first.get_or_insert((idx, eb, ab));
+            }
+        }
+        if let Some((idx, eb, ab)) = first {
+            return Err(mismatch(
+                &spec.name,
+                format!(
+                    "{bad} of {} elements differ; first at [{idx}]: expected {}, got {} (tolerance {} ulps)",
+                    spec.count,
+                    show(spec.elem, eb),
+                    show(spec.elem, ab),
+                    spec.tolerance_ulps
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn le_bits(b: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    w[..b.len()].copy_from_slice(b);
+    u64::from_le_bytes(w)
+}
+
+/// A readable rendering of one element given as bits.
+pub fn show(elem: Elem, bits: u64) -> String {
+    let hex = format!("{:#0w$x}", bits, w = elem.size() * 2 + 2);
+    match elem {
+        Elem::F16 => format!("{} ({hex})", f16::from_bits(bits as u16)),
+        Elem::Bf16 => format!("{} ({hex})", bf16::from_bits(bits as u16)),
+        Elem::F32 => format!("{:e} ({hex})", f32::from_bits(bits as u32)),
+        Elem::F64 => format!("{:e} ({hex})", f64::from_bits(bits)),
+        Elem::I8 => format!("{} ({hex})", bits as u8 as i8),
+        Elem::I16 => format!("{} ({hex})", bits as u16 as i16),
+        Elem::I32 => format!("{} ({hex})", bits as u32 as i32),
+        Elem::I64 => format!("{} ({hex})", bits as i64),
+        _ => format!("{bits} ({hex})"),
+    }
+}
+
+#[cfg(test)]
+mod tests;

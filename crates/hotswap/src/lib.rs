@@ -1,1 +1,56 @@
-//! placeholder
+//! hotswap: hotswap-xlate's library facade. The CLI, the C ABI and the benches call only this crate.
+//!
+//! Pipeline (one crate per stage): codeobj (read) -> isa (decode) -> raise (LLVM IR) ->
+//! lower (gfx942/gfx950 object) -> relink (code object). Today the read stage and inspection
+//! exist; [`translate`] fails closed with [`Error::NotImplemented`] until raise/lower/relink land.
+
+pub use hx_codeobj as codeobj;
+pub use hx_llvm::{GpuTarget, OptLevel};
+
+pub mod inspect;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    CodeObject(#[from] hx_codeobj::CodeObjectError),
+    #[error(transparent)]
+    Bundle(#[from] hx_codeobj::bundle::BundleError),
+    #[error("source processor {found} is not gfx1250: hotswap-xlate translates gfx1250 code objects")]
+    NotGfx1250 { found: String },
+    #[error("translation stage `{stage}` is not implemented yet; nothing was translated")]
+    NotImplemented { stage: &'static str },
+}
+
+/// Options of one translation.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Options {
+    pub target: GpuTarget,
+    pub opt_level: OptLevel,
+    /// Fail on anything not handled exactly (the default; there is no lenient mode yet).
+    pub strict: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { target: GpuTarget::Gfx942, opt_level: OptLevel::O2, strict: true }
+    }
+}
+
+/// The result of a translation.
+#[derive(Debug, Clone)]
+pub struct Translated {
+    pub bytes: Vec<u8>,
+}
+
+/// Translates a gfx1250 code object for `options.target`.
+///
+/// Reads and checks the input fully, then stops: the raise, lower and relink stages are not
+/// built yet, so this returns [`Error::NotImplemented`] rather than output that was never proven.
+pub fn translate(bytes: &[u8], options: &Options) -> Result<Translated, Error> {
+    let _ = options;
+    let co = hx_codeobj::CodeObject::parse(bytes)?;
+    if co.processor() != Some("gfx1250") {
+        return Err(Error::NotGfx1250 { found: co.target_id() });
+    }
+    Err(Error::NotImplemented { stage: "raise" })
+}

@@ -1,0 +1,12 @@
+//! Runs the table generator of `xtask/src/isa_tables.rs` (the same code `cargo xtask tables` runs):
+//! `cargo run -p hx-isa --example gen_tables [OUT_DIR]` (default crates/isa/src/tables).
+#[path = "../../../xtask/src/isa_tables.rs"]
+mod isa_tables;
+
+fn main() -> anyhow::Result<()> {
+    let out = std::env::args()
+        .nth(1)
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tables"));
+    isa_tables::generate(&out)
+}

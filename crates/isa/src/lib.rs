@@ -1,0 +1,298 @@
+//! hx-isa: decoder and LLVM-syntax formatter for AMD GPU machine code.
+//!
+//! - [`decode`] turns the bytes at an offset into a structured [`Instruction`] (or a
+//!   [`DecodeError`] naming the offset and raw bytes; never a panic, on any input).
+//! - `Instruction`'s `Display` prints exactly what LLVM's disassembler prints.
+//! - The opcode tables (`tables/*.rs`) are data generated from LLVM's disassembler by
+//!   `cargo xtask tables` (code in `xtask/src/isa_tables.rs`); they hold every opcode's mnemonic
+//!   and operand shapes (field, register class and width, value type, immediate style).
+//!
+//! Formats modelled so far: SOP1, SOP2, SOPK, SOPC, SOPP for gfx1250, gfx942 and gfx950. Every
+//! other encoding is reported as [`DecodeError::Unsupported`], never guessed.
+
+pub mod operand;
+pub mod spec;
+pub mod tables;
+
+pub use operand::{Operand, Reg, RegClass};
+pub use spec::{Family, Field, Format, Imm16, Kind, OpInfo, OperandSpec, Target, Unused, ValType};
+
+use operand::{decode_operand, format_operand, LitReader, OperandError};
+use std::fmt;
+
+/// Most operands any modelled instruction has.
+pub const MAX_OPERANDS: usize = 8;
+
+/// One decoded operand with its table shape and the raw field value it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct InstOperand {
+    pub spec: OperandSpec,
+    pub value: Operand,
+    /// The encoding field's value.
+    pub raw: u32,
+}
+
+/// VALU source/output modifiers (all zero for scalar formats).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Modifiers {
+    /// Per-source negate bits.
+    pub neg: u8,
+    /// Per-source absolute-value bits.
+    pub abs: u8,
+    pub clamp: bool,
+    /// Output modifier (0 none, 1 *2, 2 *4, 3 /2).
+    pub omod: u8,
+    pub op_sel: u8,
+    pub op_sel_hi: u8,
+}
+
+/// Memory cache-policy bits (unused by the scalar formats).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct CachePolicy {
+    pub bits: u16,
+}
+
+/// A decoded instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Instruction {
+    pub target: Target,
+    /// The table entry: mnemonic, format, opcode, operand shapes.
+    pub info: &'static OpInfo,
+    /// Byte offset of the instruction in the decoded buffer.
+    pub offset: usize,
+    /// Length in bytes (including any literal).
+    pub len: u8,
+    /// The literal as encoded (value, 64-bit form), if the instruction has one.
+    pub literal: Option<(u64, bool)>,
+    pub mods: Modifiers,
+    pub cache: CachePolicy,
+    /// Memory offset field (unused by the scalar formats).
+    pub mem_offset: i32,
+    operands: [Option<InstOperand>; MAX_OPERANDS],
+}
+
+impl Instruction {
+    pub fn mnemonic(&self) -> &'static str {
+        self.info.mnemonic
+    }
+    pub fn format(&self) -> Format {
+        self.info.format
+    }
+    pub fn operands(&self) -> impl Iterator<Item = &InstOperand> {
+        self.operands.iter().flatten()
+    }
+    pub fn operand(&self, i: usize) -> Option<&InstOperand> {
+        self.operands.get(i).and_then(|o| o.as_ref())
+    }
+
+    /// LLVM's text for this instruction.
+    pub fn text(&self) -> String {
+        let hw = tables::hwreg_names(self.target);
+        let mut s = String::from(self.info.mnemonic);
+        let mut warn = String::new();
+        for (i, op) in self.operands().enumerate() {
+            s.push_str(if i == 0 { " " } else { ", " });
+            format_operand(&mut s, op.spec.kind, &op.value, hw);
+            if let Operand::Reg(r) = op.value {
+                let idx = match r.class {
+                    RegClass::Sgpr => Some(("SGPR", op.raw)),
+                    RegClass::Ttmp => Some(("TTMP", op.raw.wrapping_sub(108))),
+                    _ => None,
+                };
+                if let Some((class, idx)) = idx {
+                    let a = if r.dwords >= 4 { 4 } else { r.dwords as u32 };
+                    if a > 1 && idx % a != 0 {
+                        use std::fmt::Write as _;
+                        let _ = write!(warn, "Warning: {}_{}: scalar reg isn't aligned {}", class, 32 * r.dwords as u32, idx);
+                    }
+                }
+            }
+        }
+        if !warn.is_empty() {
+            s.push_str(" ; ");
+            s.push_str(&warn);
+        }
+        s
+    }
+}
+
+impl fmt::Display for Instruction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+/// Why the bytes at an offset do not decode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DecodeError {
+    /// Not a valid instruction for the target (LLVM agrees: it decodes nothing here).
+    Invalid { offset: usize, bytes: Vec<u8> },
+    /// The instruction (or its literal) runs past the end of the input.
+    Truncated { offset: usize, bytes: Vec<u8> },
+    /// A valid encoding this crate does not model yet.
+    Unsupported { format: Format, offset: usize, bytes: Vec<u8> },
+}
+
+impl DecodeError {
+    pub fn offset(&self) -> usize {
+        match self {
+            DecodeError::Invalid { offset, .. }
+            | DecodeError::Truncated { offset, .. }
+            | DecodeError::Unsupported { offset, .. } => *offset,
+        }
+    }
+    /// Is this LLVM's "not an instruction" verdict (as opposed to "not modelled here")?
+    pub fn is_invalid(&self) -> bool {
+        matches!(self, DecodeError::Invalid { .. } | DecodeError::Truncated { .. })
+    }
+}
+
+fn hex_bytes(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(" ")
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecodeError::Invalid { offset, bytes } => {
+                write!(f, "invalid instruction at offset {offset:#x}: bytes [{}]", hex_bytes(bytes))
+            }
+            DecodeError::Truncated { offset, bytes } => {
+                write!(f, "truncated instruction at offset {offset:#x}: bytes [{}]", hex_bytes(bytes))
+            }
+            DecodeError::Unsupported { format, offset, bytes } => write!(
+                f,
+                "unsupported {} instruction at offset {offset:#x}: bytes [{}]",
+                format.name(),
+                hex_bytes(bytes)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// Which format the first dword belongs to, and whether this crate models it.
+pub fn classify(target: Target, word: u32) -> Format {
+    for f in [Format::Sop1, Format::Sopc, Format::Sopp, Format::Sopk, Format::Sop2] {
+        if let Some((mask, m, _, _)) = spec::format_encoding(f) {
+            if word & mask == m {
+                return f;
+            }
+        }
+    }
+    classify_other(target.family(), word)
+}
+
+/// Formats not modelled yet: named for the error message only.
+fn classify_other(fam: Family, w: u32) -> Format {
+    match fam {
+        Family::Gfx12_5 => match w >> 25 {
+            0x3f => Format::Vop1,
+            0x3e => Format::Vopc,
+            x if x >> 6 == 0 => Format::Vop2,
+            _ => match w >> 26 {
+                0x35 => Format::Vop3,
+                0x33 => Format::Vop3p,
+                0x32 => Format::Vopd,
+                0x3d => Format::Smem,
+                0x36 => Format::Ds,
+                0x3b => Format::Flat,
+                _ => Format::Unknown,
+            },
+        },
+        Family::Gfx9 => match w >> 25 {
+            0x3f => Format::Vop1,
+            0x3e => Format::Vopc,
+            x if x >> 6 == 0 => Format::Vop2,
+            _ => match w >> 26 {
+                0x34 => Format::Vop3,
+                0x30 => Format::Smem,
+                0x36 => Format::Ds,
+                0x37 => Format::Flat,
+                0x38 => Format::Mubuf,
+                _ => Format::Unknown,
+            },
+        },
+    }
+}
+
+/// The bytes an error message shows: the dwords at `offset` (up to 12 bytes).
+fn raw(bytes: &[u8], offset: usize, n: usize) -> Vec<u8> {
+    let end = offset.saturating_add(n).min(bytes.len());
+    bytes.get(offset..end).map(|b| b.to_vec()).unwrap_or_default()
+}
+
+/// Decodes the instruction at `bytes[offset..]`.
+pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction, DecodeError> {
+    let inst = bytes.get(offset..).unwrap_or(&[]);
+    let Some(w) = inst.get(0..4) else {
+        return Err(DecodeError::Truncated { offset, bytes: raw(bytes, offset, 4) });
+    };
+    let word = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+    let format = classify(target, word);
+    let Some((_, _, shift, width)) = spec::format_encoding(format) else {
+        return Err(DecodeError::Unsupported { format, offset, bytes: raw(bytes, offset, 8) });
+    };
+    let opcode = (word >> shift) & ((1 << width) - 1);
+    let table = tables::table(target, format);
+    let Some(info) = table.get(opcode as usize).and_then(|e| e.as_ref()) else {
+        if tables::is_unsupported(target, format, opcode) {
+            return Err(DecodeError::Unsupported { format, offset, bytes: raw(bytes, offset, 8) });
+        }
+        return Err(DecodeError::Invalid { offset, bytes: raw(bytes, offset, 4) });
+    };
+    for &(f, u) in info.unused {
+        if let Unused::MustBe(v) = u {
+            if f.extract(word) != v {
+                return Err(DecodeError::Invalid { offset, bytes: raw(bytes, offset, 4) });
+            }
+        }
+    }
+    let mut lits = LitReader::new(inst, 4);
+    let mut warn = String::new();
+    let mut operands = [None; MAX_OPERANDS];
+    for (i, spec) in info.operands.iter().enumerate() {
+        let v = spec.field.extract(word);
+        match decode_operand(target, spec.kind, v, &mut lits, &mut warn) {
+            Ok(value) => {
+                if let Some(slot) = operands.get_mut(i) {
+                    *slot = Some(InstOperand { spec: *spec, value, raw: v });
+                } else {
+                    return Err(DecodeError::Unsupported { format, offset, bytes: raw(bytes, offset, 8) });
+                }
+            }
+            Err(OperandError::Invalid) => return Err(DecodeError::Invalid { offset, bytes: raw(bytes, offset, 4) }),
+            Err(OperandError::Truncated) => {
+                return Err(DecodeError::Truncated { offset, bytes: raw(bytes, offset, 12) })
+            }
+            Err(OperandError::Unsupported) => {
+                return Err(DecodeError::Unsupported { format, offset, bytes: raw(bytes, offset, 8) })
+            }
+        }
+    }
+    let len = 4 + lits.extra_len();
+    Ok(Instruction {
+        target,
+        info,
+        offset,
+        len: len as u8,
+        literal: lits.lit,
+        mods: Modifiers::default(),
+        cache: CachePolicy::default(),
+        mem_offset: 0,
+        operands,
+    })
+}
+
+/// Decodes a whole buffer, instruction after instruction, stopping at the first error.
+pub fn decode_all(target: Target, bytes: &[u8]) -> Result<Vec<Instruction>, DecodeError> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let i = decode(target, bytes, at)?;
+        at += i.len as usize;
+        out.push(i);
+    }
+    Ok(out)
+}

@@ -1,0 +1,6 @@
+//! Project chores, callable from `cargo xtask` and from tests.
+//!
+//! - [`corpus`]: compile every corpus kernel for gfx1250, gfx942 and gfx950 in-process and link
+//!   each with rust-lld (the test-time reference linker, never a dependency of the product).
+
+pub mod corpus;
