@@ -18,19 +18,30 @@ mod operand;
 
 use anyhow::{bail, Context, Result};
 use hx_llvm::{Disassembler, GpuTarget};
-use operand::{decode_operand, format_operand, LitReader};
-use spec::{format_encoding, format_fields, opcode_count, Field, Format, Imm16, Kind, OpInfo, OperandSpec, Target, Unused, ValType};
+use operand::{decode_fields, decode_operand, format_inst, format_operand, LitReader, Names, OperandError};
+use spec::{format_encoding, format_fields, opcode_count, Field, Format, Imm16, KImmStyle, Kind, OpInfo, OperandSpec, Target, Unused, ValType};
 use std::fmt::Write as _;
 use std::path::Path;
 
 /// The formats generated for each target, in table order.
-pub const FORMATS: [Format; 5] = [Format::Sop1, Format::Sop2, Format::Sopk, Format::Sopc, Format::Sopp];
+pub const FORMATS: [Format; 8] =
+    [Format::Sop1, Format::Sop2, Format::Sopk, Format::Sopc, Format::Sopp, Format::Vop1, Format::Vop2, Format::Vopc];
+
+/// Random words per opcode in the whole-instruction check of the generator.
+const RANDOM_CHECKS: usize = 256;
 
 /// Literal dwords placed after the instruction in every probe unless a probe says otherwise.
 const LIT: [u32; 2] = [0x1234_5678, 0x9abc_def0];
 
 /// Extra literal dword pairs tried for literal encodings (254, 255).
-const LIT_PROBES: [[u32; 2]; 14] = [
+const LIT_PROBES: [[u32; 2]; 21] = [
+    [0x80, 0],
+    [0xab, 0],
+    [0xc1, 0],
+    [0xd1, 0],
+    [0xf1, 0],
+    [0xf8, 0],
+    [0xff, 0],
     LIT,
     [1, 0],
     [0x3f00_0000, 0],
@@ -61,6 +72,11 @@ fn canonical(f: Field) -> u32 {
         Field::Ssrc0 => 20,
         Field::Ssrc1 => 30,
         Field::Simm16 => 0x1e14,
+        Field::Lit32 => LIT[0],
+        Field::Vdst8 => 10,
+        Field::Src0 => 0x114,
+        Field::Vsrc1 => 30,
+        Field::Implicit => 0,
     }
 }
 
@@ -70,6 +86,11 @@ fn alternates(f: Field) -> &'static [u32] {
         Field::Ssrc0 => &[22, 0, 1],
         Field::Ssrc1 => &[32, 0, 1],
         Field::Simm16 => &[0x1e15, 0x0001, 0x0000, 0x0100],
+        Field::Lit32 => &[0x1234_5679],
+        Field::Vdst8 => &[12, 0, 1],
+        Field::Src0 => &[0x116, 0x100, 0x101, 22],
+        Field::Vsrc1 => &[32, 0, 1],
+        Field::Implicit => &[],
     }
 }
 
@@ -83,15 +104,22 @@ struct Answer {
 
 struct Oracle {
     d: Disassembler,
+    target: Target,
 }
 
 impl Oracle {
     fn ask(&mut self, word: u32, lit: [u32; 2]) -> Option<Answer> {
+        if spec::oracle_crashes(self.target, word, lit[0]) || spec::vop_extension(self.target, word).is_some() {
+            return None;
+        }
         let mut b = Vec::with_capacity(16);
         b.extend_from_slice(&word.to_le_bytes());
         b.extend_from_slice(&lit[0].to_le_bytes());
         b.extend_from_slice(&lit[1].to_le_bytes());
         b.extend_from_slice(&0u32.to_le_bytes());
+        if std::env::var_os("HX_TABLES_TRACE").is_some() {
+            eprintln!("probe {word:#010x} {:#x} {:#x}", lit[0], lit[1]);
+        }
         let (len, text) = self.d.decode(&b, 0)?;
         let (text, comment) = match text.find(" ; ") {
             Some(i) => (text[..i].to_string(), text[i + 3..].to_string()),
@@ -111,13 +139,14 @@ fn split_text(text: &str) -> (String, Vec<String>) {
     if !rest.is_empty() {
         let mut depth = 0i32;
         let mut cur = String::new();
-        let mut chars = rest.chars().peekable();
-        while let Some(c) = chars.next() {
-            match c {
-                '(' | '[' => depth += 1,
-                ')' | ']' => depth -= 1,
+        let mut prev = ' ';
+        for c in rest.chars() {
+            match (prev, c) {
+                (_, '(' | '[') | ('/', '*') => depth += 1,
+                (_, ')' | ']') | ('*', '/') => depth -= 1,
                 _ => {}
             }
+            prev = c;
             if c == ',' && depth == 0 {
                 ops.push(cur.trim().to_string());
                 cur.clear();
@@ -142,11 +171,56 @@ fn encode(format: Format, opcode: u32, fields: &[(Field, u32)]) -> u32 {
 fn candidates(f: Field) -> Vec<Kind> {
     match f {
         Field::Sdst => vec![Kind::SDst { dwords: 1 }, Kind::SDst { dwords: 2 }],
-        Field::Ssrc0 | Field::Ssrc1 => [ValType::B32, ValType::F32, ValType::B16, ValType::F16, ValType::BF16, ValType::B64, ValType::F64]
+        Field::Ssrc0 | Field::Ssrc1 => {
+            let tys =
+                [ValType::B32, ValType::F32, ValType::B16, ValType::I16, ValType::F16, ValType::BF16, ValType::B64, ValType::F64];
+            tys.into_iter()
+                .map(Kind::SSrc)
+                .chain(tys.into_iter().map(Kind::SReg))
+                .chain(tys.into_iter().map(Kind::SSrcM0Space))
+                .chain([Kind::Imm16(Imm16::SendMsgRtn)])
+                .collect()
+        }
+        Field::Simm16 => [
+            Imm16::Hex,
+            Imm16::IntOrHex,
+            Imm16::UDec,
+            Imm16::UDecOmitZero,
+            Imm16::Hwreg,
+            Imm16::SendMsg,
+            Imm16::Waitcnt,
+            Imm16::DelayAlu,
+            Imm16::DepCtr,
+        ]
             .into_iter()
-            .map(Kind::SSrc)
+            .map(Kind::Imm16)
             .collect(),
-        Field::Simm16 => vec![Kind::Imm16(Imm16::Hex), Kind::Imm16(Imm16::UDec), Kind::Imm16(Imm16::Hwreg)],
+        Field::Vdst8 => vec![
+            Kind::VDst { dwords: 1 },
+            Kind::VDst { dwords: 2 },
+            Kind::VDst { dwords: 4 },
+            Kind::SDst { dwords: 1 },
+            Kind::SDst { dwords: 2 },
+            Kind::SDstNoM0 { dwords: 1 },
+            Kind::VDstLo128 { dwords: 1 },
+        ],
+        Field::Src0 => {
+            let tys =
+                [ValType::B32, ValType::F32, ValType::B16, ValType::I16, ValType::F16, ValType::BF16, ValType::B64, ValType::F64];
+            tys.into_iter()
+                .map(Kind::VSrc)
+                .chain(tys.into_iter().map(Kind::VSrcLo128))
+                .chain([1, 2].map(|dwords| Kind::VSrcVgpr { dwords }))
+                .collect()
+        }
+        Field::Vsrc1 => vec![
+            Kind::VReg { dwords: 1 },
+            Kind::VReg { dwords: 2 },
+            Kind::VReg { dwords: 4 },
+            Kind::VRegLo128 { dwords: 1 },
+        ],
+        Field::Implicit => vec![],
+        Field::Lit32 => vec![Kind::KImm(KImmStyle::LitHex), Kind::KImm(KImmStyle::LitIntOrHex), Kind::KImm(KImmStyle::LitPlain32), Kind::KImm(KImmStyle::LitHexInlineAlias)],
     }
 }
 
@@ -178,21 +252,47 @@ fn probe_values(f: Field) -> Vec<(u32, [u32; 2])> {
                 v.push((id | 31 << 11, LIT));
             }
         }
+        Field::Lit32 => {
+            for l in LIT_PROBES {
+                v.push((0, l));
+            }
+        }
+        Field::Vdst8 | Field::Vsrc1 => (0..256).for_each(|x| v.push((x, LIT))),
+        Field::Src0 => {
+            for x in 0..512u32 {
+                if x == 254 || x == 255 {
+                    LIT_PROBES.iter().for_each(|&l| v.push((x, l)));
+                } else {
+                    v.push((x, LIT));
+                }
+            }
+        }
+        Field::Implicit => {}
     }
     v
 }
 
+/// Immediate styles whose printing is checked on all 65536 values once chosen.
+fn exhaustive(kind: Kind) -> bool {
+    matches!(kind, Kind::Imm16(Imm16::Hwreg | Imm16::SendMsg | Imm16::Waitcnt | Imm16::DelayAlu | Imm16::DepCtr))
+}
+
 /// What the crate's operand code predicts for one operand probe: (text, comment, length), or
 /// None when it calls the encoding invalid.
-fn predict(target: Target, kind: Kind, v: u32, lit: [u32; 2], hw: operand::HwregNames) -> Option<(String, String, usize)> {
+fn predict(target: Target, kind: Kind, v: u32, lit: [u32; 2], names: Names) -> Option<(String, String, usize)> {
     let mut b = vec![0u8; 4];
     b.extend_from_slice(&lit[0].to_le_bytes());
     b.extend_from_slice(&lit[1].to_le_bytes());
     let mut lits = LitReader::new(&b, 4);
     let mut warn = String::new();
-    let op = decode_operand(target, kind, v, &mut lits, &mut warn).ok()?;
+    let op = match decode_operand(target, kind, v, &mut lits, &mut warn) {
+        Ok(op) => op,
+        // Modelled as "unsupported": the decoder fails closed, so any LLVM answer is fine.
+        Err(operand::OperandError::Unsupported) => return Some(("<unsupported>".into(), String::new(), 0)),
+        Err(_) => return None,
+    };
     let mut s = String::new();
-    format_operand(&mut s, kind, &op, hw);
+    format_operand(&mut s, target, kind, &op, names);
     Some((s, warn, 4 + lits.extra_len()))
 }
 
@@ -206,7 +306,7 @@ enum Entry {
 struct Gen {
     target: Target,
     oracle: Oracle,
-    hwregs: &'static [Option<&'static str>],
+    names: Names,
 }
 
 fn leak_str(s: String) -> &'static str {
@@ -241,7 +341,9 @@ impl Gen {
         // Bind fields to operands.
         let mut bound: Vec<Option<Field>> = vec![None; ops.len()];
         let mut unused = Vec::new();
-        for &(f, fvv) in &fv {
+        let mut fields_to_bind = fv.clone();
+        fields_to_bind.push((Field::Lit32, LIT[0]));
+        for &(f, fvv) in &fields_to_bind {
             let mut changed: Option<usize> = None;
             let mut any_valid = false;
             let mut any_invalid = false;
@@ -249,12 +351,22 @@ impl Gen {
                 if alt == fvv {
                     continue;
                 }
-                let w = f.insert(bw, alt);
-                match self.oracle.ask(w, LIT) {
+                let (w, lit) = if f == Field::Lit32 { (bw, [alt, LIT[1]]) } else { (f.insert(bw, alt), LIT) };
+                match self.oracle.ask(w, lit) {
                     None => any_invalid = true,
                     Some(a) => {
                         any_valid = true;
-                        let (mn2, ops2) = split_text(&a.text);
+                        let (mn2, mut ops2) = split_text(&a.text);
+                        if mn2 == mnemonic && ops2.len() + 1 == ops.len() {
+                            // An operand printed only when non-zero: find the one that vanished.
+                            if let Some(i) = (0..ops.len()).find(|&i| {
+                                let mut o = ops.clone();
+                                o.remove(i);
+                                o == ops2
+                            }) {
+                                ops2.insert(i, String::new());
+                            }
+                        }
                         if mn2 != mnemonic || ops2.len() != ops.len() {
                             return unsup(format!("field {f:?} changes the instruction shape: {}", a.text));
                         }
@@ -272,6 +384,16 @@ impl Gen {
                     }
                 }
             }
+            if f == Field::Lit32 {
+                // Not an encoding field: only an operand if some operand shows the literal.
+                if let Some(i) = changed {
+                    if bound[i].is_some() {
+                        continue;
+                    }
+                    bound[i] = Some(f);
+                }
+                continue;
+            }
             match changed {
                 Some(i) => {
                     if bound[i].is_some() {
@@ -284,33 +406,87 @@ impl Gen {
                 None => return unsup(format!("field {f:?} is partly constrained")),
             }
         }
-        if let Some(i) = bound.iter().position(|b| b.is_none()) {
-            return unsup(format!("operand {i} ({}) is bound to no field", ops[i]));
-        }
+        // Operands no field changes are implicit: LLVM prints fixed text (checked below by
+        // the whole-instruction check on random words).
+        let fixed: Vec<Option<&'static str>> =
+            bound.iter().zip(&ops).map(|(b, t)| if b.is_none() { Some(leak_str(t.clone())) } else { None }).collect();
         // Fit each operand's kind.
         let mut specs = Vec::new();
+        let mut all_probes: Vec<(u32, [u32; 2], Option<Answer>)> = Vec::new();
         for (i, f) in bound.iter().enumerate() {
-            let f = f.expect("bound");
+            let Some(f) = *f else {
+                specs.push(OperandSpec { field: Field::Implicit, kind: Kind::Fixed(fixed[i].expect("fixed")) });
+                continue;
+            };
             let probes = probe_values(f);
             let answers: Vec<(u32, [u32; 2], Option<Answer>)> =
                 probes.iter().map(|&(v, l)| (v, l, self.oracle.ask(f.insert(bw, v), l))).collect();
+            for (v, l, a) in &answers {
+                all_probes.push((f.insert(bw, *v), *l, a.clone()));
+            }
             let mut fit = None;
             'cand: for kind in candidates(f) {
                 for (v, l, a) in &answers {
-                    let p = predict(self.target, kind, *v, *l, self.hwregs);
-                    match (a, p) {
-                        (None, None) => {}
+                    if spec::oracle_crashes(self.target, f.insert(bw, *v), l[0]) {
+                        continue;
+                    }
+                    // With a mandatory literal in the base form, a literal source interacts with
+                    // it: left to the whole-instruction check below.
+                    if ba.len > 4 && matches!(f, Field::Ssrc0 | Field::Ssrc1 | Field::Src0) && (*v == 254 || *v == 255) {
+                        continue;
+                    }
+                    let p = predict(self.target, kind, *v, *l, self.names);
+                    if p.as_ref().is_some_and(|p| p.0 == "<unsupported>") {
+                        continue;
+                    }
+                    let ok = match (a, &p) {
+                        (None, None) => true,
                         (Some(a), Some((t, c, len))) => {
-                            let (mn2, ops2) = split_text(&a.text);
-                            if mn2 != mnemonic || ops2.len() != ops.len() || ops2[i] != t || a.comment != c || a.len != len {
-                                continue 'cand;
-                            }
+                            // The whole text must be the base text with this operand replaced.
+                            let mut o = ops.clone();
+                            o[i] = t.clone();
+                            let o: Vec<String> = o.into_iter().filter(|x| !x.is_empty()).collect();
+                            let want = if o.is_empty() { mnemonic.clone() } else { format!("{mnemonic} {}", o.join(", ")) };
+                            a.text == want && a.comment == *c && a.len == (*len).max(ba.len)
                         }
-                        _ => continue 'cand,
+                        _ => false,
+                    };
+                    if !ok {
+                        if std::env::var_os("HX_TABLES_DEBUG").is_some() {
+                            eprintln!("{} {mnemonic} {kind:?} v={v} lit={l:x?}: llvm {a:?} predicted {p:?}", self.target.cpu());
+                        }
+                        continue 'cand;
                     }
                 }
                 fit = Some(kind);
                 break;
+            }
+            if let Some(kind) = fit.filter(|&k| exhaustive(k)) {
+                for v in 0..=0xffffu32 {
+                    let a = self.oracle.ask(f.insert(bw, v), LIT);
+                    let p = predict(self.target, kind, v, LIT, self.names);
+                    if p.as_ref().is_some_and(|p| p.0 == "<unsupported>") {
+                        continue;
+                    }
+                    let ok = match (&a, &p) {
+                        (None, None) => true,
+                        (Some(a), Some((t, c, len))) => {
+                            let mut o = ops.clone();
+                            o[i] = t.clone();
+                            let o: Vec<String> = o.into_iter().filter(|x| !x.is_empty()).collect();
+                            let want = if o.is_empty() { mnemonic.clone() } else { format!("{mnemonic} {}", o.join(", ")) };
+                            a.text == want && a.comment == *c && a.len == (*len).max(ba.len)
+                        }
+                        _ => false,
+                    };
+                    if !ok {
+                        return unsup(format!(
+                            "{kind:?} disagrees with LLVM at {v:#06x}: LLVM {:?}, predicted {:?}",
+                            a.map(|a| a.text),
+                            p.map(|p| p.0)
+                        ));
+                    }
+                }
             }
             match fit {
                 Some(kind) => specs.push(OperandSpec { field: f, kind }),
@@ -320,13 +496,106 @@ impl Gen {
                 }
             }
         }
-        Entry::Ok(OpInfo {
+        let info = OpInfo {
             mnemonic: leak_str(mnemonic),
             format,
             opcode: op as u16,
             operands: Box::leak(specs.into_boxed_slice()),
             unused: Box::leak(unused.into_boxed_slice()),
-        })
+        };
+        // Whole-instruction check: every probe so far plus random words of this opcode must
+        // decode and print exactly as LLVM does (or be refused as unsupported).
+        let (mask, m, shift, width) = format_encoding(format).expect("format has an encoding");
+        let opbits = ((1u32 << width) - 1) << shift;
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64 ^ (op as u64) << 8 ^ format as u64;
+        for _ in 0..RANDOM_CHECKS {
+            let mut next = || {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                (rng >> 16) as u32
+            };
+            let w = (next() & !mask & !opbits) | m | (op << shift);
+            let l = [LIT_PROBES[(next() % LIT_PROBES.len() as u32) as usize][0], next()];
+            let a = self.oracle.ask(w, l);
+            all_probes.push((w, l, a));
+        }
+        for (w, l, a) in &all_probes {
+            if spec::oracle_crashes(self.target, *w, l[0]) || spec::vop_extension(self.target, *w).is_some() {
+                continue;
+            }
+            let mut b = w.to_le_bytes().to_vec();
+            b.extend_from_slice(&l[0].to_le_bytes());
+            b.extend_from_slice(&l[1].to_le_bytes());
+            b.extend_from_slice(&0u32.to_le_bytes());
+            let ours = match decode_fields(self.target, &info, *w, &b) {
+                Ok(d) => Some((d.len, format_inst(self.target, info.mnemonic, &d.operands, self.names))),
+                Err(OperandError::Unsupported) => continue,
+                Err(_) => None,
+            };
+            let theirs = a.as_ref().map(|a| {
+                (a.len, if a.comment.is_empty() { a.text.clone() } else { format!("{} ; {}", a.text, a.comment) })
+            });
+            if ours != theirs {
+                return unsup(format!("whole-instruction check fails at {w:#010x} {l:x?}: LLVM {theirs:?}, ours {ours:?}"));
+            }
+        }
+        Entry::Ok(info)
+    }
+
+    /// The symbolic `sendmsg(...)` forms of `s_sendmsg`: every immediate is swept, the values
+    /// printing one symbolic text must form one (care mask, value) class.
+    fn sendmsg_forms(&mut self) -> Result<Vec<(u16, u16, String)>> {
+        let op = (0..opcode_count(Format::Sopp))
+            .find(|&op| {
+                let w = encode(Format::Sopp, op, &[(Field::Simm16, 1)]);
+                self.oracle.ask(w, LIT).is_some_and(|a| a.text.starts_with("s_sendmsg "))
+            })
+            .context("no s_sendmsg in SOPP")?;
+        let mut groups: Vec<(String, Vec<u16>)> = Vec::new();
+        for v in 0..=0xffffu32 {
+            let w = encode(Format::Sopp, op, &[(Field::Simm16, v)]);
+            let Some(a) = self.oracle.ask(w, LIT) else { continue };
+            let Some(inner) = a.text.strip_prefix("s_sendmsg sendmsg(").and_then(|t| t.strip_suffix(')')) else {
+                continue;
+            };
+            if !inner.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                continue;
+            }
+            match groups.iter_mut().find(|(t, _)| t == inner) {
+                Some((_, vs)) => vs.push(v as u16),
+                None => groups.push((inner.to_string(), vec![v as u16])),
+            }
+        }
+        let mut forms = Vec::new();
+        for (t, vs) in groups {
+            let first = vs[0];
+            let varying = vs.iter().fold(0u16, |acc, &x| acc | (x ^ first));
+            let care = !varying;
+            if vs.len() != 1usize << varying.count_ones() {
+                bail!("{}: sendmsg form {t} is not one mask class ({} values)", self.target.cpu(), vs.len());
+            }
+            forms.push((care, first & care, t));
+        }
+        Ok(forms)
+    }
+
+    /// Names of `s_sendmsg_rtn_b32` message ids (none when the target has no such instruction).
+    fn sendmsg_rtn_names(&mut self) -> Vec<Option<String>> {
+        let op = (0..opcode_count(Format::Sop1)).find(|&op| {
+            let w = encode(Format::Sop1, op, &[(Field::Sdst, 10), (Field::Ssrc0, 0x80)]);
+            self.oracle.ask(w, LIT).is_some_and(|a| a.text.starts_with("s_sendmsg_rtn_b32 "))
+        });
+        let Some(op) = op else { return Vec::new() };
+        (0..256u32)
+            .map(|id| {
+                let w = encode(Format::Sop1, op, &[(Field::Sdst, 10), (Field::Ssrc0, id)]);
+                self.oracle.ask(w, LIT).and_then(|a| {
+                    let inner = a.text.split("sendmsg(").nth(1)?.trim_end_matches(')').to_string();
+                    inner.starts_with(|c: char| c.is_ascii_alphabetic()).then_some(inner)
+                })
+            })
+            .collect()
     }
 
     /// Names of `hwreg(...)` ids, found through `s_getreg_b32`.
@@ -365,16 +634,24 @@ fn static_name(f: Format) -> &'static str {
 /// Generates one target's table source.
 fn generate_target(target: Target) -> Result<String> {
     let d = Disassembler::new(gpu(target)).with_context(|| format!("LLVM disassembler for {}", target.cpu()))?;
-    let mut g = Gen { target, oracle: Oracle { d }, hwregs: &[] };
+    let mut g = Gen { target, oracle: Oracle { d, target }, names: Names::EMPTY };
     let names = g.hwreg_names()?;
     let leaked: Vec<Option<&'static str>> = names.iter().map(|n| n.clone().map(leak_str)).collect();
-    g.hwregs = Box::leak(leaked.into_boxed_slice());
+    let sendmsg = g.sendmsg_forms()?;
+    let sendmsg_leaked: Vec<(u16, u16, &'static str)> = sendmsg.iter().map(|(c, v, t)| (*c, *v, leak_str(t.clone()))).collect();
+    let rtn = g.sendmsg_rtn_names();
+    let rtn_leaked: Vec<Option<&'static str>> = rtn.iter().map(|n| n.clone().map(leak_str)).collect();
+    g.names = Names {
+        hwreg: Box::leak(leaked.into_boxed_slice()),
+        sendmsg: Box::leak(sendmsg_leaked.into_boxed_slice()),
+        sendmsg_rtn: Box::leak(rtn_leaked.into_boxed_slice()),
+    };
 
     let mut out = String::new();
     out.push_str("// Generated by `cargo xtask tables`; do not edit by hand.\n");
     let _ = writeln!(out, "// Source: LLVM's AMDGPU disassembler for {} (see xtask/src/isa_tables.rs).", target.cpu());
     out.push_str("#![allow(clippy::all)]\n");
-    out.push_str("use crate::spec::{Field::*, Format, Imm16::*, Kind::*, OpInfo, OperandSpec, Unused::*, ValType::*};\n\n");
+    out.push_str("use crate::spec::{Field::*, Format, Imm16::*, KImmStyle::*, Kind::*, OpInfo, OperandSpec, Unused::*, ValType::*};\n\n");
     out.push_str("/// `hwreg(...)` names by id.\n");
     let _ = writeln!(out, "pub static HWREG_NAMES: [Option<&str>; {}] = [", names.len());
     for n in &names {
@@ -386,8 +663,28 @@ fn generate_target(target: Target) -> Result<String> {
         }
     }
     out.push_str("];\n");
+    out.push_str("\n/// `s_sendmsg_rtn_*` message names by id.\n");
+    let _ = writeln!(out, "pub static SENDMSG_RTN: [Option<&str>; {}] = [", rtn.len());
+    for n in &rtn {
+        match n {
+            Some(s) => {
+                let _ = writeln!(out, "    Some({s:?}),");
+            }
+            None => out.push_str("    None,\n"),
+        }
+    }
+    out.push_str("];\n");
+    out.push_str("\n/// `sendmsg(...)` symbolic forms: (care mask, value, text); first match applies.\n");
+    out.push_str("pub static SENDMSG: &[(u16, u16, &str)] = &[\n");
+    for (c, v, t) in &sendmsg {
+        let _ = writeln!(out, "    (0x{c:04x}, 0x{v:04x}, {t:?}),");
+    }
+    out.push_str("];\n");
     let mut unsupported = Vec::new();
     for format in FORMATS {
+        if std::env::var_os("HX_TABLES_TRACE").is_some() {
+            eprintln!("format {format:?}");
+        }
         let count = opcode_count(format);
         let _ = writeln!(out, "\n/// {} opcodes (index = opcode field).", format.name());
         let _ = writeln!(out, "pub static {}: [Option<OpInfo>; {count}] = [", static_name(format));

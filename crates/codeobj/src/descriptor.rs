@@ -259,12 +259,14 @@ impl KernelDescriptor {
 
     /// VGPRs the granulated count stands for (the allocation, not the exact count). Granule:
     /// 8 for gfx90a-family (accumulation registers are part of the unified file), 8 for wave32
-    /// GFX10+, 4 for wave64 GFX10+ and GFX9 (AMDGPUUsage, "GRANULATED_WORKITEM_VGPR_COUNT").
+    /// GFX10-GFX12.0, 4 for wave64 GFX10+ and GFX9 (AMDGPUUsage, "GRANULATED_WORKITEM_VGPR_COUNT"),
+    /// 16 on GFX12.5 (its 1024-register file; LLVM 22 encodes 10 VGPRs as granule count 0).
     pub fn vgpr_allocation(&self, generation: Generation) -> u32 {
         let g = self.compute_pgm_rsrc1 & 0x3f;
         let granule = match generation {
             Generation::Gfx90a => 8,
             Generation::Gfx9 => 4,
+            Generation::Gfx125 => 16,
             _ if self.wavefront_size32() => 8,
             _ => 4,
         };

@@ -17,20 +17,10 @@ pub mod tables;
 pub use operand::{Operand, Reg, RegClass};
 pub use spec::{Family, Field, Format, Imm16, Kind, OpInfo, OperandSpec, Target, Unused, ValType};
 
-use operand::{decode_operand, format_operand, LitReader, OperandError};
+use operand::OperandError;
 use std::fmt;
 
-/// Most operands any modelled instruction has.
-pub const MAX_OPERANDS: usize = 8;
-
-/// One decoded operand with its table shape and the raw field value it came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct InstOperand {
-    pub spec: OperandSpec,
-    pub value: Operand,
-    /// The encoding field's value.
-    pub raw: u32,
-}
+pub use operand::{InstOperand, MAX_OPERANDS};
 
 /// VALU source/output modifiers (all zero for scalar formats).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -87,32 +77,7 @@ impl Instruction {
 
     /// LLVM's text for this instruction.
     pub fn text(&self) -> String {
-        let hw = tables::hwreg_names(self.target);
-        let mut s = String::from(self.info.mnemonic);
-        let mut warn = String::new();
-        for (i, op) in self.operands().enumerate() {
-            s.push_str(if i == 0 { " " } else { ", " });
-            format_operand(&mut s, op.spec.kind, &op.value, hw);
-            if let Operand::Reg(r) = op.value {
-                let idx = match r.class {
-                    RegClass::Sgpr => Some(("SGPR", op.raw)),
-                    RegClass::Ttmp => Some(("TTMP", op.raw.wrapping_sub(108))),
-                    _ => None,
-                };
-                if let Some((class, idx)) = idx {
-                    let a = if r.dwords >= 4 { 4 } else { r.dwords as u32 };
-                    if a > 1 && idx % a != 0 {
-                        use std::fmt::Write as _;
-                        let _ = write!(warn, "Warning: {}_{}: scalar reg isn't aligned {}", class, 32 * r.dwords as u32, idx);
-                    }
-                }
-            }
-        }
-        if !warn.is_empty() {
-            s.push_str(" ; ");
-            s.push_str(&warn);
-        }
-        s
+        operand::format_inst(self.target, self.info.mnemonic, &self.operands, tables::names(self.target))
     }
 }
 
@@ -174,7 +139,7 @@ impl std::error::Error for DecodeError {}
 
 /// Which format the first dword belongs to, and whether this crate models it.
 pub fn classify(target: Target, word: u32) -> Format {
-    for f in [Format::Sop1, Format::Sopc, Format::Sopp, Format::Sopk, Format::Sop2] {
+    for f in [Format::Sop1, Format::Sopc, Format::Sopp, Format::Sopk, Format::Sop2, Format::Vop1, Format::Vopc, Format::Vop2] {
         if let Some((mask, m, _, _)) = spec::format_encoding(f) {
             if word & mask == m {
                 return f;
@@ -231,6 +196,13 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
     };
     let word = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
     let format = classify(target, word);
+    let lit = inst.get(4..8).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).unwrap_or(0);
+    if let Some(ext) = spec::vop_extension(target, word) {
+        return Err(DecodeError::Unsupported { format: ext, offset, bytes: raw(bytes, offset, 12) });
+    }
+    if spec::oracle_crashes(target, word, lit) {
+        return Err(DecodeError::Unsupported { format, offset, bytes: raw(bytes, offset, 8) });
+    }
     let Some((_, _, shift, width)) = spec::format_encoding(format) else {
         return Err(DecodeError::Unsupported { format, offset, bytes: raw(bytes, offset, 8) });
     };
@@ -242,47 +214,22 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
         }
         return Err(DecodeError::Invalid { offset, bytes: raw(bytes, offset, 4) });
     };
-    for &(f, u) in info.unused {
-        if let Unused::MustBe(v) = u {
-            if f.extract(word) != v {
-                return Err(DecodeError::Invalid { offset, bytes: raw(bytes, offset, 4) });
-            }
-        }
+    match operand::decode_fields(target, info, word, inst) {
+        Ok(d) => Ok(Instruction {
+            target,
+            info,
+            offset,
+            len: d.len as u8,
+            literal: d.literal,
+            mods: Modifiers::default(),
+            cache: CachePolicy::default(),
+            mem_offset: 0,
+            operands: d.operands,
+        }),
+        Err(OperandError::Invalid) => Err(DecodeError::Invalid { offset, bytes: raw(bytes, offset, 4) }),
+        Err(OperandError::Truncated) => Err(DecodeError::Truncated { offset, bytes: raw(bytes, offset, 12) }),
+        Err(OperandError::Unsupported) => Err(DecodeError::Unsupported { format, offset, bytes: raw(bytes, offset, 8) }),
     }
-    let mut lits = LitReader::new(inst, 4);
-    let mut warn = String::new();
-    let mut operands = [None; MAX_OPERANDS];
-    for (i, spec) in info.operands.iter().enumerate() {
-        let v = spec.field.extract(word);
-        match decode_operand(target, spec.kind, v, &mut lits, &mut warn) {
-            Ok(value) => {
-                if let Some(slot) = operands.get_mut(i) {
-                    *slot = Some(InstOperand { spec: *spec, value, raw: v });
-                } else {
-                    return Err(DecodeError::Unsupported { format, offset, bytes: raw(bytes, offset, 8) });
-                }
-            }
-            Err(OperandError::Invalid) => return Err(DecodeError::Invalid { offset, bytes: raw(bytes, offset, 4) }),
-            Err(OperandError::Truncated) => {
-                return Err(DecodeError::Truncated { offset, bytes: raw(bytes, offset, 12) })
-            }
-            Err(OperandError::Unsupported) => {
-                return Err(DecodeError::Unsupported { format, offset, bytes: raw(bytes, offset, 8) })
-            }
-        }
-    }
-    let len = 4 + lits.extra_len();
-    Ok(Instruction {
-        target,
-        info,
-        offset,
-        len: len as u8,
-        literal: lits.lit,
-        mods: Modifiers::default(),
-        cache: CachePolicy::default(),
-        mem_offset: 0,
-        operands,
-    })
 }
 
 /// Decodes a whole buffer, instruction after instruction, stopping at the first error.

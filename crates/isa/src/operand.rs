@@ -2,7 +2,7 @@
 //!
 //! Depends only on `spec` (as `super::spec`): the table generator includes this file too.
 
-use super::spec::{Family, Imm16, Kind, Target, ValType};
+use super::spec::{Family, Imm16, KImmStyle, Kind, OpInfo, OperandSpec, Target, Unused, ValType};
 use std::fmt::Write as _;
 
 /// Register files and named registers.
@@ -54,6 +54,8 @@ pub enum Operand {
     Literal { value: u64, wide: bool },
     /// A raw immediate field.
     Imm(u32),
+    /// An implicit operand (printed from its kind).
+    Implicit,
 }
 
 /// Why an operand field does not decode.
@@ -76,11 +78,13 @@ pub struct LitReader<'a> {
     pub at: usize,
     /// The literal once read: (value, wide).
     pub lit: Option<(u64, bool)>,
+    /// A mandatory 32-bit literal (KImm) operand has been read.
+    pub kimm: bool,
 }
 
 impl<'a> LitReader<'a> {
     pub fn new(bytes: &'a [u8], at: usize) -> LitReader<'a> {
-        LitReader { bytes, at, lit: None }
+        LitReader { bytes, at, lit: None, kimm: false }
     }
 
     /// Bytes the literal adds to the instruction.
@@ -194,6 +198,9 @@ fn decode_scalar(
         253 => Ok(reg(RegClass::Scc, 0, dwords)),
         254 => match fam {
             Family::Gfx12_5 => {
+                if lits.kimm {
+                    return Err(OperandError::Invalid);
+                }
                 let (value, w) = lits.read(true)?;
                 Ok(Operand::Literal { value, wide: w })
             }
@@ -226,11 +233,78 @@ pub fn decode_operand(
     warn: &mut String,
 ) -> Result<Operand, OperandError> {
     match kind {
-        Kind::SDst { dwords } => decode_scalar(target, v, dwords, None, lits, warn),
-        Kind::SSrc(ty) => decode_scalar(target, v, ty.dwords() as u8, Some(ty), lits, warn),
+        Kind::SDst { dwords } | Kind::SDstNoM0 { dwords } => decode_scalar(target, v, dwords, None, lits, warn),
+        Kind::VDstLo128 { dwords } => {
+            if v > 127 {
+                return Err(OperandError::Invalid);
+            }
+            Ok(Operand::Reg(Reg { class: RegClass::Vgpr, index: v as u16, dwords }))
+        }
+        Kind::VSrcLo128(ty) => decode_operand(target, Kind::VSrc(ty), v, lits, warn),
+        Kind::VSrcVgpr { dwords } => {
+            let ty = if dwords >= 2 { ValType::B64 } else { ValType::B32 };
+            let op = decode_operand(target, Kind::VSrc(ty), v, lits, warn)?;
+            if let Operand::Reg(r) = op {
+                if r.class != RegClass::Vgpr {
+                    return Ok(Operand::Reg(Reg { dwords, ..r }));
+                }
+            }
+            Ok(op)
+        }
+        Kind::SSrc(ty) | Kind::SReg(ty) | Kind::SSrcM0Space(ty) => {
+            let op = decode_scalar(target, v, ty.dwords() as u8, Some(ty), lits, warn)?;
+            // A 64-bit literal that does not fit 32 bits on a 16-bit operand: LLVM's printing of
+            // these is not understood yet (it is not the low half), so fail closed.
+            if let Operand::Literal { value, wide: true } = op {
+                if ty.bits() == 16 && value >> 32 != 0 {
+                    return Err(OperandError::Unsupported);
+                }
+            }
+            Ok(op)
+        }
         Kind::Imm16(_) => Ok(Operand::Imm(v & 0xffff)),
+        Kind::Fixed(_) => Ok(Operand::Implicit),
+        Kind::VDst { dwords } | Kind::VReg { dwords } | Kind::VRegLo128 { dwords } => {
+            if v > 255 {
+                return Err(OperandError::Invalid);
+            }
+            Ok(Operand::Reg(Reg { class: RegClass::Vgpr, index: v as u16, dwords }))
+        }
+        Kind::VSrc(ty) => {
+            if v >= 256 {
+                return Ok(Operand::Reg(Reg { class: RegClass::Vgpr, index: (v - 256) as u16, dwords: ty.dwords() as u8 }));
+            }
+            // DPP8 (233, 234), SDWA (249, GFX9) and DPP16 (250) select extended encodings.
+            let ext = match target.family() {
+                Family::Gfx12_5 => matches!(v, 233 | 234 | 250),
+                Family::Gfx9 => matches!(v, 249 | 250),
+            };
+            if ext {
+                return Err(OperandError::Unsupported);
+            }
+            let op = decode_scalar(target, v, ty.dwords() as u8, Some(ty), lits, warn)?;
+            if let Operand::Literal { value, wide: true } = op {
+                if ty.bits() == 16 && value >> 32 != 0 {
+                    return Err(OperandError::Unsupported);
+                }
+            }
+            Ok(op)
+        }
+        Kind::KImm(_) => {
+            // A KImm is a 32-bit literal: an instruction whose other literal is the 64-bit form
+            // is invalid.
+            let (value, wide) = lits.read(false)?;
+            if wide {
+                return Err(OperandError::Invalid);
+            }
+            lits.kimm = true;
+            Ok(Operand::Imm(value as u32))
+        }
     }
 }
+
+/// LLVM's note after a constant where the operand's register class allows none.
+const INVALID_IMM: &str = "/*Invalid immediate*/";
 
 fn hex(out: &mut String, v: u64) {
     let _ = write!(out, "0x{v:x}");
@@ -294,49 +368,100 @@ fn inline_value(v: u64, ty: ValType) -> Option<String> {
     }
 }
 
+/// An immediate printed as LLVM prints a plain (non-`lit()`) value of type `ty`.
+fn plain_imm(out: &mut String, v: u64, ty: ValType) {
+    match inline_value(v, ty) {
+        Some(t) if ty != ValType::I16 || (-16..=64).contains(&(v as u16 as i16)) => out.push_str(&t),
+        _ => hex(out, v),
+    }
+}
+
 fn format_literal(out: &mut String, value: u64, wide: bool, ty: ValType) {
-    match ty.bits() {
-        16 => {
-            let v = value as u16 as u64;
-            if inline_value(v, ty).is_some() {
-                out.push_str("lit(");
-                hex(out, v);
+    if ty == ValType::I16 {
+        if wide && value >> 32 == 0 {
+            out.push_str("lit64(");
+            hex(out, value);
+            out.push(')');
+        } else if wide {
+            plain_imm(out, value as u16 as u64, ty);
+        } else if inline_value(value as u32 as u64, ValType::B32).is_some() {
+            out.push_str("lit(");
+            hex(out, value as u32 as u64);
+            out.push(')');
+        } else {
+            hex(out, value as u16 as u64);
+        }
+        return;
+    }
+    let lit = |out: &mut String, v: u64| {
+        out.push_str("lit(");
+        hex(out, v);
+        out.push(')');
+    };
+    if wide {
+        // The 64-bit literal form (gfx1250): kept visible as lit64() when it would fit 32 bits,
+        // else a plain immediate of the operand's width.
+        if ty == ValType::F64 {
+            if value >> 32 == 0 {
+                out.push_str("lit64(");
+                hex(out, value);
                 out.push(')');
+            } else if let Some(t) = inline_value(value, ty) {
+                out.push_str(&t);
+            } else if value as u32 == 0 {
+                // Representable as the 32-bit (high half) literal of a double.
+                hex(out, value >> 32);
             } else {
-                hex(out, v);
+                hex(out, value);
+            }
+            return;
+        }
+        if value >> 32 == 0 {
+            out.push_str("lit64(");
+            hex(out, value);
+            out.push(')');
+            return;
+        }
+        let v = match ty.bits() {
+            16 => value as u16 as u64,
+            32 => value as u32 as u64,
+            _ => value,
+        };
+        match inline_value(v, ty) {
+            Some(t) => out.push_str(&t),
+            None => hex(out, v),
+        }
+        return;
+    }
+    let v32 = value as u32 as u64;
+    match ty.bits() {
+        // A literal whose value an inline constant could carry is printed as lit(...) with the
+        // whole 32-bit literal; else as an immediate of the operand's width.
+        16 => {
+            if inline_value(v32 as u16 as u64, ty).is_some() {
+                lit(out, v32);
+            } else {
+                hex(out, v32 as u16 as u64);
             }
         }
         32 => {
-            let v = value as u32 as u64;
-            if inline_value(v, ty).is_some() {
-                out.push_str("lit(");
-                hex(out, v);
-                out.push(')');
+            if inline_value(v32, ty).is_some() {
+                lit(out, v32);
             } else {
-                hex(out, v);
+                hex(out, v32);
             }
         }
         _ => {
-            if wide {
-                if value >> 32 == 0 {
-                    out.push_str("lit64(");
-                    hex(out, value);
-                    out.push(')');
-                } else if let Some(t) = inline_value(value, ty) {
-                    out.push_str(&t);
-                } else {
-                    hex(out, value);
+            if ty == ValType::F64 {
+                // The literal is the high half of the double; LLVM prints no lit() here.
+                match inline_value(v32 << 32, ty) {
+                    Some(t) => out.push_str(&t),
+                    None => hex(out, v32),
                 }
+            } else if inline_value(v32, ty).is_some() {
+                lit(out, v32);
             } else {
-                let v32 = value as u32 as u64;
-                let full = if ty == ValType::F64 { v32 << 32 } else { v32 };
-                if inline_value(full, ty).is_some() {
-                    out.push_str("lit(");
-                    hex(out, v32);
-                    out.push(')');
-                } else {
-                    hex(out, v32);
-                }
+                hex(out, v32);
             }
         }
     }
@@ -396,37 +521,136 @@ pub fn format_reg(out: &mut String, r: Reg) {
     }
 }
 
-/// Names of hardware registers for `hwreg(...)`, indexed by id (from the generated tables).
-pub type HwregNames = &'static [Option<&'static str>];
+/// Symbolic names a target's immediates print with (from the generated tables).
+#[derive(Debug, Clone, Copy)]
+pub struct Names {
+    /// `hwreg(...)` register names by id.
+    pub hwreg: &'static [Option<&'static str>],
+    /// `sendmsg(...)` symbolic forms: (care mask, value, text inside the parentheses); the first
+    /// entry with `imm & care == value` applies.
+    pub sendmsg: &'static [(u16, u16, &'static str)],
+    /// `s_sendmsg_rtn_*` message names by id.
+    pub sendmsg_rtn: &'static [Option<&'static str>],
+}
+
+impl Names {
+    pub const EMPTY: Names = Names { hwreg: &[], sendmsg: &[], sendmsg_rtn: &[] };
+}
 
 /// Prints an operand of kind `kind` as LLVM does.
-pub fn format_operand(out: &mut String, kind: Kind, op: &Operand, hwregs: HwregNames) {
+pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand, names: Names) {
+    let note = |out: &mut String, class: &str| {
+        let _ = write!(out, "/*Invalid register, operand has '{class}' register class*/");
+    };
     match (kind, *op) {
+        (Kind::Fixed(t), _) => out.push_str(t),
+        (Kind::SDstNoM0 { .. }, Operand::Reg(r)) if r.class == RegClass::M0 => {
+            out.push_str("m0");
+            note(out, "SReg_32_XM0");
+        }
+        (Kind::SDstNoM0 { dwords }, other) => format_operand(out, target, Kind::SDst { dwords }, &other, names),
+        (Kind::VSrcLo128(_) | Kind::VDstLo128 { .. }, Operand::Reg(r)) if r.class == RegClass::Vgpr && r.index >= 128 => {
+            format_reg(out, r);
+            note(out, "VS_32_Lo128");
+        }
+        (Kind::VRegLo128 { .. }, Operand::Reg(r)) if r.index >= 128 => {
+            format_reg(out, r);
+            note(out, "VGPR_32_Lo128");
+        }
+        (Kind::VRegLo128 { dwords }, other) => format_operand(out, target, Kind::VReg { dwords }, &other, names),
+        (Kind::VSrcLo128(ty), other) => format_operand(out, target, Kind::VSrc(ty), &other, names),
+        (Kind::VDstLo128 { dwords }, other) => format_operand(out, target, Kind::VDst { dwords }, &other, names),
+        (Kind::VSrcVgpr { dwords }, Operand::Reg(r)) if r.class != RegClass::Vgpr && r.class != RegClass::Null => {
+            format_reg(out, r);
+            note(out, if dwords >= 2 { "VReg_64" } else { "VGPR_32" });
+        }
+        (Kind::VSrcVgpr { dwords }, Operand::Reg(r)) => {
+            format_operand(out, target, Kind::VSrc(if dwords >= 2 { ValType::B64 } else { ValType::B32 }), &Operand::Reg(r), names)
+        }
+        (Kind::VSrcVgpr { .. }, other) => format_operand(out, target, Kind::SReg(ValType::B32), &other, names),
+        (Kind::VSrc(_), Operand::Reg(r)) if r.class == RegClass::LdsDirect => out.push_str("src_lds_direct"),
+        (Kind::VSrc(_) | Kind::VDst { .. } | Kind::VReg { .. }, Operand::Reg(r))
+            if r.class == RegClass::Vgpr && r.dwords >= 2 && r.index % 2 != 0 =>
+        {
+            format_reg(out, r);
+            let class = if matches!(kind, Kind::VSrc(_)) { "VS" } else { "VReg" };
+            let _ = write!(out, "/*Invalid register, operand has '{class}_{}_Align2' register class*/", 32 * r.dwords as u32);
+        }
+        (Kind::VSrc(ty), other) if !matches!(other, Operand::Reg(_)) => format_operand(out, target, Kind::SSrc(ty), &other, names),
+        (Kind::SSrcM0Space(_), Operand::Reg(r)) if r.class == RegClass::M0 => out.push_str("m0 "),
+        (Kind::SSrcM0Space(ty), other) => format_operand(out, target, Kind::SSrc(ty), &other, names),
         (_, Operand::Reg(r)) => format_reg(out, r),
         (_, Operand::IntConst(i)) => {
             let _ = write!(out, "{i}");
+            if matches!(kind, Kind::SReg(_)) {
+                out.push_str(INVALID_IMM);
+            }
         }
+        (Kind::SSrc(ValType::I16), Operand::FloatConst(c)) => hex(out, F16_INLINE[(c - 240) as usize] as u64),
         (Kind::SSrc(ty), Operand::FloatConst(c)) => out.push_str(float_const_text(c, ty)),
         (Kind::SSrc(ty), Operand::Literal { value, wide }) => format_literal(out, value, wide, ty),
-        (Kind::Imm16(style), Operand::Imm(v)) => format_imm16(out, style, v, hwregs),
+        // A register-only operand has no value type: constants print as 32-bit ones.
+        (Kind::SReg(_), Operand::FloatConst(c)) => {
+            out.push_str(float_const_text(c, ValType::B32));
+            out.push_str(INVALID_IMM);
+        }
+        (Kind::SReg(_), Operand::Literal { value, wide }) => {
+            if wide && value >> 32 == 0 {
+                format_literal(out, value, wide, ValType::B32);
+            } else {
+                plain_imm(out, value as u32 as u64, ValType::B32);
+                out.push_str(INVALID_IMM);
+            }
+        }
+        (Kind::KImm(KImmStyle::LitHex), Operand::Imm(v)) => hex(out, v as u64),
+        (Kind::KImm(KImmStyle::LitHexInlineAlias), Operand::Imm(v)) => {
+            let alias = match v {
+                128..=192 => v - 128,
+                193..=208 => (-((v - 192) as i32)) as u32,
+                240..=248 => F32_INLINE[(v - 240) as usize],
+                _ => v,
+            };
+            hex(out, alias as u64)
+        }
+        (Kind::KImm(KImmStyle::LitPlain32), Operand::Imm(v)) => plain_imm(out, v as u64, ValType::B32),
+        (Kind::KImm(KImmStyle::LitIntOrHex), Operand::Imm(v)) => {
+            if v <= 64 {
+                let _ = write!(out, "{v}");
+            } else {
+                hex(out, v as u64);
+            }
+        }
+        (Kind::Imm16(style), Operand::Imm(v)) => format_imm16(out, style, v, names, target),
         (_, other) => {
             let _ = write!(out, "<{other:?}>");
         }
     }
 }
 
-fn format_imm16(out: &mut String, style: Imm16, v: u32, hwregs: HwregNames) {
+fn format_imm16(out: &mut String, style: Imm16, v: u32, names: Names, target: Target) {
     match style {
         Imm16::Hex => hex(out, v as u64),
+        Imm16::IntOrHex => {
+            if v <= 64 {
+                let _ = write!(out, "{v}");
+            } else {
+                hex(out, v as u64);
+            }
+        }
         Imm16::UDec => {
             let _ = write!(out, "{v}");
+        }
+        Imm16::UDecOmitZero => {
+            if v != 0 {
+                let _ = write!(out, "{v}");
+            }
         }
         Imm16::Hwreg => {
             let id = v & 0x3f;
             let offset = (v >> 6) & 0x1f;
             let size = ((v >> 11) & 0x1f) + 1;
             out.push_str("hwreg(");
-            match hwregs.get(id as usize).copied().flatten() {
+            match names.hwreg.get(id as usize).copied().flatten() {
                 Some(name) => out.push_str(name),
                 None => {
                     let _ = write!(out, "{id}");
@@ -437,5 +661,194 @@ fn format_imm16(out: &mut String, style: Imm16, v: u32, hwregs: HwregNames) {
             }
             out.push(')');
         }
+        Imm16::SendMsg => {
+            if let Some(&(_, _, t)) = names.sendmsg.iter().find(|&&(care, val, _)| v as u16 & care == val) {
+                let _ = write!(out, "sendmsg({t})");
+                return;
+            }
+            let (id, op, stream, exact) = match target.family() {
+                Family::Gfx12_5 => (v & 0xff, 0, 0, v < 0x100),
+                Family::Gfx9 => (v & 0xf, (v >> 4) & 7, (v >> 8) & 3, v & !0x37f == 0),
+            };
+            if exact {
+                let _ = write!(out, "sendmsg({id}, {op}, {stream})");
+            } else {
+                let _ = write!(out, "{v}");
+            }
+        }
+        Imm16::SendMsgRtn => match names.sendmsg_rtn.get(v as usize).copied().flatten() {
+            Some(n) => {
+                let _ = write!(out, "sendmsg({n})");
+            }
+            None => {
+                let _ = write!(out, "sendmsg({v}, 0, 0)");
+            }
+        },
+        Imm16::Waitcnt => {
+            let vm = (v & 0xf) | ((v >> 14) & 3) << 4;
+            let exp = (v >> 4) & 7;
+            let lgkm = (v >> 8) & 0xf;
+            let all = vm == 63 && exp == 7 && lgkm == 15;
+            let mut parts = Vec::new();
+            if vm != 63 || all {
+                parts.push(format!("vmcnt({vm})"));
+            }
+            if exp != 7 || all {
+                parts.push(format!("expcnt({exp})"));
+            }
+            if lgkm != 15 || all {
+                parts.push(format!("lgkmcnt({lgkm})"));
+            }
+            out.push_str(&parts.join(" "));
+        }
+        Imm16::DelayAlu => {
+            const ID: [&str; 12] = [
+                "NO_DEP",
+                "VALU_DEP_1",
+                "VALU_DEP_2",
+                "VALU_DEP_3",
+                "VALU_DEP_4",
+                "TRANS32_DEP_1",
+                "TRANS32_DEP_2",
+                "TRANS32_DEP_3",
+                "FMA_ACCUM_CYCLE_1",
+                "SALU_CYCLE_1",
+                "SALU_CYCLE_2",
+                "SALU_CYCLE_3",
+            ];
+            const SKIP: [&str; 6] = ["SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4"];
+            let id0 = v & 0xf;
+            let skip = (v >> 4) & 7;
+            let id1 = (v >> 7) & 0xf;
+            let name = |table: &[&'static str], i: u32, what: &'static str| -> String {
+                match table.get(i as usize) {
+                    Some(n) => n.to_string(),
+                    None => format!("/* invalid {what} value */"),
+                }
+            };
+            let mut parts = Vec::new();
+            if id0 != 0 {
+                parts.push(format!("instid0({})", name(&ID, id0, "instid")));
+            }
+            if skip != 0 {
+                parts.push(format!("instskip({})", name(&SKIP, skip, "instskip")));
+            }
+            if id1 != 0 {
+                parts.push(format!("instid1({})", name(&ID, id1, "instid")));
+            }
+            if parts.is_empty() {
+                out.push('0');
+            } else {
+                out.push_str(&parts.join(" | "));
+            }
+        }
+        Imm16::DepCtr => {
+            // (name, shift, width), in LLVM's printing order; every field's default is all ones.
+            const FIELDS: [(&str, u32, u32); 7] = [
+                ("depctr_hold_cnt", 7, 1),
+                ("depctr_sa_sdst", 0, 1),
+                ("depctr_va_vdst", 12, 4),
+                ("depctr_va_sdst", 9, 3),
+                ("depctr_va_ssrc", 8, 1),
+                ("depctr_va_vcc", 1, 1),
+                ("depctr_vm_vsrc", 2, 3),
+            ];
+            let known: u32 = FIELDS.iter().map(|&(_, s, w)| ((1 << w) - 1) << s).sum();
+            if v & !known & 0xffff != 0 {
+                hex(out, v as u64);
+                return;
+            }
+            let non_default = FIELDS.iter().any(|&(_, s, w)| (v >> s) & ((1 << w) - 1) != (1 << w) - 1);
+            let mut parts = Vec::new();
+            for &(n, s, w) in &FIELDS {
+                let f = (v >> s) & ((1 << w) - 1);
+                if f != (1 << w) - 1 || !non_default {
+                    parts.push(format!("{n}({f})"));
+                }
+            }
+            out.push_str(&parts.join(" "));
+        }
     }
+}
+
+/// Most operands any modelled instruction has.
+pub const MAX_OPERANDS: usize = 8;
+
+/// One decoded operand with its table shape and the raw field value it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct InstOperand {
+    pub spec: OperandSpec,
+    pub value: Operand,
+    /// The encoding field's value.
+    pub raw: u32,
+}
+
+/// The operands of one instruction, decoded under its table entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Decoded {
+    pub operands: [Option<InstOperand>; MAX_OPERANDS],
+    /// The literal as encoded, if any: (value, 64-bit form).
+    pub literal: Option<(u64, bool)>,
+    /// Length in bytes, literal included.
+    pub len: usize,
+}
+
+/// Decodes the operands of the instruction at the start of `inst` (its first dword is `word`)
+/// under the table entry `info`.
+pub fn decode_fields(target: Target, info: &OpInfo, word: u32, inst: &[u8]) -> Result<Decoded, OperandError> {
+    for &(f, u) in info.unused {
+        if let Unused::MustBe(v) = u {
+            if f.extract(word) != v {
+                return Err(OperandError::Invalid);
+            }
+        }
+    }
+    if info.operands.len() > MAX_OPERANDS {
+        return Err(OperandError::Unsupported);
+    }
+    let mut lits = LitReader::new(inst, 4);
+    let mut warn = String::new();
+    let mut operands = [None; MAX_OPERANDS];
+    for (slot, spec) in operands.iter_mut().zip(info.operands) {
+        let raw = spec.field.extract(word);
+        let value = decode_operand(target, spec.kind, raw, &mut lits, &mut warn)?;
+        *slot = Some(InstOperand { spec: *spec, value, raw });
+    }
+    Ok(Decoded { operands, literal: lits.lit, len: 4 + lits.extra_len() })
+}
+
+/// LLVM's text for an instruction: mnemonic, operands, and LLVM's alignment warnings as a
+/// trailing comment.
+pub fn format_inst(target: Target, mnemonic: &str, operands: &[Option<InstOperand>], names: Names) -> String {
+    let mut s = String::from(mnemonic);
+    let mut warn = String::new();
+    let mut first = true;
+    let mut t = String::new();
+    for op in operands.iter().flatten() {
+        t.clear();
+        format_operand(&mut t, target, op.spec.kind, &op.value, names);
+        if !t.is_empty() {
+            s.push_str(if first { " " } else { ", " });
+            s.push_str(&t);
+            first = false;
+        }
+        if let Operand::Reg(r) = op.value {
+            let idx = match r.class {
+                RegClass::Sgpr => Some(("SGPR", op.raw)),
+                RegClass::Ttmp => Some(("TTMP", op.raw.wrapping_sub(108))),
+                _ => None,
+            };
+            if let Some((class, idx)) = idx {
+                let a = if r.dwords >= 4 { 4 } else { r.dwords as u32 };
+                if a > 1 && idx % a != 0 {
+                    let _ = write!(warn, "Warning: {}_{}: scalar reg isn't aligned {}", class, 32 * r.dwords as u32, idx);
+                }
+            }
+        }
+    }
+    if !warn.is_empty() {
+        s.push_str(" ; ");
+        s.push_str(&warn);
+    }
+    s
 }

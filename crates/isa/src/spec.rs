@@ -114,6 +114,16 @@ pub enum Field {
     Ssrc1,
     /// SOPK/SOPP: bits 15:0.
     Simm16,
+    /// The 32-bit literal dword after the instruction, as a mandatory operand (KImm).
+    Lit32,
+    /// VOP1/VOP2: vector destination, bits 24:17.
+    Vdst8,
+    /// VOP*: 9-bit source 0 (scalar encodings, 256.. VGPRs), bits 8:0.
+    Src0,
+    /// VOP2/VOPC: VGPR source 1, bits 16:9.
+    Vsrc1,
+    /// No encoding field: an implicit operand LLVM prints (`vcc_lo` of VOPC, ...).
+    Implicit,
 }
 
 impl Field {
@@ -124,16 +134,27 @@ impl Field {
             Field::Ssrc0 => (0, 8),
             Field::Ssrc1 => (8, 8),
             Field::Simm16 => (0, 16),
+            Field::Lit32 | Field::Implicit => (0, 0),
+            Field::Vdst8 => (17, 8),
+            Field::Src0 => (0, 9),
+            Field::Vsrc1 => (9, 8),
         }
     }
 
+    /// The field's value in the first dword (0 for `Lit32`, which is not in it).
     pub fn extract(self, word: u32) -> u32 {
         let (s, w) = self.bits();
+        if w == 0 {
+            return 0;
+        }
         (word >> s) & ((1u32 << w) - 1)
     }
 
     pub fn insert(self, word: u32, v: u32) -> u32 {
         let (s, w) = self.bits();
+        if w == 0 {
+            return word;
+        }
         let m = ((1u32 << w) - 1) << s;
         (word & !m) | ((v << s) & m)
     }
@@ -149,6 +170,9 @@ pub enum ValType {
     F32,
     /// 16-bit integer/bits.
     B16,
+    /// 16-bit operand LLVM prints as a plain integer: inline floats as their f16 bit pattern in
+    /// hex, literals without `lit()` (the SOPC f16 compares).
+    I16,
     /// IEEE half.
     F16,
     /// bfloat16.
@@ -162,7 +186,7 @@ pub enum ValType {
 impl ValType {
     pub fn bits(self) -> u32 {
         match self {
-            ValType::B16 | ValType::F16 | ValType::BF16 => 16,
+            ValType::B16 | ValType::I16 | ValType::F16 | ValType::BF16 => 16,
             ValType::B32 | ValType::F32 => 32,
             ValType::B64 | ValType::F64 => 64,
         }
@@ -182,10 +206,39 @@ impl ValType {
 pub enum Imm16 {
     /// `0x1e14`.
     Hex,
+    /// Decimal when the value is an inline integer, 0..=64; else `0x1e14`.
+    IntOrHex,
+    /// Unsigned decimal, and the operand is not printed at all when zero.
+    UDecOmitZero,
     /// Unsigned decimal (branch offsets are printed this way by the C API disassembler).
     UDec,
     /// `hwreg(NAME, offset, size)`.
     Hwreg,
+    /// `sendmsg(NAME[, OP[, stream]])`, `sendmsg(id, op, stream)` or decimal.
+    SendMsg,
+    /// `s_sendmsg_rtn_*` message id (8-bit field): `sendmsg(NAME)` or `sendmsg(id, 0, 0)`.
+    SendMsgRtn,
+    /// GFX9 `s_waitcnt` counters: `vmcnt(n) expcnt(n) lgkmcnt(n)`.
+    Waitcnt,
+    /// GFX12 `s_delay_alu instid0(..) | instskip(..) | instid1(..)`.
+    DelayAlu,
+    /// GFX12 `s_wait_alu` dependency counters `depctr_*(n)`.
+    DepCtr,
+}
+
+/// How a mandatory literal is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KImmStyle {
+    /// Always `0x...`.
+    LitHex,
+    /// Decimal for 0..=64, else `0x...`.
+    LitIntOrHex,
+    /// As a plain 32-bit immediate: inline integers in decimal, inline floats by value, else hex.
+    LitPlain32,
+    /// Hex, but LLVM reads a value 128..=208 or 240..=248 as the inline constant that encoding
+    /// names and prints its 32-bit value (0xab prints 0x2b, 0xf1 prints 0xbf000000): the float
+    /// KImm operands of s_fmaak_f32/s_fmamk_f32.
+    LitHexInlineAlias,
 }
 
 /// The shape of one operand: what the field holds and how it is printed.
@@ -195,8 +248,36 @@ pub enum Kind {
     SDst { dwords: u8 },
     /// Scalar source: register, inline constant or literal, of the given type.
     SSrc(ValType),
+    /// Scalar register source whose class admits no constant: LLVM still decodes constants
+    /// and literals but prints them with an `/*Invalid immediate*/` note.
+    SReg(ValType),
+    /// As `SSrc`, but LLVM prints `m0` with a trailing space (gfx1250 barrier operands).
+    SSrcM0Space(ValType),
     /// 16-bit immediate field.
     Imm16(Imm16),
+    /// Mandatory 32-bit literal (`Field::Lit32`), printed in the given style.
+    KImm(KImmStyle),
+    /// Vector destination (8-bit field): VGPRs only.
+    VDst { dwords: u8 },
+    /// Vector source (9-bit field): scalar encodings as `SSrc`, 256.. are VGPRs.
+    VSrc(ValType),
+    /// VGPR source (8-bit field).
+    VReg { dwords: u8 },
+    /// As `VSrc`, but the operand class is `VS_32_Lo128` (GFX12 16-bit operands without
+    /// true16): v128 and up print with LLVM's invalid-register note.
+    VSrcLo128(ValType),
+    /// 9-bit source whose class is VGPRs only: scalar registers print with LLVM's
+    /// invalid-register note, constants with its invalid-immediate note.
+    VSrcVgpr { dwords: u8 },
+    /// VGPR source (8-bit field) of class `VGPR_32_Lo128`: v128 and up print with LLVM's note.
+    VRegLo128 { dwords: u8 },
+    /// Vector destination limited to v0..v127 (GFX12 16-bit results): v128 and up are invalid.
+    VDstLo128 { dwords: u8 },
+    /// Scalar destination whose class excludes M0 (`SReg_32_XM0`): m0 prints with LLVM's
+    /// invalid-register note.
+    SDstNoM0 { dwords: u8 },
+    /// An operand with no field that LLVM prints as this fixed text.
+    Fixed(&'static str),
 }
 
 /// Constraint on an encoding field that does not hold an operand.
@@ -235,6 +316,9 @@ pub fn format_fields(format: Format) -> &'static [Field] {
         Format::Sopc => &[Field::Ssrc0, Field::Ssrc1],
         Format::Sopk => &[Field::Sdst, Field::Simm16],
         Format::Sopp => &[Field::Simm16],
+        Format::Vop1 => &[Field::Vdst8, Field::Src0],
+        Format::Vop2 => &[Field::Vdst8, Field::Src0, Field::Vsrc1],
+        Format::Vopc => &[Field::Src0, Field::Vsrc1],
         _ => &[],
     }
 }
@@ -248,6 +332,9 @@ pub fn format_encoding(format: Format) -> Option<(u32, u32, u32, u32)> {
         Format::Sopp => (0xff80_0000, 0xbf80_0000, 16, 7),
         Format::Sopk => (0xf000_0000, 0xb000_0000, 23, 5),
         Format::Sop2 => (0xc000_0000, 0x8000_0000, 23, 7),
+        Format::Vop1 => (0xfe00_0000, 0x7e00_0000, 9, 8),
+        Format::Vopc => (0xfe00_0000, 0x7c00_0000, 17, 8),
+        Format::Vop2 => (0x8000_0000, 0x0000_0000, 25, 6),
         _ => return None,
     })
 }
@@ -261,9 +348,49 @@ pub fn opcode_count(format: Format) -> u32 {
                 // SOPK opcodes 0x1d..0x1f are the SOP1/SOPC/SOPP prefixes; SOP2 0x60.. is SOPK and up.
                 Format::Sopk => 0x1d,
                 Format::Sop2 => 0x60,
+                // VOP2 opcodes 0x3e/0x3f are the VOPC/VOP1 prefixes.
+                Format::Vop2 => 0x3e,
                 _ => n,
             }
         }
         None => 0,
+    }
+}
+
+/// Encodings on which LLVM 22.1's disassembler itself aborts (an `llvm_unreachable`, seen as
+/// SIGILL), so it cannot serve as the oracle: the table generator and the differential tests skip
+/// them, and the decoder reports them as unsupported rather than print unverified text.
+/// `lit` is the dword after the instruction word. Found by feeding LLVM every opcode of each
+/// format with literal operands (and every KImm value), restarting it after each crash:
+/// - gfx1250 SOP1 s_barrier_signal, s_barrier_signal_isfirst, s_get_barrier_state,
+///   s_barrier_init, s_barrier_join, s_wakeup_barrier (opcodes 0x4e..=0x52, 0x57) with a 32-bit
+///   literal source (ssrc0 = 255);
+/// - the f16 KImm instructions (gfx1250 VOP2 v_fmamk_f16/v_fmaak_f16 0x37/0x38, GFX9 VOP2
+///   v_madmk_f16/v_madak_f16 0x24/0x25) when the literal is 0xff.
+pub fn oracle_crashes(target: Target, word: u32, lit: u32) -> bool {
+    let vop2 = word >> 31 == 0 && (word >> 25) < 0x3e;
+    let vop2_op = (word >> 25) & 0x3f;
+    match target {
+        Target::Gfx1250 => {
+            let sop1 = word & 0xff80_0000 == 0xbe80_0000;
+            let op = (word >> 8) & 0xff;
+            (sop1 && (word & 0xff) == 255 && (matches!(op, 0x4e..=0x52) || op == 0x57))
+                || (vop2 && matches!(vop2_op, 0x37 | 0x38) && lit == 0xff)
+        }
+        Target::Gfx942 | Target::Gfx950 => vop2 && matches!(vop2_op, 0x24 | 0x25) && lit == 0xff,
+    }
+}
+
+/// VOP1/VOP2/VOPC words whose src0 selects an extended encoding (DPP8, DPP16, SDWA): the
+/// format they really are. Not modelled yet (LLVM 22 also aborts on some random SDWA words).
+pub fn vop_extension(target: Target, word: u32) -> Option<Format> {
+    let vop = word >> 31 == 0;
+    if !vop {
+        return None;
+    }
+    match (target.family(), word & 0x1ff) {
+        (Family::Gfx12_5, 233 | 234 | 250) | (Family::Gfx9, 250) => Some(Format::Dpp),
+        (Family::Gfx9, 249) => Some(Format::Sdwa),
+        _ => None,
     }
 }

@@ -5,6 +5,7 @@ pub mod gfx1250;
 pub mod gfx942;
 pub mod gfx950;
 
+use crate::operand::Names;
 use crate::spec::{Format, OpInfo, Target};
 
 /// The opcode table of one format of one target (index = opcode field); empty when the format
@@ -18,6 +19,9 @@ pub fn table(target: Target, format: Format) -> &'static [Option<OpInfo>] {
                 Format::Sopk => &$m::SOPK[..],
                 Format::Sopc => &$m::SOPC[..],
                 Format::Sopp => &$m::SOPP[..],
+                Format::Vop1 => &$m::VOP1[..],
+                Format::Vop2 => &$m::VOP2[..],
+                Format::Vopc => &$m::VOPC[..],
                 _ => &[],
             }
         };
@@ -29,12 +33,12 @@ pub fn table(target: Target, format: Format) -> &'static [Option<OpInfo>] {
     }
 }
 
-/// `hwreg(...)` names of a target, by id.
-pub fn hwreg_names(target: Target) -> &'static [Option<&'static str>] {
+/// The symbolic names a target's immediates print with.
+pub fn names(target: Target) -> Names {
     match target {
-        Target::Gfx1250 => &gfx1250::HWREG_NAMES,
-        Target::Gfx942 => &gfx942::HWREG_NAMES,
-        Target::Gfx950 => &gfx950::HWREG_NAMES,
+        Target::Gfx1250 => Names { hwreg: &gfx1250::HWREG_NAMES, sendmsg: gfx1250::SENDMSG, sendmsg_rtn: &gfx1250::SENDMSG_RTN },
+        Target::Gfx942 => Names { hwreg: &gfx942::HWREG_NAMES, sendmsg: gfx942::SENDMSG, sendmsg_rtn: &gfx942::SENDMSG_RTN },
+        Target::Gfx950 => Names { hwreg: &gfx950::HWREG_NAMES, sendmsg: gfx950::SENDMSG, sendmsg_rtn: &gfx950::SENDMSG_RTN },
     }
 }
 

@@ -1,0 +1,151 @@
+//! The `hotswap-xlate` command as a person runs it.
+
+use hotswap::codeobj::bundle::{Bundle, BundleEntry, BundleFormat, Compression};
+use hotswap::codeobj::CodeObject;
+use hotswap::GpuTarget;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn exe() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hotswap-xlate"))
+}
+
+fn run(args: &[&str]) -> Output {
+    exe().args(args).output().unwrap()
+}
+
+fn corpus_file(target: GpuTarget, name: &str) -> PathBuf {
+    hx_corpus::corpus_dir().join(target.cpu()).join(format!("{name}.hsaco"))
+}
+
+fn all_corpus_files() -> Vec<(GpuTarget, PathBuf)> {
+    let mut v = Vec::new();
+    for t in GpuTarget::ALL {
+        for o in hx_corpus::objects().unwrap() {
+            v.push((t, corpus_file(t, &o.name)));
+        }
+    }
+    v
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("hx-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+#[test]
+fn inspect_shows_every_field_of_every_corpus_object() {
+    for (target, path) in all_corpus_files() {
+        let co = CodeObject::parse(&std::fs::read(&path).unwrap()).unwrap();
+        let out = run(&["inspect", path.to_str().unwrap()]);
+        assert!(out.status.success(), "{}: {}", path.display(), String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.starts_with(&format!("target_id: amdgcn-amd-amdhsa--{}\n", target.cpu())), "{text}");
+        let generation = co.generation().unwrap();
+        for k in &co.kernels {
+            assert!(text.contains(&format!("name: {}\n", k.name)));
+            assert!(text.contains(&format!("descriptor_symbol: {}\n", k.descriptor_symbol)));
+            // Every descriptor field defined for the generation is printed with its value.
+            for (_, name, value) in k.descriptor.fields(generation) {
+                assert!(text.contains(&format!("{name}: {value}\n")), "{}: {name}", path.display());
+            }
+        }
+        for f in &co.functions {
+            assert!(text.contains(&format!("name: {}\n", f.name)));
+        }
+        // Metadata: every kernel argument's kind and offset.
+        for km in &co.metadata.as_ref().unwrap().kernels {
+            for a in &km.args {
+                assert!(text.contains(&format!(".value_kind: {}\n", a.value_kind)));
+            }
+            assert!(text.contains(&format!(".vgpr_count: {}\n", km.vgpr_count)));
+        }
+
+        let out = run(&["inspect", "--json", path.to_str().unwrap()]);
+        assert!(out.status.success());
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(json["processor"], target.cpu());
+        assert_eq!(json["kernels"].as_array().unwrap().len(), co.kernels.len());
+        for (i, k) in co.kernels.iter().enumerate() {
+            let d = &json["kernels"][i]["descriptor"];
+            assert_eq!(d["kernarg_size"], k.descriptor.kernarg_size);
+            assert_eq!(d["Rsrc2"]["USER_SGPR_COUNT"], k.descriptor.user_sgpr_count(generation));
+        }
+        assert_eq!(json["metadata"]["amdhsa.kernels"].as_array().unwrap().len(), co.kernels.len());
+    }
+}
+
+#[test]
+fn inspect_lists_bundle_entries() {
+    let gfx1250 = std::fs::read(corpus_file(GpuTarget::Gfx1250, "saxpy")).unwrap();
+    let gfx942 = std::fs::read(corpus_file(GpuTarget::Gfx942, "saxpy")).unwrap();
+    for format in [
+        BundleFormat::Plain,
+        BundleFormat::Compressed { version: 3, method: Compression::Zstd },
+        BundleFormat::Compressed { version: 2, method: Compression::Zlib },
+    ] {
+        let bundle = Bundle {
+            format,
+            entries: vec![
+                BundleEntry { id: "host-x86_64-unknown-linux-gnu-".into(), data: vec![] },
+                BundleEntry { id: "hipv4-amdgcn-amd-amdhsa--gfx1250".into(), data: gfx1250.clone() },
+                BundleEntry { id: "hipv4-amdgcn-amd-amdhsa--gfx942:xnack-".into(), data: gfx942.clone() },
+            ],
+        };
+        let path = tmp("fat.hipfb");
+        std::fs::write(&path, bundle.write().unwrap()).unwrap();
+        let out = run(&["inspect", "--json", path.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let entries = json["bundle"]["entries"].as_array().unwrap();
+        assert_eq!(entries.len(), 3);
+        assert_eq!(entries[0]["kind"], "host");
+        assert!(entries[0].get("code_object").is_none());
+        assert_eq!(entries[1]["target_id"], "gfx1250");
+        assert_eq!(entries[1]["code_object"]["processor"], "gfx1250");
+        assert_eq!(entries[2]["target_id"], "gfx942:xnack-");
+        assert_eq!(entries[2]["code_object"]["kernels"][0]["name"], "saxpy");
+        let text = run(&["inspect", path.to_str().unwrap()]);
+        assert!(String::from_utf8(text.stdout).unwrap().contains("id: hipv4-amdgcn-amd-amdhsa--gfx1250\n"));
+    }
+}
+
+#[test]
+fn bad_inputs_are_reported_with_offsets_not_crashes() {
+    let good = std::fs::read(corpus_file(GpuTarget::Gfx1250, "saxpy")).unwrap();
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("truncated", good[..30].to_vec(), "truncated ELF header at offset 0x0"),
+        ("class", { let mut b = good.clone(); b[4] = 1; b }, "ELF class 1 at offset 4"),
+        ("machine", { let mut b = good.clone(); b[18] = 62; b[19] = 0; b }, "machine 62 at offset 18"),
+        ("ccob", { let mut b = b"CCOB".to_vec(); b.extend_from_slice(&[9, 0, 1, 0]); b.extend_from_slice(&[0; 40]); b }, "version 9"),
+        ("empty", vec![], "truncated"),
+    ];
+    for (name, bytes, needle) in cases {
+        let path = tmp(name);
+        std::fs::write(&path, bytes).unwrap();
+        let out = run(&["inspect", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(needle), "{name}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+    }
+    let out = run(&["inspect", "/nonexistent/file.hsaco"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn translation_fails_closed_until_the_pipeline_exists() {
+    let input = corpus_file(GpuTarget::Gfx1250, "saxpy");
+    let out_path = tmp("never-written.hsaco");
+    let out = run(&[input.to_str().unwrap(), "--target", "gfx942", "-o", out_path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not implemented yet"));
+    assert!(!Path::new(&out_path).exists(), "no output may be written for an untranslated object");
+    // A non-gfx1250 input is refused as such.
+    let native = corpus_file(GpuTarget::Gfx942, "saxpy");
+    let out = run(&[native.to_str().unwrap(), "--target", "gfx950", "-o", out_path.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not gfx1250"));
+    let out = run(&[input.to_str().unwrap(), "--target", "gfx1100"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown target gfx1100"));
+}

@@ -1,0 +1,41 @@
+//! hx-emu: a functional (not timing) emulator of AMD GPU kernels: gfx1250 in wave32 and
+//! gfx942/gfx950 in wave64, used to prove translations correct on a machine with no GPU.
+//!
+//! Built so far: global memory with fault and alignment checks, LDS/scratch arrays, and the
+//! kernarg segment with v5 hidden arguments. Instruction semantics come with the decoder.
+
+pub mod kernarg;
+pub mod memory;
+
+pub use memory::{GlobalMemory, LocalMemory};
+
+/// High 32 bits of flat addresses that fall in the LDS (shared) aperture.
+pub const SHARED_APERTURE_HI: u32 = 0x0001_0000;
+/// High 32 bits of flat addresses that fall in the scratch (private) aperture.
+pub const PRIVATE_APERTURE_HI: u32 = 0x0002_0000;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EmuError {
+    #[error("{space} memory fault: {len} bytes at {addr:#x} are outside every allocation")]
+    MemoryFault { space: &'static str, addr: u64, len: u64 },
+    #[error("misaligned {space} access at {addr:#x} (needs {align}-byte alignment)")]
+    Misaligned { space: &'static str, addr: u64, align: u64 },
+    #[error("bad launch: {0}")]
+    Launch(String),
+}
+
+/// The geometry of one dispatch (HSA packet semantics: `grid` counts work-items).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dispatch {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    /// Bytes of dynamic LDS added to the kernel's static group segment.
+    pub dynamic_lds: u32,
+}
+
+impl Dispatch {
+    /// Work-groups per dimension (partial groups at the edges count).
+    pub fn workgroup_counts(&self) -> [u32; 3] {
+        [0, 1, 2].map(|d| self.grid[d].div_ceil(self.block[d].max(1)))
+    }
+}

@@ -1,0 +1,110 @@
+//! Shared pieces of the differential tests: the LLVM oracle, a deterministic RNG, and the
+//! comparison of one instruction buffer.
+#![allow(dead_code)]
+
+use hx_isa::{decode, DecodeError, Target};
+use hx_llvm::{Disassembler, GpuTarget};
+
+pub fn gpu(t: Target) -> GpuTarget {
+    match t {
+        Target::Gfx1250 => GpuTarget::Gfx1250,
+        Target::Gfx942 => GpuTarget::Gfx942,
+        Target::Gfx950 => GpuTarget::Gfx950,
+    }
+}
+
+/// xorshift64*: deterministic, no dependency.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    pub fn u32(&mut self) -> u32 {
+        (self.next() >> 32) as u32
+    }
+    pub fn below(&mut self, n: u32) -> u32 {
+        ((self.next() >> 32) % n as u64) as u32
+    }
+    /// A literal dword biased towards values LLVM prints specially.
+    pub fn literal(&mut self) -> u32 {
+        const SPECIAL: [u32; 16] = [
+            0, 1, 0x40, 0x41, 0xffff_fff0, 0xffff_ffff, 0x3f00_0000, 0xbf80_0000, 0x3e22_f983, 0x3800, 0x3118,
+            0x3f00, 0x3fe0_0000, 0x3fc4_5f30, 0xfff0, 0x8000_0000,
+        ];
+        match self.below(4) {
+            0 => SPECIAL[self.below(16) as usize],
+            1 => self.below(0x100),
+            _ => self.u32(),
+        }
+    }
+}
+
+/// Outcome of comparing one buffer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Same validity, and when valid the same length and text.
+    Match,
+    /// This crate does not model the encoding (LLVM's verdict is in the string).
+    Unsupported(String),
+    /// A disagreement: (bytes, LLVM's answer, ours).
+    Mismatch(String),
+}
+
+pub fn compare(llvm: &mut Disassembler, target: Target, bytes: &[u8]) -> Verdict {
+    let theirs = llvm.decode(bytes, 0);
+    let ours = decode(target, bytes, 0);
+    match (&theirs, &ours) {
+        (None, Err(e)) if e.is_invalid() => Verdict::Match,
+        (Some((len, text)), Ok(i)) if *len == i.len as usize && *text == i.text() => Verdict::Match,
+        (_, Err(DecodeError::Unsupported { .. })) => Verdict::Unsupported(format!("{theirs:?}")),
+        _ => Verdict::Mismatch(format!(
+            "bytes {:02x?}: llvm {:?}, ours {:?}",
+            &bytes[..bytes.len().min(12)],
+            theirs,
+            ours.map(|i| (i.len, i.text()))
+        )),
+    }
+}
+
+/// Per-format tally.
+#[derive(Debug, Default, Clone)]
+pub struct Tally {
+    pub total: u64,
+    pub matched: u64,
+    pub unsupported: u64,
+    pub mismatched: u64,
+    pub examples: Vec<String>,
+    pub unsupported_examples: Vec<String>,
+}
+
+impl Tally {
+    pub fn add(&mut self, v: Verdict) {
+        self.total += 1;
+        match v {
+            Verdict::Match => self.matched += 1,
+            Verdict::Unsupported(s) => {
+                self.unsupported += 1;
+                if self.unsupported_examples.len() < 5 && !self.unsupported_examples.contains(&s) {
+                    self.unsupported_examples.push(s);
+                }
+            }
+            Verdict::Mismatch(s) => {
+                self.mismatched += 1;
+                if self.examples.len() < 20 {
+                    self.examples.push(s);
+                }
+            }
+        }
+    }
+    pub fn rate(&self) -> f64 {
+        if self.total == 0 {
+            100.0
+        } else {
+            100.0 * self.matched as f64 / self.total as f64
+        }
+    }
+}
