@@ -210,7 +210,6 @@ fn candidates(f: Field) -> Vec<Kind> {
             tys.into_iter()
                 .map(Kind::VSrc)
                 .chain(tys.into_iter().map(Kind::VSrcLo128))
-                .chain([1, 2].map(|dwords| Kind::VSrcVgpr { dwords }))
                 .collect()
         }
         Field::Vsrc1 => vec![
@@ -424,8 +423,25 @@ impl Gen {
             for (v, l, a) in &answers {
                 all_probes.push((f.insert(bw, *v), *l, a.clone()));
             }
+            // Register-class names LLVM's notes mention for this operand give further candidates.
+            let mut cands = candidates(f);
+            if f == Field::Src0 {
+                let mut classes: Vec<&'static str> = Vec::new();
+                for (_, _, a) in &answers {
+                    if let Some(a) = a {
+                        if let Some(c) = a.text.split("operand has '").nth(1).and_then(|t| t.split('\'').next()) {
+                            if !classes.contains(&c) {
+                                classes.push(leak_str(c.to_string()));
+                            }
+                        }
+                    }
+                }
+                for class in classes {
+                    cands.extend([1, 2].map(|dwords| Kind::VSrcVgpr { dwords, class }));
+                }
+            }
             let mut fit = None;
-            'cand: for kind in candidates(f) {
+            'cand: for kind in cands {
                 for (v, l, a) in &answers {
                     if spec::oracle_crashes(self.target, f.insert(bw, *v), l[0]) {
                         continue;

@@ -36,6 +36,23 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Disassemble: every kernel and function of a code object, or raw bytes (--raw), or one
+    /// instruction per line of LLVM MC-test hex bytes (--hex-lines).
+    Disasm {
+        file: PathBuf,
+        /// Processor of raw input: gfx1250, gfx942 or gfx950 (code objects say their own).
+        #[arg(long)]
+        mcpu: Option<String>,
+        /// FILE holds raw instruction bytes.
+        #[arg(long, conflicts_with = "hex_lines")]
+        raw: bool,
+        /// FILE holds one instruction a line as `0x01,0x05,0x00,0x06`.
+        #[arg(long)]
+        hex_lines: bool,
+        /// Use LLVM's disassembler instead of hotswap-xlate's (to compare).
+        #[arg(long)]
+        llvm: bool,
+    },
 }
 
 fn main() -> std::process::ExitCode {
@@ -60,6 +77,7 @@ fn run(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
+        Some(Command::Disasm { file, mcpu, raw, hex_lines, llvm }) => disasm(&file, mcpu.as_deref(), raw, hex_lines, llvm),
         None => {
             let Some(input) = cli.input else { bail!("no input file given (see --help)") };
             let target = hotswap::GpuTarget::from_cpu(&cli.target)
@@ -75,4 +93,49 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
     }
+}
+
+fn disasm(file: &std::path::Path, mcpu: Option<&str>, raw: bool, hex_lines: bool, llvm: bool) -> Result<()> {
+    use hotswap::disasm::{self, Decoder, Line};
+    let decoder = if llvm { Decoder::Llvm } else { Decoder::Own };
+    let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+    let target = || -> Result<hotswap::isa::Target> {
+        let cpu = mcpu.context("--raw and --hex-lines need --mcpu gfx1250|gfx942|gfx950")?;
+        disasm::target_for(cpu).with_context(|| format!("unknown processor {cpu}"))
+    };
+    if hex_lines {
+        let target = target()?;
+        let text = String::from_utf8(bytes).context("--hex-lines input is not UTF-8 text")?;
+        for (n, line) in text.lines().enumerate() {
+            match disasm::parse_hex_line(line) {
+                Ok(Some(b)) => println!("{}", disasm::decode_hex_line(target, &b, decoder)?),
+                Ok(None) => {}
+                Err(e) => bail!("{}:{}: {e}", file.display(), n + 1),
+            }
+        }
+        return Ok(());
+    }
+    if raw {
+        let mut errors = 0;
+        for line in disasm::decode_stream(target()?, &bytes, decoder)? {
+            match line {
+                Line::Inst { text, .. } => println!("{text}"),
+                Line::Error { offset, message } => {
+                    errors += 1;
+                    eprintln!("{}: offset {offset:#x}: {message}", file.display());
+                }
+            }
+        }
+        if errors > 0 {
+            bail!("{errors} undecodable words in {}", file.display());
+        }
+        return Ok(());
+    }
+    let co = hotswap::codeobj::CodeObject::parse(&bytes).with_context(|| format!("reading {}", file.display()))?;
+    let (text, errors) = disasm::listing(&co, decoder)?;
+    print!("{text}");
+    if errors > 0 {
+        bail!("{errors} undecodable words in {}", file.display());
+    }
+    Ok(())
 }

@@ -610,7 +610,6 @@ fn fill_buffer(a: &ArgSpec, rng: &mut SplitMix64) -> Vec<u8> {
 /// Distance in units in the last place between two floats of type `elem` given as bits; `None` when
 /// exactly one of them is NaN. Equal bits (including NaNs) are distance 0; +0 and -0 are distance 1.
 pub fn ulp_distance(elem: Elem, a: u64, b: u64) -> Option<u64> {
-    let bits = elem.size() as u32 * 8;
     let (sign, exp_mask, mant_mask): (u64, u64, u64) = match elem {
         Elem::F16 => (0x8000, 0x7c00, 0x3ff),
         Elem::Bf16 => (0x8000, 0x7f80, 0x7f),
@@ -618,7 +617,6 @@ pub fn ulp_distance(elem: Elem, a: u64, b: u64) -> Option<u64> {
         Elem::F64 => (1 << 63, 0x7ff0_0000_0000_0000, 0x000f_ffff_ffff_ffff),
         _ => return if a == b { Some(0) } else { None },
     };
-    let _ = bits;
     if a == b {
         return Some(0);
     }

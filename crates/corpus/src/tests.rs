@@ -707,3 +707,31 @@ fn the_bitonic_network_of_the_kernel_sorts() {
         assert_eq!(s, sorted);
     }
 }
+
+#[test]
+fn f16_rounds_after_every_operation() {
+    let mut text = String::from("[[launch]]\nkernel = \"f16_math\"\ngrid = [512, 1, 1]\nblock = [128, 1, 1]\n");
+    for (name, elem, init) in [
+        ("a", "f16", "{ fill = 1.0 }"),
+        ("b", "f16", "{ fill = 0.00048828125 }"),
+        ("c", "f32", "{ fill = 0.1 }"),
+    ] {
+        text += &format!("[[launch.args]]\nname = \"{name}\"\nkind = \"buffer\"\nelem = \"{elem}\"\ncount = 512\ninit = {init}\n");
+    }
+    for (name, elem) in [("h", "f16"), ("e", "f32"), ("t", "f16"), ("k", "i32"), ("s", "f16")] {
+        text += &format!("[[launch.args]]\nname = \"{name}\"\nkind = \"buffer\"\nelem = \"{elem}\"\ncount = 512\noutput = true\n");
+    }
+    let l = launch_from(&text);
+    let a = run("f16_math", &l, &make_inputs(&l, 0));
+    // a*b = 2^-11; 1 + 2^-11 is a tie between 1 and 1 + 2^-10 (f16 spacing at 1): to even, 1.0.
+    assert!(out::<f16>(&l, &a, "h").iter().all(|v| v.to_bits() == 0x3C00));
+    // e = 1.0 * c
+    assert!(out::<f32>(&l, &a, "e").iter().all(|&v| v == 0.1));
+    // c*3 in f32 is 0.30000000447; f16 steps of 2^-12 there: 1228.8 -> 1229 * 2^-12 = 0.300048828125,
+    // exponent -2 (13 << 10) and mantissa 205: 0x34CD.
+    assert!(out::<f16>(&l, &a, "t").iter().all(|v| v.to_bits() == 0x34CD));
+    assert!(out::<i32>(&l, &a, "k").iter().all(|&v| v == 1));
+    // s[i] = (i - 256) + 1: -255 at 0, +0 at 255, 45 at 300.
+    let s = out::<f16>(&l, &a, "s");
+    assert_eq!((s[0].to_f32(), s[255].to_bits(), s[300].to_f32()), (-255.0, 0x0000, 45.0));
+}

@@ -7,7 +7,10 @@
 pub use hx_codeobj as codeobj;
 pub use hx_llvm::{GpuTarget, OptLevel};
 
+pub mod disasm;
 pub mod inspect;
+
+pub use hx_isa as isa;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -17,6 +20,10 @@ pub enum Error {
     Bundle(#[from] hx_codeobj::bundle::BundleError),
     #[error("source processor {found} is not gfx1250: hotswap-xlate translates gfx1250 code objects")]
     NotGfx1250 { found: String },
+    #[error(transparent)]
+    Llvm(#[from] hx_llvm::LlvmError),
+    #[error("processor {found} is not one hotswap-xlate decodes (gfx1250, gfx942, gfx950)")]
+    UnsupportedProcessor { found: String },
     #[error("translation stage `{stage}` is not implemented yet; nothing was translated")]
     NotImplemented { stage: &'static str },
 }

@@ -139,7 +139,10 @@ impl std::error::Error for DecodeError {}
 
 /// Which format the first dword belongs to, and whether this crate models it.
 pub fn classify(target: Target, word: u32) -> Format {
-    for f in [Format::Sop1, Format::Sopc, Format::Sopp, Format::Sopk, Format::Sop2, Format::Vop1, Format::Vopc, Format::Vop2] {
+    for f in [Format::Sop1, Format::Sopc, Format::Sopp, Format::Sopk, Format::Sop2, Format::Vop1, Format::Vopc, Format::Vop2, Format::Smem] {
+        if f == Format::Smem && target.family() != Family::Gfx12_5 {
+            continue;
+        }
         if let Some((mask, m, _, _)) = spec::format_encoding(f) {
             if word & mask == m {
                 return f;
@@ -214,7 +217,15 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
         }
         return Err(DecodeError::Invalid { offset, bytes: raw(bytes, offset, 4) });
     };
-    match operand::decode_fields(target, info, word, inst) {
+    let word64 = if spec::format_len(format) == 8 {
+        let Some(d1) = inst.get(4..8) else {
+            return Err(DecodeError::Truncated { offset, bytes: raw(bytes, offset, 8) });
+        };
+        word as u64 | (u32::from_le_bytes([d1[0], d1[1], d1[2], d1[3]]) as u64) << 32
+    } else {
+        word as u64
+    };
+    match operand::decode_fields(target, info, word64, inst) {
         Ok(d) => Ok(Instruction {
             target,
             info,

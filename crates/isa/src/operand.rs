@@ -233,7 +233,11 @@ pub fn decode_operand(
     warn: &mut String,
 ) -> Result<Operand, OperandError> {
     match kind {
-        Kind::SDst { dwords } | Kind::SDstNoM0 { dwords } => decode_scalar(target, v, dwords, None, lits, warn),
+        Kind::SDst { dwords } => decode_scalar(target, v, dwords, None, lits, warn),
+        // An 8-bit destination field of class SReg_32_XM0: LLVM decodes constants there too.
+        Kind::SDstNoM0 { dwords } => {
+            decode_scalar(target, v, dwords, if v >= 128 { Some(ValType::B32) } else { None }, lits, warn)
+        }
         Kind::VDstLo128 { dwords } => {
             if v > 127 {
                 return Err(OperandError::Invalid);
@@ -241,7 +245,7 @@ pub fn decode_operand(
             Ok(Operand::Reg(Reg { class: RegClass::Vgpr, index: v as u16, dwords }))
         }
         Kind::VSrcLo128(ty) => decode_operand(target, Kind::VSrc(ty), v, lits, warn),
-        Kind::VSrcVgpr { dwords } => {
+        Kind::VSrcVgpr { dwords, .. } => {
             let ty = if dwords >= 2 { ValType::B64 } else { ValType::B32 };
             let op = decode_operand(target, Kind::VSrc(ty), v, lits, warn)?;
             if let Operand::Reg(r) = op {
@@ -264,6 +268,8 @@ pub fn decode_operand(
         }
         Kind::Imm16(_) => Ok(Operand::Imm(v & 0xffff)),
         Kind::Fixed(_) => Ok(Operand::Implicit),
+        Kind::SBase { dwords } => decode_scalar(target, 2 * v, dwords, None, lits, warn),
+        Kind::SmemOffset | Kind::Flag(_) | Kind::SmemCpol => Ok(Operand::Imm(v)),
         Kind::VDst { dwords } | Kind::VReg { dwords } | Kind::VRegLo128 { dwords } => {
             if v > 255 {
                 return Err(OperandError::Invalid);
@@ -440,6 +446,9 @@ fn format_literal(out: &mut String, value: u64, wide: bool, ty: ValType) {
         16 => {
             if inline_value(v32 as u16 as u64, ty).is_some() {
                 lit(out, v32);
+            } else if ty == ValType::BF16 {
+                // LLVM keeps the whole literal dword for bf16 operands.
+                hex(out, v32);
             } else {
                 hex(out, v32 as u16 as u64);
             }
@@ -544,11 +553,72 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
     };
     match (kind, *op) {
         (Kind::Fixed(t), _) => out.push_str(t),
+        (Kind::Flag(t), Operand::Imm(v)) => {
+            if v != 0 {
+                out.push_str(t);
+            }
+        }
+        (Kind::SmemCpol, Operand::Imm(v)) => {
+            let th = (v >> 3) & 3;
+            let scope = (v >> 1) & 3;
+            let mut parts: Vec<&str> = Vec::new();
+            match th {
+                1 => parts.push("th:TH_LOAD_NT"),
+                2 => parts.push("th:TH_LOAD_HT"),
+                3 if scope == 3 => parts.push("th:TH_LOAD_BYPASS"),
+                3 => parts.push("th:TH_LOAD_LU"),
+                _ => {}
+            }
+            match scope {
+                1 => parts.push("scope:SCOPE_SE"),
+                2 => parts.push("scope:SCOPE_DEV"),
+                3 => parts.push("scope:SCOPE_SYS"),
+                _ => {}
+            }
+            if v & 1 != 0 {
+                parts.push("nv");
+            }
+            out.push_str(&parts.join(" "));
+        }
+        (Kind::SmemOffset, Operand::Imm(v)) => {
+            let off = ((v & 0xff_ffff) << 8) as i32 >> 8;
+            let soff = v >> 25;
+            let signed_hex = |out: &mut String, x: i32| {
+                if x < 0 {
+                    let _ = write!(out, "-0x{:x}", -(x as i64));
+                } else {
+                    let _ = write!(out, "0x{x:x}");
+                }
+            };
+            let null = match target.family() {
+                Family::Gfx12_5 => 124,
+                Family::Gfx9 => 125,
+            };
+            if soff == null {
+                signed_hex(out, off);
+            } else {
+                let mut lits = LitReader::new(&[], 0);
+                let mut w = String::new();
+                match decode_scalar(target, soff, 1, None, &mut lits, &mut w) {
+                    Ok(Operand::Reg(r)) => format_reg(out, r),
+                    _ => {
+                        let _ = write!(out, "<soffset {soff}>");
+                    }
+                }
+                out.push_str(" offset:");
+                signed_hex(out, off);
+            }
+        }
         (Kind::SDstNoM0 { .. }, Operand::Reg(r)) if r.class == RegClass::M0 => {
             out.push_str("m0");
             note(out, "SReg_32_XM0");
         }
-        (Kind::SDstNoM0 { dwords }, other) => format_operand(out, target, Kind::SDst { dwords }, &other, names),
+        (Kind::SDstNoM0 { .. }, Operand::Reg(r)) if r.class == RegClass::LdsDirect => {
+            out.push_str("src_lds_direct");
+            note(out, "SReg_32_XM0");
+        }
+        (Kind::SDstNoM0 { dwords }, other @ Operand::Reg(_)) => format_operand(out, target, Kind::SDst { dwords }, &other, names),
+        (Kind::SDstNoM0 { .. }, other) => format_operand(out, target, Kind::SReg(ValType::B32), &other, names),
         (Kind::VSrcLo128(_) | Kind::VDstLo128 { .. }, Operand::Reg(r)) if r.class == RegClass::Vgpr && r.index >= 128 => {
             format_reg(out, r);
             note(out, "VS_32_Lo128");
@@ -560,11 +630,16 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
         (Kind::VRegLo128 { dwords }, other) => format_operand(out, target, Kind::VReg { dwords }, &other, names),
         (Kind::VSrcLo128(ty), other) => format_operand(out, target, Kind::VSrc(ty), &other, names),
         (Kind::VDstLo128 { dwords }, other) => format_operand(out, target, Kind::VDst { dwords }, &other, names),
-        (Kind::VSrcVgpr { dwords }, Operand::Reg(r)) if r.class != RegClass::Vgpr && r.class != RegClass::Null => {
+        (Kind::VSrcVgpr { class, .. }, Operand::Reg(r))
+            if matches!(
+                r.class,
+                RegClass::Sgpr | RegClass::Ttmp | RegClass::Vcc | RegClass::Exec | RegClass::M0 | RegClass::FlatScratch | RegClass::XnackMask
+            ) =>
+        {
             format_reg(out, r);
-            note(out, if dwords >= 2 { "VReg_64" } else { "VGPR_32" });
+            note(out, class);
         }
-        (Kind::VSrcVgpr { dwords }, Operand::Reg(r)) => {
+        (Kind::VSrcVgpr { dwords, .. }, Operand::Reg(r)) => {
             format_operand(out, target, Kind::VSrc(if dwords >= 2 { ValType::B64 } else { ValType::B32 }), &Operand::Reg(r), names)
         }
         (Kind::VSrcVgpr { .. }, other) => format_operand(out, target, Kind::SReg(ValType::B32), &other, names),
@@ -795,7 +870,7 @@ pub struct Decoded {
 
 /// Decodes the operands of the instruction at the start of `inst` (its first dword is `word`)
 /// under the table entry `info`.
-pub fn decode_fields(target: Target, info: &OpInfo, word: u32, inst: &[u8]) -> Result<Decoded, OperandError> {
+pub fn decode_fields(target: Target, info: &OpInfo, word: u64, inst: &[u8]) -> Result<Decoded, OperandError> {
     for &(f, u) in info.unused {
         if let Unused::MustBe(v) = u {
             if f.extract(word) != v {
@@ -806,7 +881,8 @@ pub fn decode_fields(target: Target, info: &OpInfo, word: u32, inst: &[u8]) -> R
     if info.operands.len() > MAX_OPERANDS {
         return Err(OperandError::Unsupported);
     }
-    let mut lits = LitReader::new(inst, 4);
+    let fixed = super::spec::format_len(info.format);
+    let mut lits = LitReader::new(inst, fixed);
     let mut warn = String::new();
     let mut operands = [None; MAX_OPERANDS];
     for (slot, spec) in operands.iter_mut().zip(info.operands) {
@@ -814,7 +890,7 @@ pub fn decode_fields(target: Target, info: &OpInfo, word: u32, inst: &[u8]) -> R
         let value = decode_operand(target, spec.kind, raw, &mut lits, &mut warn)?;
         *slot = Some(InstOperand { spec: *spec, value, raw });
     }
-    Ok(Decoded { operands, literal: lits.lit, len: 4 + lits.extra_len() })
+    Ok(Decoded { operands, literal: lits.lit, len: fixed + lits.extra_len() })
 }
 
 /// LLVM's text for an instruction: mnemonic, operands, and LLVM's alignment warnings as a
@@ -828,7 +904,8 @@ pub fn format_inst(target: Target, mnemonic: &str, operands: &[Option<InstOperan
         t.clear();
         format_operand(&mut t, target, op.spec.kind, &op.value, names);
         if !t.is_empty() {
-            s.push_str(if first { " " } else { ", " });
+            let modifier = matches!(op.spec.kind, Kind::Flag(_) | Kind::SmemCpol);
+            s.push_str(if first || modifier { " " } else { ", " });
             s.push_str(&t);
             first = false;
         }
@@ -839,6 +916,7 @@ pub fn format_inst(target: Target, mnemonic: &str, operands: &[Option<InstOperan
                 _ => None,
             };
             if let Some((class, idx)) = idx {
+                let idx = if matches!(op.spec.kind, Kind::SBase { .. }) { 2 * idx } else { idx };
                 let a = if r.dwords >= 4 { 4 } else { r.dwords as u32 };
                 if a > 1 && idx % a != 0 {
                     let _ = write!(warn, "Warning: {}_{}: scalar reg isn't aligned {}", class, 32 * r.dwords as u32, idx);

@@ -124,10 +124,21 @@ pub enum Field {
     Vsrc1,
     /// No encoding field: an implicit operand LLVM prints (`vcc_lo` of VOPC, ...).
     Implicit,
+    /// GFX12 SMEM: SGPR-pair base, bits 5:0 (register = 2 * value).
+    SmemSbase,
+    /// GFX12 SMEM: data SGPRs, bits 12:6.
+    SmemSdata,
+    /// GFX12 SMEM: cache policy (nv, scope, th), bits 24:20.
+    SmemCpol,
+    /// GFX12 SMEM: dword 1 (24-bit signed offset, scale_offset, soffset).
+    SmemOffset,
+    /// GFX12 SMEM: scale_offset, bit 56.
+    SmemScale,
 }
 
 impl Field {
-    /// (shift, width) of the field in the first dword.
+    /// (shift, width) of the field in the instruction's fixed part, read as a little-endian
+    /// u64 (dword 0 in bits 31:0, dword 1 in bits 63:32). Width 0: not an encoding field.
     pub fn bits(self) -> (u32, u32) {
         match self {
             Field::Sdst => (16, 7),
@@ -138,25 +149,30 @@ impl Field {
             Field::Vdst8 => (17, 8),
             Field::Src0 => (0, 9),
             Field::Vsrc1 => (9, 8),
+            Field::SmemSbase => (0, 6),
+            Field::SmemSdata => (6, 7),
+            Field::SmemCpol => (20, 5),
+            Field::SmemOffset => (32, 32),
+            Field::SmemScale => (56, 1),
         }
     }
 
-    /// The field's value in the first dword (0 for `Lit32`, which is not in it).
-    pub fn extract(self, word: u32) -> u32 {
+    /// The field's value (0 for fields not in the encoding).
+    pub fn extract(self, word: u64) -> u32 {
         let (s, w) = self.bits();
         if w == 0 {
             return 0;
         }
-        (word >> s) & ((1u32 << w) - 1)
+        ((word >> s) & ((1u64 << w) - 1)) as u32
     }
 
-    pub fn insert(self, word: u32, v: u32) -> u32 {
+    pub fn insert(self, word: u64, v: u32) -> u64 {
         let (s, w) = self.bits();
         if w == 0 {
             return word;
         }
-        let m = ((1u32 << w) - 1) << s;
-        (word & !m) | ((v << s) & m)
+        let m = ((1u64 << w) - 1) << s;
+        (word & !m) | (((v as u64) << s) & m)
     }
 }
 
@@ -266,9 +282,10 @@ pub enum Kind {
     /// As `VSrc`, but the operand class is `VS_32_Lo128` (GFX12 16-bit operands without
     /// true16): v128 and up print with LLVM's invalid-register note.
     VSrcLo128(ValType),
-    /// 9-bit source whose class is VGPRs only: scalar registers print with LLVM's
-    /// invalid-register note, constants with its invalid-immediate note.
-    VSrcVgpr { dwords: u8 },
+    /// 9-bit source whose class (named as LLVM names it, e.g. `VGPR_32`) is VGPRs only: scalar
+    /// registers print with LLVM's invalid-register note, constants with its invalid-immediate
+    /// note.
+    VSrcVgpr { dwords: u8, class: &'static str },
     /// VGPR source (8-bit field) of class `VGPR_32_Lo128`: v128 and up print with LLVM's note.
     VRegLo128 { dwords: u8 },
     /// Vector destination limited to v0..v127 (GFX12 16-bit results): v128 and up are invalid.
@@ -278,6 +295,14 @@ pub enum Kind {
     SDstNoM0 { dwords: u8 },
     /// An operand with no field that LLVM prints as this fixed text.
     Fixed(&'static str),
+    /// GFX12 SMEM base: SGPRs from 2 * field.
+    SBase { dwords: u8 },
+    /// GFX12 SMEM dword 1: `0x10` (soffset null) or `s5 offset:0x10`; signed 24-bit offset.
+    SmemOffset,
+    /// A one-bit modifier printed as this word after the operands.
+    Flag(&'static str),
+    /// GFX12 SMEM cache policy modifiers: `th:..`, `scope:..`, `nv`.
+    SmemCpol,
 }
 
 /// Constraint on an encoding field that does not hold an operand.
@@ -319,6 +344,7 @@ pub fn format_fields(format: Format) -> &'static [Field] {
         Format::Vop1 => &[Field::Vdst8, Field::Src0],
         Format::Vop2 => &[Field::Vdst8, Field::Src0, Field::Vsrc1],
         Format::Vopc => &[Field::Src0, Field::Vsrc1],
+        Format::Smem => &[Field::SmemSdata, Field::SmemSbase, Field::SmemOffset, Field::SmemScale, Field::SmemCpol],
         _ => &[],
     }
 }
@@ -335,8 +361,19 @@ pub fn format_encoding(format: Format) -> Option<(u32, u32, u32, u32)> {
         Format::Vop1 => (0xfe00_0000, 0x7e00_0000, 9, 8),
         Format::Vopc => (0xfe00_0000, 0x7c00_0000, 17, 8),
         Format::Vop2 => (0x8000_0000, 0x0000_0000, 25, 6),
+        // GFX12 only (gfx9 SMEM is another encoding, not modelled yet).
+        Format::Smem => (0xfc00_0000, 0xf400_0000, 13, 6),
         _ => return None,
     })
+}
+
+/// Bytes of the fixed part of a format (before any literal).
+pub fn format_len(format: Format) -> usize {
+    match format {
+        Format::Smem | Format::Vop3 | Format::Vop3Sdst | Format::Vop3p | Format::Ds | Format::Flat | Format::Global
+        | Format::Scratch | Format::Mubuf | Format::Vopd => 8,
+        _ => 4,
+    }
 }
 
 /// Number of opcode values a format has.

@@ -22,6 +22,7 @@ pub fn table(target: Target, format: Format) -> &'static [Option<OpInfo>] {
                 Format::Vop1 => &$m::VOP1[..],
                 Format::Vop2 => &$m::VOP2[..],
                 Format::Vopc => &$m::VOPC[..],
+                Format::Smem => &$m::SMEM[..],
                 _ => &[],
             }
         };

@@ -1,0 +1,31 @@
+//! Inputs shared by the benches.
+
+use hotswap::codeobj::CodeObject;
+use hotswap::isa::Target;
+
+/// Every instruction of every corpus kernel and function for `target` that hotswap-xlate's
+/// decoder handles, as one byte stream (instructions back to back). Both decoders in the decode
+/// bench read exactly these bytes, so the comparison is like for like.
+pub fn decodable_corpus_code(target: Target) -> Vec<u8> {
+    let mut out = Vec::new();
+    for obj in hx_corpus::objects().expect("corpus") {
+        let path = hx_corpus::corpus_dir().join(target.cpu()).join(format!("{}.hsaco", obj.name));
+        let bytes = std::fs::read(&path).expect("corpus object");
+        let co = CodeObject::parse(&bytes).expect("corpus object parses");
+        let mut regions: Vec<&[u8]> = co.kernels.iter().map(|k| co.kernel_code(k)).collect();
+        regions.extend(co.functions.iter().map(|f| co.function_code(f)));
+        for code in regions {
+            let mut at = 0;
+            while at < code.len() {
+                match hotswap::isa::decode(target, code, at) {
+                    Ok(i) => {
+                        out.extend_from_slice(&code[at..at + i.len as usize]);
+                        at += i.len as usize;
+                    }
+                    Err(_) => at += 4,
+                }
+            }
+        }
+    }
+    out
+}
