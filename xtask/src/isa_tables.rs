@@ -24,8 +24,17 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// The formats generated for each target, in table order.
-pub const FORMATS: [Format; 8] =
-    [Format::Sop1, Format::Sop2, Format::Sopk, Format::Sopc, Format::Sopp, Format::Vop1, Format::Vop2, Format::Vopc];
+pub const FORMATS: [Format; 9] = [
+    Format::Sop1,
+    Format::Sop2,
+    Format::Sopk,
+    Format::Sopc,
+    Format::Sopp,
+    Format::Vop1,
+    Format::Vop2,
+    Format::Vopc,
+    Format::Smem,
+];
 
 /// Random words per opcode in the whole-instruction check of the generator.
 const RANDOM_CHECKS: usize = 256;
@@ -77,6 +86,12 @@ fn canonical(f: Field) -> u32 {
         Field::Src0 => 0x114,
         Field::Vsrc1 => 30,
         Field::Implicit => 0,
+        Field::SmemSdata => 8,
+        Field::SmemSbase => 10,
+        Field::SmemCpol => 0,
+        // soffset s5, offset 0x10.
+        Field::SmemOffset => 5 << 25 | 0x10,
+        Field::SmemScale => 0,
     }
 }
 
@@ -91,6 +106,11 @@ fn alternates(f: Field) -> &'static [u32] {
         Field::Src0 => &[0x116, 0x100, 0x101, 22],
         Field::Vsrc1 => &[32, 0, 1],
         Field::Implicit => &[],
+        Field::SmemSdata => &[12, 0, 16],
+        Field::SmemSbase => &[11, 0, 1],
+        Field::SmemCpol => &[1, 8, 2],
+        Field::SmemOffset => &[5 << 25 | 0x20, 6 << 25 | 0x10, 124 << 25 | 0x10],
+        Field::SmemScale => &[1],
     }
 }
 
@@ -105,20 +125,23 @@ struct Answer {
 struct Oracle {
     d: Disassembler,
     target: Target,
+    /// Bytes of the fixed part of the format being probed.
+    len: usize,
 }
 
 impl Oracle {
-    fn ask(&mut self, word: u32, lit: [u32; 2]) -> Option<Answer> {
-        if spec::oracle_crashes(self.target, word, lit[0]) || spec::vop_extension(self.target, word).is_some() {
+    fn ask(&mut self, word: u64, lit: [u32; 2]) -> Option<Answer> {
+        let w0 = word as u32;
+        if spec::oracle_crashes(self.target, w0, lit[0]) || spec::vop_extension(self.target, w0).is_some() {
             return None;
         }
         let mut b = Vec::with_capacity(16);
-        b.extend_from_slice(&word.to_le_bytes());
+        b.extend_from_slice(&word.to_le_bytes()[..self.len]);
         b.extend_from_slice(&lit[0].to_le_bytes());
         b.extend_from_slice(&lit[1].to_le_bytes());
         b.extend_from_slice(&0u32.to_le_bytes());
         if std::env::var_os("HX_TABLES_TRACE").is_some() {
-            eprintln!("probe {word:#010x} {:#x} {:#x}", lit[0], lit[1]);
+            eprintln!("probe {word:#x} {:#x} {:#x}", lit[0], lit[1]);
         }
         let (len, text) = self.d.decode(&b, 0)?;
         let (text, comment) = match text.find(" ; ") {
@@ -159,9 +182,9 @@ fn split_text(text: &str) -> (String, Vec<String>) {
     (mn.to_string(), ops)
 }
 
-fn encode(format: Format, opcode: u32, fields: &[(Field, u32)]) -> u32 {
+fn encode(format: Format, opcode: u32, fields: &[(Field, u32)]) -> u64 {
     let (_, m, shift, width) = format_encoding(format).expect("format has an encoding");
-    let mut w = m | ((opcode & ((1 << width) - 1)) << shift);
+    let mut w = (m | ((opcode & ((1 << width) - 1)) << shift)) as u64;
     for &(f, v) in fields {
         w = f.insert(w, v);
     }
@@ -219,6 +242,11 @@ fn candidates(f: Field) -> Vec<Kind> {
             Kind::VRegLo128 { dwords: 1 },
         ],
         Field::Implicit => vec![],
+        Field::SmemSdata => [1, 2, 3, 4, 8, 16].into_iter().map(|dwords| Kind::SDst { dwords }).collect(),
+        Field::SmemSbase => vec![Kind::SBase { dwords: 2 }, Kind::SBase { dwords: 4 }],
+        Field::SmemCpol => vec![Kind::SmemCpol],
+        Field::SmemOffset => vec![Kind::SmemOffset, Kind::SmemOffsetNonNeg],
+        Field::SmemScale => vec![Kind::Flag("scale_offset")],
         Field::Lit32 => vec![Kind::KImm(KImmStyle::LitHex), Kind::KImm(KImmStyle::LitIntOrHex), Kind::KImm(KImmStyle::LitPlain32), Kind::KImm(KImmStyle::LitHexInlineAlias)],
     }
 }
@@ -267,8 +295,42 @@ fn probe_values(f: Field) -> Vec<(u32, [u32; 2])> {
             }
         }
         Field::Implicit => {}
+        Field::SmemSdata => (0..128).for_each(|x| v.push((x, LIT))),
+        Field::SmemSbase => (0..64).for_each(|x| v.push((x, LIT))),
+        Field::SmemCpol => (0..32).for_each(|x| v.push((x, LIT))),
+        Field::SmemScale => (0..2).for_each(|x| v.push((x, LIT))),
+        Field::SmemOffset => {
+            for soff in 0..128u32 {
+                v.push((soff << 25 | 0x10, LIT));
+            }
+            for off in [0u32, 1, 0x7f_ffff, 0x80_0000, 0xff_ffff, 0x12_3456, 0xfe_dcba] {
+                v.push((5 << 25 | off, LIT));
+                v.push((124 << 25 | off, LIT));
+            }
+        }
     }
     v
+}
+
+/// Fields printed as space-separated modifiers after the operands.
+fn is_modifier_field(f: Field) -> bool {
+    matches!(f, Field::SmemCpol | Field::SmemScale)
+}
+
+/// The text of an instruction: operands joined by commas, then modifiers by spaces; empty
+/// texts (operands printed only when non-zero) are left out.
+fn render(mnemonic: &str, ops: &[String], is_mod: &[bool]) -> String {
+    let mut s = mnemonic.to_string();
+    let mut first = true;
+    for (t, m) in ops.iter().zip(is_mod) {
+        if t.is_empty() {
+            continue;
+        }
+        s.push_str(if first || *m { " " } else { ", " });
+        s.push_str(t);
+        first = false;
+    }
+    s
 }
 
 /// Immediate styles whose printing is checked on all 65536 values once chosen.
@@ -314,6 +376,7 @@ fn leak_str(s: String) -> &'static str {
 
 impl Gen {
     fn gen_opcode(&mut self, format: Format, op: u32) -> Entry {
+        self.oracle.len = spec::format_len(format);
         let fields = format_fields(format);
         // Find a valid base: canonical values first, then with fields zeroed (fewest zeros first).
         let n = fields.len();
@@ -342,7 +405,13 @@ impl Gen {
         let mut unused = Vec::new();
         let mut fields_to_bind = fv.clone();
         fields_to_bind.push((Field::Lit32, LIT[0]));
+        let mut modifiers = Vec::new();
         for &(f, fvv) in &fields_to_bind {
+            if is_modifier_field(f) {
+                // Printed after the operands, space-separated: fitted on their own below.
+                modifiers.push(f);
+                continue;
+            }
             let mut changed: Option<usize> = None;
             let mut any_valid = false;
             let mut any_invalid = false;
@@ -409,9 +478,16 @@ impl Gen {
         // the whole-instruction check on random words).
         let fixed: Vec<Option<&'static str>> =
             bound.iter().zip(&ops).map(|(b, t)| if b.is_none() { Some(leak_str(t.clone())) } else { None }).collect();
+        let mut ops = ops;
+        let mut is_mod = vec![false; ops.len()];
+        for f in modifiers {
+            bound.push(Some(f));
+            ops.push(String::new());
+            is_mod.push(true);
+        }
         // Fit each operand's kind.
         let mut specs = Vec::new();
-        let mut all_probes: Vec<(u32, [u32; 2], Option<Answer>)> = Vec::new();
+        let mut all_probes: Vec<(u64, [u32; 2], Option<Answer>)> = Vec::new();
         for (i, f) in bound.iter().enumerate() {
             let Some(f) = *f else {
                 specs.push(OperandSpec { field: Field::Implicit, kind: Kind::Fixed(fixed[i].expect("fixed")) });
@@ -425,7 +501,7 @@ impl Gen {
             }
             // Register-class names LLVM's notes mention for this operand give further candidates.
             let mut cands = candidates(f);
-            if f == Field::Src0 {
+            if matches!(f, Field::Src0 | Field::SmemSdata) {
                 let mut classes: Vec<&'static str> = Vec::new();
                 for (_, _, a) in &answers {
                     if let Some(a) = a {
@@ -437,13 +513,17 @@ impl Gen {
                     }
                 }
                 for class in classes {
-                    cands.extend([1, 2].map(|dwords| Kind::VSrcVgpr { dwords, class }));
+                    if f == Field::Src0 {
+                        cands.extend([1, 2].map(|dwords| Kind::VSrcVgpr { dwords, class }));
+                    } else {
+                        cands.extend([1, 2, 3, 4, 8, 16].map(|dwords| Kind::SDstX { dwords, class }));
+                    }
                 }
             }
             let mut fit = None;
             'cand: for kind in cands {
                 for (v, l, a) in &answers {
-                    if spec::oracle_crashes(self.target, f.insert(bw, *v), l[0]) {
+                    if spec::oracle_crashes(self.target, f.insert(bw, *v) as u32, l[0]) {
                         continue;
                     }
                     // With a mandatory literal in the base form, a literal source interacts with
@@ -461,8 +541,7 @@ impl Gen {
                             // The whole text must be the base text with this operand replaced.
                             let mut o = ops.clone();
                             o[i] = t.clone();
-                            let o: Vec<String> = o.into_iter().filter(|x| !x.is_empty()).collect();
-                            let want = if o.is_empty() { mnemonic.clone() } else { format!("{mnemonic} {}", o.join(", ")) };
+                            let want = render(&mnemonic, &o, &is_mod);
                             a.text == want && a.comment == *c && a.len == (*len).max(ba.len)
                         }
                         _ => false,
@@ -489,8 +568,7 @@ impl Gen {
                         (Some(a), Some((t, c, len))) => {
                             let mut o = ops.clone();
                             o[i] = t.clone();
-                            let o: Vec<String> = o.into_iter().filter(|x| !x.is_empty()).collect();
-                            let want = if o.is_empty() { mnemonic.clone() } else { format!("{mnemonic} {}", o.join(", ")) };
+                            let want = render(&mnemonic, &o, &is_mod);
                             a.text == want && a.comment == *c && a.len == (*len).max(ba.len)
                         }
                         _ => false,
@@ -503,6 +581,10 @@ impl Gen {
                         ));
                     }
                 }
+            }
+            if is_mod[i] && answers.iter().all(|(_, _, a)| a.as_ref().is_some_and(|a| a.text == ba.text && a.comment == ba.comment)) {
+                unused.push((f, Unused::Ignored));
+                continue;
             }
             match fit {
                 Some(kind) => specs.push(OperandSpec { field: f, kind }),
@@ -523,6 +605,7 @@ impl Gen {
         // decode and print exactly as LLVM does (or be refused as unsupported).
         let (mask, m, shift, width) = format_encoding(format).expect("format has an encoding");
         let opbits = ((1u32 << width) - 1) << shift;
+        let len = spec::format_len(format);
         let mut rng = 0x9e37_79b9_7f4a_7c15u64 ^ (op as u64) << 8 ^ format as u64;
         for _ in 0..RANDOM_CHECKS {
             let mut next = || {
@@ -531,16 +614,17 @@ impl Gen {
                 rng ^= rng << 17;
                 (rng >> 16) as u32
             };
-            let w = (next() & !mask & !opbits) | m | (op << shift);
+            let lo = (next() & !mask & !opbits) | m | (op << shift);
+            let w = lo as u64 | if len == 8 { (next() as u64) << 32 } else { 0 };
             let l = [LIT_PROBES[(next() % LIT_PROBES.len() as u32) as usize][0], next()];
             let a = self.oracle.ask(w, l);
             all_probes.push((w, l, a));
         }
         for (w, l, a) in &all_probes {
-            if spec::oracle_crashes(self.target, *w, l[0]) || spec::vop_extension(self.target, *w).is_some() {
+            if spec::oracle_crashes(self.target, *w as u32, l[0]) || spec::vop_extension(self.target, *w as u32).is_some() {
                 continue;
             }
-            let mut b = w.to_le_bytes().to_vec();
+            let mut b = w.to_le_bytes()[..len].to_vec();
             b.extend_from_slice(&l[0].to_le_bytes());
             b.extend_from_slice(&l[1].to_le_bytes());
             b.extend_from_slice(&0u32.to_le_bytes());
@@ -650,7 +734,7 @@ fn static_name(f: Format) -> &'static str {
 /// Generates one target's table source.
 fn generate_target(target: Target) -> Result<String> {
     let d = Disassembler::new(gpu(target)).with_context(|| format!("LLVM disassembler for {}", target.cpu()))?;
-    let mut g = Gen { target, oracle: Oracle { d, target }, names: Names::EMPTY };
+    let mut g = Gen { target, oracle: Oracle { d, target, len: 4 }, names: Names::EMPTY };
     let names = g.hwreg_names()?;
     let leaked: Vec<Option<&'static str>> = names.iter().map(|n| n.clone().map(leak_str)).collect();
     let sendmsg = g.sendmsg_forms()?;
@@ -701,10 +785,15 @@ fn generate_target(target: Target) -> Result<String> {
         if std::env::var_os("HX_TABLES_TRACE").is_some() {
             eprintln!("format {format:?}");
         }
+        let modelled = spec::modelled(target, format);
         let count = opcode_count(format);
         let _ = writeln!(out, "\n/// {} opcodes (index = opcode field).", format.name());
         let _ = writeln!(out, "pub static {}: [Option<OpInfo>; {count}] = [", static_name(format));
         for op in 0..count {
+            if !modelled {
+                let _ = writeln!(out, "    None, // 0x{op:02x}");
+                continue;
+            }
             match g.gen_opcode(format, op) {
                 Entry::Invalid => {
                     let _ = writeln!(out, "    None, // 0x{op:02x}");

@@ -206,7 +206,7 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
     if spec::oracle_crashes(target, word, lit) {
         return Err(DecodeError::Unsupported { format, offset, bytes: raw(bytes, offset, 8) });
     }
-    let Some((_, _, shift, width)) = spec::format_encoding(format) else {
+    let Some((_, _, shift, width)) = spec::format_encoding(format).filter(|_| spec::modelled(target, format)) else {
         return Err(DecodeError::Unsupported { format, offset, bytes: raw(bytes, offset, 8) });
     };
     let opcode = (word >> shift) & ((1 << width) - 1);

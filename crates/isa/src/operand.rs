@@ -155,9 +155,15 @@ fn decode_scalar(
     }
     if (108..=123).contains(&v) {
         let idx = align("TTMP", v - 108, warn);
+        if idx + dwords as u32 > 16 {
+            return Err(OperandError::Invalid);
+        }
         return Ok(reg(RegClass::Ttmp, idx, dwords));
     }
     let lohi = |class, base: u32| -> Result<Operand, OperandError> {
+        if dwords > 2 {
+            return Err(OperandError::Invalid);
+        }
         if wide {
             if v == base {
                 Ok(reg(class, 0, dwords))
@@ -233,7 +239,7 @@ pub fn decode_operand(
     warn: &mut String,
 ) -> Result<Operand, OperandError> {
     match kind {
-        Kind::SDst { dwords } => decode_scalar(target, v, dwords, None, lits, warn),
+        Kind::SDst { dwords } | Kind::SDstX { dwords, .. } => decode_scalar(target, v, dwords, None, lits, warn),
         // An 8-bit destination field of class SReg_32_XM0: LLVM decodes constants there too.
         Kind::SDstNoM0 { dwords } => {
             decode_scalar(target, v, dwords, if v >= 128 { Some(ValType::B32) } else { None }, lits, warn)
@@ -270,6 +276,12 @@ pub fn decode_operand(
         Kind::Fixed(_) => Ok(Operand::Implicit),
         Kind::SBase { dwords } => decode_scalar(target, 2 * v, dwords, None, lits, warn),
         Kind::SmemOffset | Kind::Flag(_) | Kind::SmemCpol => Ok(Operand::Imm(v)),
+        Kind::SmemOffsetNonNeg => {
+            if v & 0x80_0000 != 0 {
+                return Err(OperandError::Invalid);
+            }
+            Ok(Operand::Imm(v))
+        }
         Kind::VDst { dwords } | Kind::VReg { dwords } | Kind::VRegLo128 { dwords } => {
             if v > 255 {
                 return Err(OperandError::Invalid);
@@ -580,7 +592,7 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
             }
             out.push_str(&parts.join(" "));
         }
-        (Kind::SmemOffset, Operand::Imm(v)) => {
+        (Kind::SmemOffset | Kind::SmemOffsetNonNeg, Operand::Imm(v)) => {
             let off = ((v & 0xff_ffff) << 8) as i32 >> 8;
             let soff = v >> 25;
             let signed_hex = |out: &mut String, x: i32| {
@@ -609,6 +621,13 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
                 signed_hex(out, off);
             }
         }
+        (Kind::SDstX { class, .. }, Operand::Reg(r))
+            if (r.class == RegClass::M0 && class.contains("XM0")) || (r.class == RegClass::Exec && class.contains("XEXEC")) =>
+        {
+            format_reg(out, r);
+            note(out, class);
+        }
+        (Kind::SDstX { dwords, .. }, other) => format_operand(out, target, Kind::SDst { dwords }, &other, names),
         (Kind::SDstNoM0 { .. }, Operand::Reg(r)) if r.class == RegClass::M0 => {
             out.push_str("m0");
             note(out, "SReg_32_XM0");
@@ -910,14 +929,19 @@ pub fn format_inst(target: Target, mnemonic: &str, operands: &[Option<InstOperan
             first = false;
         }
         if let Operand::Reg(r) = op.value {
+            // The register encoding the field names (SMEM bases hold it halved).
+            let enc = if matches!(op.spec.kind, Kind::SBase { .. }) { op.raw.wrapping_mul(2) } else { op.raw };
             let idx = match r.class {
-                RegClass::Sgpr => Some(("SGPR", op.raw)),
-                RegClass::Ttmp => Some(("TTMP", op.raw.wrapping_sub(108))),
+                RegClass::Sgpr => Some(("SGPR", enc)),
+                RegClass::Ttmp => Some(("TTMP", enc.wrapping_sub(108))),
                 _ => None,
             };
             if let Some((class, idx)) = idx {
-                let idx = if matches!(op.spec.kind, Kind::SBase { .. }) { 2 * idx } else { idx };
-                let a = if r.dwords >= 4 { 4 } else { r.dwords as u32 };
+                let a = match r.dwords {
+                    1 => 1,
+                    2 => 2,
+                    _ => 4,
+                };
                 if a > 1 && idx % a != 0 {
                     let _ = write!(warn, "Warning: {}_{}: scalar reg isn't aligned {}", class, 32 * r.dwords as u32, idx);
                 }

@@ -295,10 +295,15 @@ pub enum Kind {
     SDstNoM0 { dwords: u8 },
     /// An operand with no field that LLVM prints as this fixed text.
     Fixed(&'static str),
+    /// Scalar destination of a class (named as LLVM names it) excluding M0 (`..XM0..`) and/or
+    /// EXEC (`..XEXEC`): those print with LLVM's invalid-register note.
+    SDstX { dwords: u8, class: &'static str },
     /// GFX12 SMEM base: SGPRs from 2 * field.
     SBase { dwords: u8 },
     /// GFX12 SMEM dword 1: `0x10` (soffset null) or `s5 offset:0x10`; signed 24-bit offset.
     SmemOffset,
+    /// As `SmemOffset`, but a negative offset is invalid (buffer loads).
+    SmemOffsetNonNeg,
     /// A one-bit modifier printed as this word after the operands.
     Flag(&'static str),
     /// GFX12 SMEM cache policy modifiers: `th:..`, `scope:..`, `nv`.
@@ -367,6 +372,15 @@ pub fn format_encoding(format: Format) -> Option<(u32, u32, u32, u32)> {
     })
 }
 
+/// Is `format` decoded from the tables for `target`?
+pub fn modelled(target: Target, format: Format) -> bool {
+    match format {
+        Format::Sop1 | Format::Sop2 | Format::Sopk | Format::Sopc | Format::Sopp | Format::Vop1 | Format::Vop2 | Format::Vopc => true,
+        Format::Smem => target.family() == Family::Gfx12_5,
+        _ => false,
+    }
+}
+
 /// Bytes of the fixed part of a format (before any literal).
 pub fn format_len(format: Format) -> usize {
     match format {
@@ -403,7 +417,8 @@ pub fn opcode_count(format: Format) -> u32 {
 ///   s_barrier_init, s_barrier_join, s_wakeup_barrier (opcodes 0x4e..=0x52, 0x57) with a 32-bit
 ///   literal source (ssrc0 = 255);
 /// - the f16 KImm instructions (gfx1250 VOP2 v_fmamk_f16/v_fmaak_f16 0x37/0x38, GFX9 VOP2
-///   v_madmk_f16/v_madak_f16 0x24/0x25) when the literal is 0xff.
+///   v_madmk_f16/v_madak_f16 0x24/0x25) when the literal is 0xff;
+/// - gfx1250 SMEM s_load_b96/s_buffer_load_b96 (opcodes 0x05/0x15) with TTMP data registers.
 pub fn oracle_crashes(target: Target, word: u32, lit: u32) -> bool {
     let vop2 = word >> 31 == 0 && (word >> 25) < 0x3e;
     let vop2_op = (word >> 25) & 0x3f;
@@ -411,8 +426,12 @@ pub fn oracle_crashes(target: Target, word: u32, lit: u32) -> bool {
         Target::Gfx1250 => {
             let sop1 = word & 0xff80_0000 == 0xbe80_0000;
             let op = (word >> 8) & 0xff;
+            let smem = word & 0xfc00_0000 == 0xf400_0000;
+            let smem_op = (word >> 13) & 0x3f;
+            let sdata = (word >> 6) & 0x7f;
             (sop1 && (word & 0xff) == 255 && (matches!(op, 0x4e..=0x52) || op == 0x57))
                 || (vop2 && matches!(vop2_op, 0x37 | 0x38) && lit == 0xff)
+                || (smem && matches!(smem_op, 0x05 | 0x15) && (108..=123).contains(&sdata))
         }
         Target::Gfx942 | Target::Gfx950 => vop2 && matches!(vop2_op, 0x24 | 0x25) && lit == 0xff,
     }
