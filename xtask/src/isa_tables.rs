@@ -18,13 +18,18 @@ mod operand;
 
 use anyhow::{bail, Context, Result};
 use hx_llvm::{Disassembler, GpuTarget};
-use operand::{decode_fields, decode_operand, format_inst, format_operand, LitReader, Names, OperandError};
-use spec::{format_encoding, format_fields, opcode_count, Field, Format, Imm16, KImmStyle, Kind, OpInfo, OperandSpec, Target, Unused, ValType};
+use operand::{
+    decode_fields, decode_operand, format_inst, format_operand, LitReader, Names, OperandError,
+};
+use spec::{
+    format_encoding, format_fields, opcode_count, Field, Format, Imm16, KImmStyle, Kind, OpInfo,
+    OperandSpec, Target, Unused, ValType,
+};
 use std::fmt::Write as _;
 use std::path::Path;
 
 /// The formats generated for each target, in table order.
-pub const FORMATS: [Format; 9] = [
+pub const FORMATS: [Format; 10] = [
     Format::Sop1,
     Format::Sop2,
     Format::Sopk,
@@ -34,6 +39,7 @@ pub const FORMATS: [Format; 9] = [
     Format::Vop2,
     Format::Vopc,
     Format::Smem,
+    Format::Vop3,
 ];
 
 /// Random words per opcode in the whole-instruction check of the generator.
@@ -86,6 +92,20 @@ fn canonical(f: Field) -> u32 {
         Field::Src0 => 0x114,
         Field::Vsrc1 => 30,
         Field::Implicit => 0,
+        Field::G9SmemOffset => 0x10,
+        Field::Vop3Vdst => 10,
+        Field::Vop3Src0 => 0x114,
+        Field::Vop3Src1 => 0x11e,
+        Field::Vop3Src2 => 0x128,
+        Field::Vop3Clamp | Field::Vop3Omod | Field::Vop3OpSel => 0,
+        Field::Vop3Sdst => 12,
+        Field::Vop3Neg0
+        | Field::Vop3Neg1
+        | Field::Vop3Neg2
+        | Field::Vop3Abs0
+        | Field::Vop3Abs1
+        | Field::Vop3Abs2 => 0,
+        Field::G9SmemGlc | Field::G9SmemNv => 0,
         Field::SmemSdata => 8,
         Field::SmemSbase => 10,
         Field::SmemCpol => 0,
@@ -106,6 +126,22 @@ fn alternates(f: Field) -> &'static [u32] {
         Field::Src0 => &[0x116, 0x100, 0x101, 22],
         Field::Vsrc1 => &[32, 0, 1],
         Field::Implicit => &[],
+        Field::G9SmemOffset => &[0x20, 0x1f_fff0],
+        Field::Vop3Vdst => &[12, 0, 1],
+        Field::Vop3Src0 => &[0x116, 0x100, 0x101, 22],
+        Field::Vop3Src1 => &[0x120, 0x100, 0x101, 22],
+        Field::Vop3Src2 => &[0x12a, 0x100, 0x101, 22],
+        Field::Vop3Clamp => &[1],
+        Field::Vop3Omod => &[1, 2, 3],
+        Field::Vop3OpSel => &[1, 2, 8],
+        Field::Vop3Sdst => &[14, 0, 1],
+        Field::Vop3Neg0
+        | Field::Vop3Neg1
+        | Field::Vop3Neg2
+        | Field::Vop3Abs0
+        | Field::Vop3Abs1
+        | Field::Vop3Abs2 => &[],
+        Field::G9SmemGlc | Field::G9SmemNv => &[1],
         Field::SmemSdata => &[12, 0, 16],
         Field::SmemSbase => &[11, 0, 1],
         Field::SmemCpol => &[1, 8, 2],
@@ -132,7 +168,9 @@ struct Oracle {
 impl Oracle {
     fn ask(&mut self, word: u64, lit: [u32; 2]) -> Option<Answer> {
         let w0 = word as u32;
-        if spec::oracle_crashes(self.target, w0, lit[0]) || spec::vop_extension(self.target, w0).is_some() {
+        if spec::oracle_crashes(self.target, w0, lit[0])
+            || spec::vop_extension(self.target, w0).is_some()
+        {
             return None;
         }
         let mut b = Vec::with_capacity(16);
@@ -182,8 +220,8 @@ fn split_text(text: &str) -> (String, Vec<String>) {
     (mn.to_string(), ops)
 }
 
-fn encode(format: Format, opcode: u32, fields: &[(Field, u32)]) -> u64 {
-    let (_, m, shift, width) = format_encoding(format).expect("format has an encoding");
+fn encode(family: spec::Family, format: Format, opcode: u32, fields: &[(Field, u32)]) -> u64 {
+    let (_, m, shift, width) = format_encoding(family, format).expect("format has an encoding");
     let mut w = (m | ((opcode & ((1 << width) - 1)) << shift)) as u64;
     for &(f, v) in fields {
         w = f.insert(w, v);
@@ -195,8 +233,16 @@ fn candidates(f: Field) -> Vec<Kind> {
     match f {
         Field::Sdst => vec![Kind::SDst { dwords: 1 }, Kind::SDst { dwords: 2 }],
         Field::Ssrc0 | Field::Ssrc1 => {
-            let tys =
-                [ValType::B32, ValType::F32, ValType::B16, ValType::I16, ValType::F16, ValType::BF16, ValType::B64, ValType::F64];
+            let tys = [
+                ValType::B32,
+                ValType::F32,
+                ValType::B16,
+                ValType::I16,
+                ValType::F16,
+                ValType::BF16,
+                ValType::B64,
+                ValType::F64,
+            ];
             tys.into_iter()
                 .map(Kind::SSrc)
                 .chain(tys.into_iter().map(Kind::SReg))
@@ -215,9 +261,9 @@ fn candidates(f: Field) -> Vec<Kind> {
             Imm16::DelayAlu,
             Imm16::DepCtr,
         ]
-            .into_iter()
-            .map(Kind::Imm16)
-            .collect(),
+        .into_iter()
+        .map(Kind::Imm16)
+        .collect(),
         Field::Vdst8 => vec![
             Kind::VDst { dwords: 1 },
             Kind::VDst { dwords: 2 },
@@ -226,10 +272,23 @@ fn candidates(f: Field) -> Vec<Kind> {
             Kind::SDst { dwords: 2 },
             Kind::SDstNoM0 { dwords: 1 },
             Kind::VDstLo128 { dwords: 1 },
+            Kind::SDst8 { dwords: 1 },
+            Kind::SDst8 { dwords: 2 },
         ],
         Field::Src0 => {
-            let tys =
-                [ValType::B32, ValType::F32, ValType::B16, ValType::I16, ValType::F16, ValType::BF16, ValType::B64, ValType::F64];
+            let tys = [
+                ValType::B32,
+                ValType::F32,
+                ValType::B16,
+                ValType::I16,
+                ValType::F16,
+                ValType::BF16,
+                ValType::B64,
+                ValType::F64,
+                ValType::Pk16,
+                ValType::Pk16H,
+                ValType::Pk16B,
+            ];
             tys.into_iter()
                 .map(Kind::VSrc)
                 .chain(tys.into_iter().map(Kind::VSrcLo128))
@@ -242,16 +301,127 @@ fn candidates(f: Field) -> Vec<Kind> {
             Kind::VRegLo128 { dwords: 1 },
         ],
         Field::Implicit => vec![],
-        Field::SmemSdata => [1, 2, 3, 4, 8, 16].into_iter().map(|dwords| Kind::SDst { dwords }).collect(),
+        Field::SmemSdata => [1, 2, 3, 4, 8, 16]
+            .into_iter()
+            .map(|dwords| Kind::SDst { dwords })
+            .collect(),
         Field::SmemSbase => vec![Kind::SBase { dwords: 2 }, Kind::SBase { dwords: 4 }],
-        Field::SmemCpol => vec![Kind::SmemCpol],
-        Field::SmemOffset => vec![Kind::SmemOffset, Kind::SmemOffsetNonNeg],
+        Field::SmemCpol => vec![Kind::SmemCachePolicy],
+        Field::SmemOffset => vec![Kind::SmemOff, Kind::SmemOffNonNeg],
         Field::SmemScale => vec![Kind::Flag("scale_offset")],
-        Field::Lit32 => vec![Kind::KImm(KImmStyle::LitHex), Kind::KImm(KImmStyle::LitIntOrHex), Kind::KImm(KImmStyle::LitPlain32), Kind::KImm(KImmStyle::LitHexInlineAlias)],
+        Field::G9SmemOffset => vec![Kind::G9SmemOff],
+        Field::Vop3Vdst => candidates(Field::Vdst8),
+        Field::Vop3Src0 | Field::Vop3Src1 | Field::Vop3Src2 => {
+            let idx = match f {
+                Field::Vop3Src0 => 0,
+                Field::Vop3Src1 => 1,
+                _ => 2,
+            };
+            let tys = [
+                ValType::B32,
+                ValType::F32,
+                ValType::B16,
+                ValType::I16,
+                ValType::F16,
+                ValType::BF16,
+                ValType::B64,
+                ValType::F64,
+                ValType::Pk16,
+                ValType::Pk16H,
+                ValType::Pk16B,
+            ];
+            let mut v = Vec::new();
+            for mods in [
+                spec::SrcMods::ModsNegAbs,
+                spec::SrcMods::ModsInvalid,
+                spec::SrcMods::ModsIgnored,
+                spec::SrcMods::ModsNegOnly,
+                spec::SrcMods::ModsNegInvalid,
+            ] {
+                v.extend(tys.iter().map(|&ty| Kind::VSrcM { ty, idx, mods }));
+            }
+            for mods in [
+                spec::SrcMods::ModsIgnored,
+                spec::SrcMods::ModsInvalid,
+                spec::SrcMods::ModsNegInvalid,
+            ] {
+                v.extend([1, 2].map(|dwords| Kind::VSrcNoConst { dwords, idx, mods }));
+            }
+            v
+        }
+        Field::Vop3Clamp => vec![Kind::Flag("clamp")],
+        Field::Vop3Sdst => vec![
+            Kind::SDst { dwords: 1 },
+            Kind::SDst { dwords: 2 },
+            Kind::SDstX {
+                dwords: 1,
+                class: "SReg_32_XM0_XEXEC",
+            },
+        ],
+        Field::Vop3Omod => vec![Kind::Omod],
+        Field::Vop3OpSel => vec![
+            Kind::OpSel { srcs: 2 },
+            Kind::OpSel { srcs: 3 },
+            Kind::OpSel { srcs: 1 },
+        ],
+        Field::Vop3Neg0
+        | Field::Vop3Neg1
+        | Field::Vop3Neg2
+        | Field::Vop3Abs0
+        | Field::Vop3Abs1
+        | Field::Vop3Abs2 => vec![],
+        Field::G9SmemGlc => vec![Kind::Flag("glc")],
+        Field::G9SmemNv => vec![Kind::Flag("nv")],
+        Field::Lit32 => vec![
+            Kind::KImm(KImmStyle::LitHex),
+            Kind::KImm(KImmStyle::LitIntOrHex),
+            Kind::KImm(KImmStyle::LitPlain32),
+            Kind::KImm(KImmStyle::LitHexInlineAlias),
+            Kind::KImm(KImmStyle::LitHex16InlineAlias),
+        ],
     }
 }
 
-fn probe_values(f: Field) -> Vec<(u32, [u32; 2])> {
+/// Bits of the word a probe sets besides its field: (mask, value).
+type Aux = (u64, u64);
+
+fn apply_aux(w: u64, aux: Aux) -> u64 {
+    (w & !aux.0) | aux.1
+}
+
+fn probe_values(f: Field, vop3_sdst: bool) -> Vec<(u32, [u32; 2], Aux)> {
+    let v = probe_values_plain(f);
+    let mut out: Vec<(u32, [u32; 2], Aux)> = v.iter().map(|&(x, l)| (x, l, (0, 0))).collect();
+    let src_idx = match f {
+        Field::Vop3Src0 => Some(0u64),
+        Field::Vop3Src1 => Some(1),
+        Field::Vop3Src2 => Some(2),
+        _ => None,
+    };
+    if let Some(i) = src_idx {
+        // Each source value with its neg (61 + i) and abs (8 + i) bits (no abs bits when
+        // bits 14:8 are a carry-out SGPR).
+        let (nb, ab) = (
+            1u64 << (61 + i),
+            if vop3_sdst { 0 } else { 1u64 << (8 + i) },
+        );
+        out.clear();
+        for bits in [0, nb, ab, nb | ab] {
+            out.extend(v.iter().map(|&(x, l)| (x, l, (nb | ab, bits))));
+        }
+    }
+    if f == Field::G9SmemOffset {
+        // The offset's meaning depends on the imm (17) and soe (14) bits.
+        let mask = 1u64 << 17 | 1 << 14;
+        out.clear();
+        for bits in [0u64, 1 << 17, 1 << 14, 1 << 17 | 1 << 14] {
+            out.extend(v.iter().map(|&(x, l)| (x, l, (mask, bits))));
+        }
+    }
+    out
+}
+
+fn probe_values_plain(f: Field) -> Vec<(u32, [u32; 2])> {
     let mut v = Vec::new();
     match f {
         Field::Sdst => (0..128).for_each(|x| v.push((x, LIT))),
@@ -266,7 +436,10 @@ fn probe_values(f: Field) -> Vec<(u32, [u32; 2])> {
         }
         Field::Simm16 => {
             let mut s: u32 = 0x2545_f491;
-            for x in [0u32, 1, 2, 0x1e14, 0xffff, 0x8000, 0x7fff, 0x3f, 0x40, 0xf800, 0xf83f, 0x07c1, 0x0800, 0x00c5] {
+            for x in [
+                0u32, 1, 2, 0x1e14, 0xffff, 0x8000, 0x7fff, 0x3f, 0x40, 0xf800, 0xf83f, 0x07c1,
+                0x0800, 0x00c5,
+            ] {
                 v.push((x, LIT));
             }
             for _ in 0..48 {
@@ -298,12 +471,48 @@ fn probe_values(f: Field) -> Vec<(u32, [u32; 2])> {
         Field::SmemSdata => (0..128).for_each(|x| v.push((x, LIT))),
         Field::SmemSbase => (0..64).for_each(|x| v.push((x, LIT))),
         Field::SmemCpol => (0..32).for_each(|x| v.push((x, LIT))),
-        Field::SmemScale => (0..2).for_each(|x| v.push((x, LIT))),
+        Field::SmemScale | Field::G9SmemGlc | Field::G9SmemNv | Field::Vop3Clamp => {
+            (0..2).for_each(|x| v.push((x, LIT)))
+        }
+        Field::Vop3Omod => (0..4).for_each(|x| v.push((x, LIT))),
+        Field::Vop3OpSel => (0..16).for_each(|x| v.push((x, LIT))),
+        Field::Vop3Sdst => (0..128).for_each(|x| v.push((x, LIT))),
+        Field::Vop3Neg0
+        | Field::Vop3Neg1
+        | Field::Vop3Neg2
+        | Field::Vop3Abs0
+        | Field::Vop3Abs1
+        | Field::Vop3Abs2 => {}
+        Field::Vop3Vdst => (0..256).for_each(|x| v.push((x, LIT))),
+        Field::Vop3Src0 | Field::Vop3Src1 | Field::Vop3Src2 => {
+            for x in 0..512u32 {
+                if x == 254 || x == 255 {
+                    LIT_PROBES.iter().for_each(|&l| v.push((x, l)));
+                } else {
+                    v.push((x, LIT));
+                }
+            }
+        }
+        Field::G9SmemOffset => {
+            for x in 0..256u32 {
+                v.push((x, LIT));
+            }
+            for soff in 0..128u32 {
+                v.push((soff << 25 | 0x10, LIT));
+            }
+            for off in [
+                0u32, 1, 0xf_ffff, 0x10_0000, 0x1f_ffff, 0x12_3456, 0xfe_dcba,
+            ] {
+                v.push((5 << 25 | off, LIT));
+            }
+        }
         Field::SmemOffset => {
             for soff in 0..128u32 {
                 v.push((soff << 25 | 0x10, LIT));
             }
-            for off in [0u32, 1, 0x7f_ffff, 0x80_0000, 0xff_ffff, 0x12_3456, 0xfe_dcba] {
+            for off in [
+                0u32, 1, 0x7f_ffff, 0x80_0000, 0xff_ffff, 0x12_3456, 0xfe_dcba,
+            ] {
                 v.push((5 << 25 | off, LIT));
                 v.push((124 << 25 | off, LIT));
             }
@@ -314,7 +523,16 @@ fn probe_values(f: Field) -> Vec<(u32, [u32; 2])> {
 
 /// Fields printed as space-separated modifiers after the operands.
 fn is_modifier_field(f: Field) -> bool {
-    matches!(f, Field::SmemCpol | Field::SmemScale)
+    matches!(
+        f,
+        Field::SmemCpol
+            | Field::SmemScale
+            | Field::G9SmemGlc
+            | Field::G9SmemNv
+            | Field::Vop3Clamp
+            | Field::Vop3Omod
+            | Field::Vop3OpSel
+    )
 }
 
 /// The text of an instruction: operands joined by commas, then modifiers by spaces; empty
@@ -335,26 +553,49 @@ fn render(mnemonic: &str, ops: &[String], is_mod: &[bool]) -> String {
 
 /// Immediate styles whose printing is checked on all 65536 values once chosen.
 fn exhaustive(kind: Kind) -> bool {
-    matches!(kind, Kind::Imm16(Imm16::Hwreg | Imm16::SendMsg | Imm16::Waitcnt | Imm16::DelayAlu | Imm16::DepCtr))
+    matches!(
+        kind,
+        Kind::Imm16(
+            Imm16::Hwreg | Imm16::SendMsg | Imm16::Waitcnt | Imm16::DelayAlu | Imm16::DepCtr
+        )
+    )
 }
 
 /// What the crate's operand code predicts for one operand probe: (text, comment, length), or
 /// None when it calls the encoding invalid.
-fn predict(target: Target, kind: Kind, v: u32, lit: [u32; 2], names: Names) -> Option<(String, String, usize)> {
+fn predict_len(
+    target: Target,
+    kind: Kind,
+    v: u32,
+    word: u64,
+    lit: [u32; 2],
+    names: Names,
+    fixed: usize,
+) -> Option<(String, String, usize)> {
     let mut b = vec![0u8; 4];
     b.extend_from_slice(&lit[0].to_le_bytes());
     b.extend_from_slice(&lit[1].to_le_bytes());
     let mut lits = LitReader::new(&b, 4);
     let mut warn = String::new();
-    let op = match decode_operand(target, kind, v, &mut lits, &mut warn) {
+    let op = match decode_operand(target, kind, v, word, &mut lits, &mut warn) {
         Ok(op) => op,
         // Modelled as "unsupported": the decoder fails closed, so any LLVM answer is fine.
-        Err(operand::OperandError::Unsupported) => return Some(("<unsupported>".into(), String::new(), 0)),
+        Err(operand::OperandError::Unsupported) => {
+            return Some(("<unsupported>".into(), String::new(), 0))
+        }
         Err(_) => return None,
     };
     let mut s = String::new();
     format_operand(&mut s, target, kind, &op, names);
-    Some((s, warn, 4 + lits.extra_len()))
+    if let Kind::VSrcM { idx, mods, .. } = kind {
+        let (neg, abs) = operand::src_mod_bits(word, idx);
+        match mods {
+            spec::SrcMods::ModsNegAbs => s = operand::with_src_mods(&s, &op, (neg, abs)),
+            spec::SrcMods::ModsNegOnly => s = operand::with_src_mods(&s, &op, (neg, false)),
+            _ => {}
+        }
+    }
+    Some((s, warn, fixed + lits.extra_len()))
 }
 
 #[derive(Debug, Clone)]
@@ -368,6 +609,8 @@ struct Gen {
     target: Target,
     oracle: Oracle,
     names: Names,
+    /// The VOP3 opcode being generated has a scalar carry-out in bits 14:8.
+    vop3_sdst: bool,
 }
 
 fn leak_str(s: String) -> &'static str {
@@ -377,16 +620,43 @@ fn leak_str(s: String) -> &'static str {
 impl Gen {
     fn gen_opcode(&mut self, format: Format, op: u32) -> Entry {
         self.oracle.len = spec::format_len(format);
-        let fields = format_fields(format);
+        let mut fields = format_fields(self.target.family(), format);
+        self.vop3_sdst = false;
+        if format == Format::Vop3 {
+            // VOP3 with a carry-out SGPR: bits 14:8 name it (no abs, no op_sel). Seen as an
+            // abs bit that changes an operand into another SGPR.
+            let canon: Vec<(Field, u32)> = fields.iter().map(|&f| (f, canonical(f))).collect();
+            let w = encode(self.target.family(), format, op, &canon);
+            if let (Some(a), Some(b)) = (self.oracle.ask(w, LIT), self.oracle.ask(w | 1 << 9, LIT))
+            {
+                let (_, oa) = split_text(&a.text);
+                let (_, ob) = split_text(&b.text);
+                if oa.len() == ob.len() && oa.len() > 1 && (oa[1] == "s0" && ob[1] == "s2" || oa[1] == "s[0:1]" && ob[1] == "s[2:3]") {
+                    self.vop3_sdst = true;
+                    fields = &[
+                        Field::Vop3Vdst,
+                        Field::Vop3Sdst,
+                        Field::Vop3Src0,
+                        Field::Vop3Src1,
+                        Field::Vop3Src2,
+                        Field::Vop3Clamp,
+                        Field::Vop3Omod,
+                    ];
+                }
+            }
+        }
         // Find a valid base: canonical values first, then with fields zeroed (fewest zeros first).
         let n = fields.len();
         let mut masks: Vec<u32> = (0..(1u32 << n)).collect();
         masks.sort_by_key(|m| (m.count_ones(), *m));
         let mut base = None;
         for m in masks {
-            let fv: Vec<(Field, u32)> =
-                fields.iter().enumerate().map(|(i, &f)| (f, if m >> i & 1 == 1 { 0 } else { canonical(f) })).collect();
-            let w = encode(format, op, &fv);
+            let fv: Vec<(Field, u32)> = fields
+                .iter()
+                .enumerate()
+                .map(|(i, &f)| (f, if m >> i & 1 == 1 { 0 } else { canonical(f) }))
+                .collect();
+            let w = encode(self.target.family(), format, op, &fv);
             if let Some(a) = self.oracle.ask(w, LIT) {
                 base = Some((fv, w, a));
                 break;
@@ -396,7 +666,10 @@ impl Gen {
             return Entry::Invalid;
         };
         let (mnemonic, ops) = split_text(&ba.text);
-        let unsup = |why: String| Entry::Unsupported { text: ba.text.clone(), why };
+        let unsup = |why: String| Entry::Unsupported {
+            text: ba.text.clone(),
+            why,
+        };
         if !ba.comment.is_empty() {
             return unsup(format!("comment on the canonical form: {}", ba.comment));
         }
@@ -419,7 +692,11 @@ impl Gen {
                 if alt == fvv {
                     continue;
                 }
-                let (w, lit) = if f == Field::Lit32 { (bw, [alt, LIT[1]]) } else { (f.insert(bw, alt), LIT) };
+                let (w, lit) = if f == Field::Lit32 {
+                    (bw, [alt, LIT[1]])
+                } else {
+                    (f.insert(bw, alt), LIT)
+                };
                 match self.oracle.ask(w, lit) {
                     None => any_invalid = true,
                     Some(a) => {
@@ -436,9 +713,13 @@ impl Gen {
                             }
                         }
                         if mn2 != mnemonic || ops2.len() != ops.len() {
-                            return unsup(format!("field {f:?} changes the instruction shape: {}", a.text));
+                            return unsup(format!(
+                                "field {f:?} changes the instruction shape: {}",
+                                a.text
+                            ));
                         }
-                        let diff: Vec<usize> = (0..ops.len()).filter(|&i| ops[i] != ops2[i]).collect();
+                        let diff: Vec<usize> =
+                            (0..ops.len()).filter(|&i| ops[i] != ops2[i]).collect();
                         match diff.as_slice() {
                             [] => {}
                             [i] => {
@@ -476,8 +757,17 @@ impl Gen {
         }
         // Operands no field changes are implicit: LLVM prints fixed text (checked below by
         // the whole-instruction check on random words).
-        let fixed: Vec<Option<&'static str>> =
-            bound.iter().zip(&ops).map(|(b, t)| if b.is_none() { Some(leak_str(t.clone())) } else { None }).collect();
+        let fixed: Vec<Option<&'static str>> = bound
+            .iter()
+            .zip(&ops)
+            .map(|(b, t)| {
+                if b.is_none() {
+                    Some(leak_str(t.clone()))
+                } else {
+                    None
+                }
+            })
+            .collect();
         let mut ops = ops;
         let mut is_mod = vec![false; ops.len()];
         for f in modifiers {
@@ -490,22 +780,36 @@ impl Gen {
         let mut all_probes: Vec<(u64, [u32; 2], Option<Answer>)> = Vec::new();
         for (i, f) in bound.iter().enumerate() {
             let Some(f) = *f else {
-                specs.push(OperandSpec { field: Field::Implicit, kind: Kind::Fixed(fixed[i].expect("fixed")) });
+                specs.push(OperandSpec {
+                    field: Field::Implicit,
+                    kind: Kind::Fixed(fixed[i].expect("fixed")),
+                });
                 continue;
             };
-            let probes = probe_values(f);
-            let answers: Vec<(u32, [u32; 2], Option<Answer>)> =
-                probes.iter().map(|&(v, l)| (v, l, self.oracle.ask(f.insert(bw, v), l))).collect();
-            for (v, l, a) in &answers {
-                all_probes.push((f.insert(bw, *v), *l, a.clone()));
+            let probes = probe_values(f, self.vop3_sdst);
+            // (field value, probe word, literal dwords, LLVM's answer)
+            let answers: Vec<(u32, u64, [u32; 2], Option<Answer>)> = probes
+                .iter()
+                .map(|&(v, l, aux)| {
+                    let w = apply_aux(f.insert(bw, v), aux);
+                    (v, w, l, self.oracle.ask(w, l))
+                })
+                .collect();
+            for (_, w, l, a) in &answers {
+                all_probes.push((*w, *l, a.clone()));
             }
             // Register-class names LLVM's notes mention for this operand give further candidates.
             let mut cands = candidates(f);
             if matches!(f, Field::Src0 | Field::SmemSdata) {
                 let mut classes: Vec<&'static str> = Vec::new();
-                for (_, _, a) in &answers {
+                for (_, _, _, a) in &answers {
                     if let Some(a) = a {
-                        if let Some(c) = a.text.split("operand has '").nth(1).and_then(|t| t.split('\'').next()) {
+                        if let Some(c) = a
+                            .text
+                            .split("operand has '")
+                            .nth(1)
+                            .and_then(|t| t.split('\'').next())
+                        {
                             if !classes.contains(&c) {
                                 classes.push(leak_str(c.to_string()));
                             }
@@ -516,22 +820,76 @@ impl Gen {
                     if f == Field::Src0 {
                         cands.extend([1, 2].map(|dwords| Kind::VSrcVgpr { dwords, class }));
                     } else {
-                        cands.extend([1, 2, 3, 4, 8, 16].map(|dwords| Kind::SDstX { dwords, class }));
+                        cands.extend(
+                            [1, 2, 3, 4, 8, 16].map(|dwords| Kind::SDstX { dwords, class }),
+                        );
                     }
                 }
             }
+            if self.vop3_sdst {
+                // Bits 10:8 are the carry-out SGPR: no source has abs bits.
+                cands.retain(|k| {
+                    !matches!(
+                        k,
+                        Kind::VSrcM {
+                            mods: spec::SrcMods::ModsNegAbs | spec::SrcMods::ModsInvalid,
+                            ..
+                        } | Kind::VSrcNoConst {
+                            mods: spec::SrcMods::ModsInvalid,
+                            ..
+                        }
+                    )
+                });
+            }
             let mut fit = None;
             'cand: for kind in cands {
-                for (v, l, a) in &answers {
-                    if spec::oracle_crashes(self.target, f.insert(bw, *v) as u32, l[0]) {
+                for (v, w, l, a) in &answers {
+                    if spec::oracle_crashes(self.target, *w as u32, l[0]) {
                         continue;
                     }
                     // With a mandatory literal in the base form, a literal source interacts with
                     // it: left to the whole-instruction check below.
-                    if ba.len > 4 && matches!(f, Field::Ssrc0 | Field::Ssrc1 | Field::Src0) && (*v == 254 || *v == 255) {
+                    if ba.len > spec::format_len(format)
+                        && matches!(
+                            f,
+                            Field::Ssrc0
+                                | Field::Ssrc1
+                                | Field::Src0
+                                | Field::Vop3Src0
+                                | Field::Vop3Src1
+                                | Field::Vop3Src2
+                        )
+                        && (*v == 254 || *v == 255)
+                    {
+                        // Relaxed: only this operand's own text, when LLVM decodes the word.
+                        if let (Some(a), Some((t, _, _))) = (
+                            a,
+                            predict_len(
+                                self.target,
+                                kind,
+                                *v,
+                                *w,
+                                *l,
+                                self.names,
+                                spec::format_len(format),
+                            ),
+                        ) {
+                            let (_, ops2) = split_text(&a.text);
+                            if ops2.get(i) != Some(&t) {
+                                continue 'cand;
+                            }
+                        }
                         continue;
                     }
-                    let p = predict(self.target, kind, *v, *l, self.names);
+                    let p = predict_len(
+                        self.target,
+                        kind,
+                        *v,
+                        *w,
+                        *l,
+                        self.names,
+                        spec::format_len(format),
+                    );
                     if p.as_ref().is_some_and(|p| p.0 == "<unsupported>") {
                         continue;
                     }
@@ -559,7 +917,15 @@ impl Gen {
             if let Some(kind) = fit.filter(|&k| exhaustive(k)) {
                 for v in 0..=0xffffu32 {
                     let a = self.oracle.ask(f.insert(bw, v), LIT);
-                    let p = predict(self.target, kind, v, LIT, self.names);
+                    let p = predict_len(
+                        self.target,
+                        kind,
+                        v,
+                        f.insert(bw, v),
+                        LIT,
+                        self.names,
+                        spec::format_len(format),
+                    );
                     if p.as_ref().is_some_and(|p| p.0 == "<unsupported>") {
                         continue;
                     }
@@ -582,15 +948,62 @@ impl Gen {
                     }
                 }
             }
-            if is_mod[i] && answers.iter().all(|(_, _, a)| a.as_ref().is_some_and(|a| a.text == ba.text && a.comment == ba.comment)) {
+            if is_mod[i]
+                && answers.iter().all(|(_, _, _, a)| {
+                    a.as_ref()
+                        .is_some_and(|a| a.text == ba.text && a.comment == ba.comment)
+                })
+            {
                 unused.push((f, Unused::Ignored));
+                continue;
+            }
+            if is_mod[i] && answers.iter().all(|(v, _, _, a)| *v == 0 || a.is_none()) {
+                unused.push((f, Unused::MustBe(0)));
                 continue;
             }
             match fit {
                 Some(kind) => specs.push(OperandSpec { field: f, kind }),
                 None => {
                     // Report the first disagreement of the closest candidate for the log.
-                    return unsup(format!("no operand kind reproduces operand {i} ({}) of field {f:?}", ops[i]));
+                    return unsup(format!(
+                        "no operand kind reproduces operand {i} ({}) of field {f:?}",
+                        ops[i]
+                    ));
+                }
+            }
+        }
+        // VOP3: the neg/abs bits of sources the opcode lacks (or whose modifiers it ignores)
+        // may still be checked by LLVM: probe each bit alone.
+        if format == Format::Vop3 {
+            let has_mods = |idx: u8| {
+                specs.iter().any(|s: &OperandSpec| match s.kind {
+                    Kind::VSrcM { idx: i, mods, .. } | Kind::VSrcNoConst { idx: i, mods, .. } => {
+                        i == idx && mods != spec::SrcMods::ModsIgnored
+                    }
+                    _ => false,
+                })
+            };
+            let bit_fields = [
+                (0u8, Field::Vop3Neg0),
+                (1, Field::Vop3Neg1),
+                (2, Field::Vop3Neg2),
+                (0, Field::Vop3Abs0),
+                (1, Field::Vop3Abs1),
+                (2, Field::Vop3Abs2),
+            ];
+            for (idx, bf) in bit_fields {
+                if has_mods(idx)
+                    || (self.vop3_sdst
+                        && matches!(bf, Field::Vop3Abs0 | Field::Vop3Abs1 | Field::Vop3Abs2))
+                {
+                    continue;
+                }
+                match self.oracle.ask(bf.insert(bw, 1), LIT) {
+                    None => unused.push((bf, Unused::MustBe(0))),
+                    Some(a) if a.text == ba.text && a.comment == ba.comment => {
+                        unused.push((bf, Unused::Ignored))
+                    }
+                    Some(a) => return unsup(format!("{bf:?} changes the text: {}", a.text)),
                 }
             }
         }
@@ -603,7 +1016,8 @@ impl Gen {
         };
         // Whole-instruction check: every probe so far plus random words of this opcode must
         // decode and print exactly as LLVM does (or be refused as unsupported).
-        let (mask, m, shift, width) = format_encoding(format).expect("format has an encoding");
+        let (mask, m, shift, width) =
+            format_encoding(self.target.family(), format).expect("format has an encoding");
         let opbits = ((1u32 << width) - 1) << shift;
         let len = spec::format_len(format);
         let mut rng = 0x9e37_79b9_7f4a_7c15u64 ^ (op as u64) << 8 ^ format as u64;
@@ -616,12 +1030,17 @@ impl Gen {
             };
             let lo = (next() & !mask & !opbits) | m | (op << shift);
             let w = lo as u64 | if len == 8 { (next() as u64) << 32 } else { 0 };
-            let l = [LIT_PROBES[(next() % LIT_PROBES.len() as u32) as usize][0], next()];
+            let l = [
+                LIT_PROBES[(next() % LIT_PROBES.len() as u32) as usize][0],
+                next(),
+            ];
             let a = self.oracle.ask(w, l);
             all_probes.push((w, l, a));
         }
         for (w, l, a) in &all_probes {
-            if spec::oracle_crashes(self.target, *w as u32, l[0]) || spec::vop_extension(self.target, *w as u32).is_some() {
+            if spec::oracle_crashes(self.target, *w as u32, l[0])
+                || spec::vop_extension(self.target, *w as u32).is_some()
+            {
                 continue;
             }
             let mut b = w.to_le_bytes()[..len].to_vec();
@@ -629,14 +1048,37 @@ impl Gen {
             b.extend_from_slice(&l[1].to_le_bytes());
             b.extend_from_slice(&0u32.to_le_bytes());
             let ours = match decode_fields(self.target, &info, *w, &b) {
-                Ok(d) => Some((d.len, format_inst(self.target, info.mnemonic, &d.operands, self.names))),
+                Ok(d) => Some((
+                    d.len,
+                    format_inst(
+                        self.target,
+                        info.mnemonic,
+                        &d.operands,
+                        Some(*w),
+                        self.names,
+                    ),
+                )),
                 Err(OperandError::Unsupported) => continue,
                 Err(_) => None,
             };
             let theirs = a.as_ref().map(|a| {
-                (a.len, if a.comment.is_empty() { a.text.clone() } else { format!("{} ; {}", a.text, a.comment) })
+                (
+                    a.len,
+                    if a.comment.is_empty() {
+                        a.text.clone()
+                    } else {
+                        format!("{} ; {}", a.text, a.comment)
+                    },
+                )
             });
             if ours != theirs {
+                if std::env::var_os("HX_TABLES_DEBUG").is_some() {
+                    eprintln!(
+                        "{} whole-instruction check of {:?}",
+                        self.target.cpu(),
+                        info
+                    );
+                }
                 return unsup(format!("whole-instruction check fails at {w:#010x} {l:x?}: LLVM {theirs:?}, ours {ours:?}"));
             }
         }
@@ -646,17 +1088,35 @@ impl Gen {
     /// The symbolic `sendmsg(...)` forms of `s_sendmsg`: every immediate is swept, the values
     /// printing one symbolic text must form one (care mask, value) class.
     fn sendmsg_forms(&mut self) -> Result<Vec<(u16, u16, String)>> {
-        let op = (0..opcode_count(Format::Sopp))
+        let op = (0..opcode_count(self.target.family(), Format::Sopp))
             .find(|&op| {
-                let w = encode(Format::Sopp, op, &[(Field::Simm16, 1)]);
-                self.oracle.ask(w, LIT).is_some_and(|a| a.text.starts_with("s_sendmsg "))
+                let w = encode(
+                    self.target.family(),
+                    Format::Sopp,
+                    op,
+                    &[(Field::Simm16, 1)],
+                );
+                self.oracle
+                    .ask(w, LIT)
+                    .is_some_and(|a| a.text.starts_with("s_sendmsg "))
             })
             .context("no s_sendmsg in SOPP")?;
         let mut groups: Vec<(String, Vec<u16>)> = Vec::new();
         for v in 0..=0xffffu32 {
-            let w = encode(Format::Sopp, op, &[(Field::Simm16, v)]);
-            let Some(a) = self.oracle.ask(w, LIT) else { continue };
-            let Some(inner) = a.text.strip_prefix("s_sendmsg sendmsg(").and_then(|t| t.strip_suffix(')')) else {
+            let w = encode(
+                self.target.family(),
+                Format::Sopp,
+                op,
+                &[(Field::Simm16, v)],
+            );
+            let Some(a) = self.oracle.ask(w, LIT) else {
+                continue;
+            };
+            let Some(inner) = a
+                .text
+                .strip_prefix("s_sendmsg sendmsg(")
+                .and_then(|t| t.strip_suffix(')'))
+            else {
                 continue;
             };
             if !inner.starts_with(|c: char| c.is_ascii_alphabetic()) {
@@ -673,7 +1133,11 @@ impl Gen {
             let varying = vs.iter().fold(0u16, |acc, &x| acc | (x ^ first));
             let care = !varying;
             if vs.len() != 1usize << varying.count_ones() {
-                bail!("{}: sendmsg form {t} is not one mask class ({} values)", self.target.cpu(), vs.len());
+                bail!(
+                    "{}: sendmsg form {t} is not one mask class ({} values)",
+                    self.target.cpu(),
+                    vs.len()
+                );
             }
             forms.push((care, first & care, t));
         }
@@ -682,17 +1146,36 @@ impl Gen {
 
     /// Names of `s_sendmsg_rtn_b32` message ids (none when the target has no such instruction).
     fn sendmsg_rtn_names(&mut self) -> Vec<Option<String>> {
-        let op = (0..opcode_count(Format::Sop1)).find(|&op| {
-            let w = encode(Format::Sop1, op, &[(Field::Sdst, 10), (Field::Ssrc0, 0x80)]);
-            self.oracle.ask(w, LIT).is_some_and(|a| a.text.starts_with("s_sendmsg_rtn_b32 "))
+        let op = (0..opcode_count(self.target.family(), Format::Sop1)).find(|&op| {
+            let w = encode(
+                self.target.family(),
+                Format::Sop1,
+                op,
+                &[(Field::Sdst, 10), (Field::Ssrc0, 0x80)],
+            );
+            self.oracle
+                .ask(w, LIT)
+                .is_some_and(|a| a.text.starts_with("s_sendmsg_rtn_b32 "))
         });
         let Some(op) = op else { return Vec::new() };
         (0..256u32)
             .map(|id| {
-                let w = encode(Format::Sop1, op, &[(Field::Sdst, 10), (Field::Ssrc0, id)]);
+                let w = encode(
+                    self.target.family(),
+                    Format::Sop1,
+                    op,
+                    &[(Field::Sdst, 10), (Field::Ssrc0, id)],
+                );
                 self.oracle.ask(w, LIT).and_then(|a| {
-                    let inner = a.text.split("sendmsg(").nth(1)?.trim_end_matches(')').to_string();
-                    inner.starts_with(|c: char| c.is_ascii_alphabetic()).then_some(inner)
+                    let inner = a
+                        .text
+                        .split("sendmsg(")
+                        .nth(1)?
+                        .trim_end_matches(')')
+                        .to_string();
+                    inner
+                        .starts_with(|c: char| c.is_ascii_alphabetic())
+                        .then_some(inner)
                 })
             })
             .collect()
@@ -700,17 +1183,34 @@ impl Gen {
 
     /// Names of `hwreg(...)` ids, found through `s_getreg_b32`.
     fn hwreg_names(&mut self) -> Result<Vec<Option<String>>> {
-        let getreg = (0..opcode_count(Format::Sopk))
+        let getreg = (0..opcode_count(self.target.family(), Format::Sopk))
             .find(|&op| {
-                let w = encode(Format::Sopk, op, &[(Field::Sdst, 10), (Field::Simm16, 0xf801)]);
-                self.oracle.ask(w, LIT).is_some_and(|a| a.text.starts_with("s_getreg_b32 "))
+                let w = encode(
+                    self.target.family(),
+                    Format::Sopk,
+                    op,
+                    &[(Field::Sdst, 10), (Field::Simm16, 0xf801)],
+                );
+                self.oracle
+                    .ask(w, LIT)
+                    .is_some_and(|a| a.text.starts_with("s_getreg_b32 "))
             })
             .context("no s_getreg_b32 in SOPK")?;
         let mut names = Vec::new();
         for id in 0..64u32 {
-            let w = encode(Format::Sopk, getreg, &[(Field::Sdst, 10), (Field::Simm16, id | 31 << 11)]);
+            let w = encode(
+                self.target.family(),
+                Format::Sopk,
+                getreg,
+                &[(Field::Sdst, 10), (Field::Simm16, id | 31 << 11)],
+            );
             let name = self.oracle.ask(w, LIT).and_then(|a| {
-                let t = a.text.split("hwreg(").nth(1)?.trim_end_matches(')').to_string();
+                let t = a
+                    .text
+                    .split("hwreg(")
+                    .nth(1)?
+                    .trim_end_matches(')')
+                    .to_string();
                 if t.chars().all(|c| c.is_ascii_digit()) {
                     None
                 } else {
@@ -733,14 +1233,24 @@ fn static_name(f: Format) -> &'static str {
 
 /// Generates one target's table source.
 fn generate_target(target: Target) -> Result<String> {
-    let d = Disassembler::new(gpu(target)).with_context(|| format!("LLVM disassembler for {}", target.cpu()))?;
-    let mut g = Gen { target, oracle: Oracle { d, target, len: 4 }, names: Names::EMPTY };
+    let d = Disassembler::new(gpu(target))
+        .with_context(|| format!("LLVM disassembler for {}", target.cpu()))?;
+    let mut g = Gen {
+        target,
+        oracle: Oracle { d, target, len: 4 },
+        names: Names::EMPTY,
+        vop3_sdst: false,
+    };
     let names = g.hwreg_names()?;
     let leaked: Vec<Option<&'static str>> = names.iter().map(|n| n.clone().map(leak_str)).collect();
     let sendmsg = g.sendmsg_forms()?;
-    let sendmsg_leaked: Vec<(u16, u16, &'static str)> = sendmsg.iter().map(|(c, v, t)| (*c, *v, leak_str(t.clone()))).collect();
+    let sendmsg_leaked: Vec<(u16, u16, &'static str)> = sendmsg
+        .iter()
+        .map(|(c, v, t)| (*c, *v, leak_str(t.clone())))
+        .collect();
     let rtn = g.sendmsg_rtn_names();
-    let rtn_leaked: Vec<Option<&'static str>> = rtn.iter().map(|n| n.clone().map(leak_str)).collect();
+    let rtn_leaked: Vec<Option<&'static str>> =
+        rtn.iter().map(|n| n.clone().map(leak_str)).collect();
     g.names = Names {
         hwreg: Box::leak(leaked.into_boxed_slice()),
         sendmsg: Box::leak(sendmsg_leaked.into_boxed_slice()),
@@ -749,11 +1259,19 @@ fn generate_target(target: Target) -> Result<String> {
 
     let mut out = String::new();
     out.push_str("// Generated by `cargo xtask tables`; do not edit by hand.\n");
-    let _ = writeln!(out, "// Source: LLVM's AMDGPU disassembler for {} (see xtask/src/isa_tables.rs).", target.cpu());
-    out.push_str("#![allow(clippy::all)]\n");
-    out.push_str("use crate::spec::{Field::*, Format, Imm16::*, KImmStyle::*, Kind::*, OpInfo, OperandSpec, Unused::*, ValType::*};\n\n");
+    let _ = writeln!(
+        out,
+        "// Source: LLVM's AMDGPU disassembler for {} (see xtask/src/isa_tables.rs).",
+        target.cpu()
+    );
+    out.push_str("#![allow(clippy::all, unused_imports)]\n");
+    out.push_str("use crate::spec::{Field::*, Format, Imm16::*, KImmStyle::*, Kind::*, OpInfo, OperandSpec, SrcMods::*, Unused::*, ValType::*};\n\n");
     out.push_str("/// `hwreg(...)` names by id.\n");
-    let _ = writeln!(out, "pub static HWREG_NAMES: [Option<&str>; {}] = [", names.len());
+    let _ = writeln!(
+        out,
+        "pub static HWREG_NAMES: [Option<&str>; {}] = [",
+        names.len()
+    );
     for n in &names {
         match n {
             Some(s) => {
@@ -764,7 +1282,11 @@ fn generate_target(target: Target) -> Result<String> {
     }
     out.push_str("];\n");
     out.push_str("\n/// `s_sendmsg_rtn_*` message names by id.\n");
-    let _ = writeln!(out, "pub static SENDMSG_RTN: [Option<&str>; {}] = [", rtn.len());
+    let _ = writeln!(
+        out,
+        "pub static SENDMSG_RTN: [Option<&str>; {}] = [",
+        rtn.len()
+    );
     for n in &rtn {
         match n {
             Some(s) => {
@@ -774,7 +1296,9 @@ fn generate_target(target: Target) -> Result<String> {
         }
     }
     out.push_str("];\n");
-    out.push_str("\n/// `sendmsg(...)` symbolic forms: (care mask, value, text); first match applies.\n");
+    out.push_str(
+        "\n/// `sendmsg(...)` symbolic forms: (care mask, value, text); first match applies.\n",
+    );
     out.push_str("pub static SENDMSG: &[(u16, u16, &str)] = &[\n");
     for (c, v, t) in &sendmsg {
         let _ = writeln!(out, "    (0x{c:04x}, 0x{v:04x}, {t:?}),");
@@ -786,9 +1310,17 @@ fn generate_target(target: Target) -> Result<String> {
             eprintln!("format {format:?}");
         }
         let modelled = spec::modelled(target, format);
-        let count = opcode_count(format);
-        let _ = writeln!(out, "\n/// {} opcodes (index = opcode field).", format.name());
-        let _ = writeln!(out, "pub static {}: [Option<OpInfo>; {count}] = [", static_name(format));
+        let count = opcode_count(target.family(), format);
+        let _ = writeln!(
+            out,
+            "\n/// {} opcodes (index = opcode field).",
+            format.name()
+        );
+        let _ = writeln!(
+            out,
+            "pub static {}: [Option<OpInfo>; {count}] = [",
+            static_name(format)
+        );
         for op in 0..count {
             if !modelled {
                 let _ = writeln!(out, "    None, // 0x{op:02x}");
@@ -829,7 +1361,10 @@ pub fn generate(out_dir: &Path) -> Result<()> {
     for target in Target::ALL {
         let src = generate_target(target)?;
         if !src.contains("pub static SOP2") {
-            bail!("table generation for {} produced no SOP2 table", target.cpu());
+            bail!(
+                "table generation for {} produced no SOP2 table",
+                target.cpu()
+            );
         }
         let path = out_dir.join(format!("{}.rs", module_name(target)));
         std::fs::write(&path, src).with_context(|| format!("writing {}", path.display()))?;

@@ -36,6 +36,33 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run a kernel in the emulator on seeded buffers; print each buffer's digest and the
+    /// dynamic instruction counts.
+    Run {
+        file: PathBuf,
+        #[arg(long)]
+        kernel: String,
+        /// Grid size in work-items: X[,Y[,Z]].
+        #[arg(long, default_value = "64")]
+        grid: String,
+        /// Workgroup size: X[,Y[,Z]].
+        #[arg(long, default_value = "64")]
+        block: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Size of each global buffer argument.
+        #[arg(long, default_value_t = 65536)]
+        buffer_bytes: usize,
+        /// Dynamic LDS bytes.
+        #[arg(long, default_value_t = 0)]
+        lds: u32,
+        /// A by-value argument: NAME=NUMBER (repeatable).
+        #[arg(long = "value")]
+        values: Vec<String>,
+        /// Write every buffer after the run to DIR/<arg>.bin.
+        #[arg(long)]
+        dump: Option<PathBuf>,
+    },
     /// Disassemble: every kernel and function of a code object, or raw bytes (--raw), or one
     /// instruction per line of LLVM MC-test hex bytes (--hex-lines).
     Disasm {
@@ -74,6 +101,31 @@ fn run(cli: Cli) -> Result<()> {
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {
                 print!("{}", hotswap::inspect::render_text(&report));
+            }
+            Ok(())
+        }
+        Some(Command::Run { file, kernel, grid, block, seed, buffer_bytes, lds, values, dump }) => {
+            let options = hotswap::run::RunOptions {
+                grid: dims(&grid)?,
+                block: dims(&block)?,
+                dynamic_lds: lds,
+                seed,
+                buffer_bytes,
+                values: values.iter().map(|v| named_value(v)).collect::<Result<_>>()?,
+                limits: Default::default(),
+            };
+            let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
+            let r = hotswap::run::run(&bytes, &kernel, &options).with_context(|| format!("running {kernel}"))?;
+            for (name, b) in &r.buffers {
+                println!("buffer {name}: {} bytes, digest {:016x}", b.len(), hotswap::run::digest(b));
+                if let Some(dir) = &dump {
+                    std::fs::create_dir_all(dir)?;
+                    std::fs::write(dir.join(format!("{name}.bin")), b)?;
+                }
+            }
+            println!("instructions: {} (lane-instructions {})", r.stats.total(), r.stats.lane_instructions);
+            for (class, n) in &r.stats.by_class {
+                println!("  {class:?}: {n}");
             }
             Ok(())
         }
@@ -138,4 +190,26 @@ fn disasm(file: &std::path::Path, mcpu: Option<&str>, raw: bool, hex_lines: bool
         bail!("{errors} undecodable words in {}", file.display());
     }
     Ok(())
+}
+
+/// Parses `X[,Y[,Z]]`.
+fn dims(s: &str) -> Result<[u32; 3]> {
+    let v: Vec<u32> = s.split(',').map(|p| p.trim().parse::<u32>()).collect::<Result<_, _>>().with_context(|| format!("bad size `{s}`"))?;
+    if v.is_empty() || v.len() > 3 || v.contains(&0) {
+        bail!("bad size `{s}`: give 1 to 3 positive numbers, X[,Y[,Z]]");
+    }
+    Ok([v[0], *v.get(1).unwrap_or(&1), *v.get(2).unwrap_or(&1)])
+}
+
+/// Parses `NAME=NUMBER` (decimal, 0x hex, or a float written with a dot, stored as f32 bits).
+fn named_value(s: &str) -> Result<(String, u64)> {
+    let (name, v) = s.split_once('=').with_context(|| format!("--value `{s}` is not NAME=NUMBER"))?;
+    let n = if let Some(h) = v.strip_prefix("0x") {
+        u64::from_str_radix(h, 16)?
+    } else if v.contains('.') {
+        v.parse::<f32>()?.to_bits() as u64
+    } else {
+        v.parse::<i64>()? as u64
+    };
+    Ok((name.to_string(), n))
 }

@@ -4,10 +4,18 @@
 //! Built so far: global memory with fault and alignment checks, LDS/scratch arrays, and the
 //! kernarg segment with v5 hidden arguments. Instruction semantics come with the decoder.
 
+pub mod alu;
+pub mod dispatch;
+pub mod exec;
 pub mod kernarg;
+pub mod launch;
 pub mod memory;
+pub mod stats;
+pub mod wave;
 
+pub use dispatch::{run_kernel, Limits};
 pub use memory::{GlobalMemory, LocalMemory};
+pub use stats::{Class, Stats};
 
 /// High 32 bits of flat addresses that fall in the LDS (shared) aperture.
 pub const SHARED_APERTURE_HI: u32 = 0x0001_0000;
@@ -22,6 +30,30 @@ pub enum EmuError {
     Misaligned { space: &'static str, addr: u64, align: u64 },
     #[error("bad launch: {0}")]
     Launch(String),
+    #[error("register access: {0}")]
+    Register(String),
+    #[error("program counter {pc:#x} is outside the loaded code")]
+    PcOutOfCode { pc: u64 },
+    #[error("cannot decode the instruction at {pc:#x}: {message}")]
+    Decode { pc: u64, message: String },
+    #[error("kernel {kernel} ran past its budget of {limit} instructions per wave (runaway loop?)")]
+    Runaway { kernel: String, limit: u64 },
+    #[error("{mnemonic}: {what} is not modelled")]
+    Unsupported { mnemonic: &'static str, what: String },
+    #[error("kernel {kernel}, offset {offset:#x}: {cause}")]
+    InKernel { kernel: String, offset: u64, cause: Box<EmuError> },
+    #[error("kernel {kernel}, offset {offset:#x}, {mnemonic}: {cause}")]
+    At { kernel: String, offset: u64, mnemonic: &'static str, cause: Box<EmuError> },
+}
+
+impl EmuError {
+    /// Names the kernel, code offset and instruction where the error happened.
+    pub fn at(self, kernel: &str, offset: u64, inst: &hx_isa::Instruction) -> EmuError {
+        match self {
+            e @ EmuError::At { .. } => e,
+            e => EmuError::At { kernel: kernel.to_string(), offset, mnemonic: inst.mnemonic(), cause: Box::new(e) },
+        }
+    }
 }
 
 /// The geometry of one dispatch (HSA packet semantics: `grid` counts work-items).

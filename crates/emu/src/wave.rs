@@ -245,5 +245,7 @@ fn float_const(code: u8, ty: ValType) -> u64 {
         ValType::F16 | ValType::B16 => F16[i] as u64,
         ValType::BF16 => BF16[i] as u64,
         ValType::F32 | ValType::B32 => F32[i] as u64,
+        // Other 16-bit forms (packed, integer): the f16 bit pattern.
+        _ => F16[i] as u64,
     }
 }

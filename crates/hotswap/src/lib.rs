@@ -9,6 +9,9 @@ pub use hx_llvm::{GpuTarget, OptLevel};
 
 pub mod disasm;
 pub mod inspect;
+pub mod run;
+
+pub use hx_emu as emu;
 
 pub use hx_isa as isa;
 
@@ -24,6 +27,10 @@ pub enum Error {
     Llvm(#[from] hx_llvm::LlvmError),
     #[error("processor {found} is not one hotswap-xlate decodes (gfx1250, gfx942, gfx950)")]
     UnsupportedProcessor { found: String },
+    #[error(transparent)]
+    Emu(#[from] hx_emu::EmuError),
+    #[error("{0}")]
+    Run(String),
     #[error("translation stage `{stage}` is not implemented yet; nothing was translated")]
     NotImplemented { stage: &'static str },
 }

@@ -58,6 +58,8 @@ pub struct Instruction {
     pub cache: CachePolicy,
     /// Memory offset field (unused by the scalar formats).
     pub mem_offset: i32,
+    /// The instruction's fixed part (dword 0, and dword 1 in bits 63:32 for 64-bit formats).
+    pub word: u64,
     operands: [Option<InstOperand>; MAX_OPERANDS],
 }
 
@@ -77,7 +79,13 @@ impl Instruction {
 
     /// LLVM's text for this instruction.
     pub fn text(&self) -> String {
-        operand::format_inst(self.target, self.info.mnemonic, &self.operands, tables::names(self.target))
+        operand::format_inst(
+            self.target,
+            self.info.mnemonic,
+            &self.operands,
+            Some(self.word),
+            tables::names(self.target),
+        )
     }
 }
 
@@ -95,7 +103,11 @@ pub enum DecodeError {
     /// The instruction (or its literal) runs past the end of the input.
     Truncated { offset: usize, bytes: Vec<u8> },
     /// A valid encoding this crate does not model yet.
-    Unsupported { format: Format, offset: usize, bytes: Vec<u8> },
+    Unsupported {
+        format: Format,
+        offset: usize,
+        bytes: Vec<u8>,
+    },
 }
 
 impl DecodeError {
@@ -108,24 +120,42 @@ impl DecodeError {
     }
     /// Is this LLVM's "not an instruction" verdict (as opposed to "not modelled here")?
     pub fn is_invalid(&self) -> bool {
-        matches!(self, DecodeError::Invalid { .. } | DecodeError::Truncated { .. })
+        matches!(
+            self,
+            DecodeError::Invalid { .. } | DecodeError::Truncated { .. }
+        )
     }
 }
 
 fn hex_bytes(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(" ")
+    b.iter()
+        .map(|x| format!("{x:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DecodeError::Invalid { offset, bytes } => {
-                write!(f, "invalid instruction at offset {offset:#x}: bytes [{}]", hex_bytes(bytes))
+                write!(
+                    f,
+                    "invalid instruction at offset {offset:#x}: bytes [{}]",
+                    hex_bytes(bytes)
+                )
             }
             DecodeError::Truncated { offset, bytes } => {
-                write!(f, "truncated instruction at offset {offset:#x}: bytes [{}]", hex_bytes(bytes))
+                write!(
+                    f,
+                    "truncated instruction at offset {offset:#x}: bytes [{}]",
+                    hex_bytes(bytes)
+                )
             }
-            DecodeError::Unsupported { format, offset, bytes } => write!(
+            DecodeError::Unsupported {
+                format,
+                offset,
+                bytes,
+            } => write!(
                 f,
                 "unsupported {} instruction at offset {offset:#x}: bytes [{}]",
                 format.name(),
@@ -139,11 +169,19 @@ impl std::error::Error for DecodeError {}
 
 /// Which format the first dword belongs to, and whether this crate models it.
 pub fn classify(target: Target, word: u32) -> Format {
-    for f in [Format::Sop1, Format::Sopc, Format::Sopp, Format::Sopk, Format::Sop2, Format::Vop1, Format::Vopc, Format::Vop2, Format::Smem] {
-        if f == Format::Smem && target.family() != Family::Gfx12_5 {
-            continue;
-        }
-        if let Some((mask, m, _, _)) = spec::format_encoding(f) {
+    for f in [
+        Format::Sop1,
+        Format::Sopc,
+        Format::Sopp,
+        Format::Sopk,
+        Format::Sop2,
+        Format::Vop1,
+        Format::Vopc,
+        Format::Vop2,
+        Format::Smem,
+        Format::Vop3,
+    ] {
+        if let Some((mask, m, _, _)) = spec::format_encoding(target.family(), f) {
             if word & mask == m {
                 return f;
             }
@@ -188,38 +226,71 @@ fn classify_other(fam: Family, w: u32) -> Format {
 /// The bytes an error message shows: the dwords at `offset` (up to 12 bytes).
 fn raw(bytes: &[u8], offset: usize, n: usize) -> Vec<u8> {
     let end = offset.saturating_add(n).min(bytes.len());
-    bytes.get(offset..end).map(|b| b.to_vec()).unwrap_or_default()
+    bytes
+        .get(offset..end)
+        .map(|b| b.to_vec())
+        .unwrap_or_default()
 }
 
 /// Decodes the instruction at `bytes[offset..]`.
 pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction, DecodeError> {
     let inst = bytes.get(offset..).unwrap_or(&[]);
     let Some(w) = inst.get(0..4) else {
-        return Err(DecodeError::Truncated { offset, bytes: raw(bytes, offset, 4) });
+        return Err(DecodeError::Truncated {
+            offset,
+            bytes: raw(bytes, offset, 4),
+        });
     };
     let word = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
     let format = classify(target, word);
-    let lit = inst.get(4..8).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).unwrap_or(0);
+    let lit = inst
+        .get(4..8)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .unwrap_or(0);
     if let Some(ext) = spec::vop_extension(target, word) {
-        return Err(DecodeError::Unsupported { format: ext, offset, bytes: raw(bytes, offset, 12) });
+        return Err(DecodeError::Unsupported {
+            format: ext,
+            offset,
+            bytes: raw(bytes, offset, 12),
+        });
     }
     if spec::oracle_crashes(target, word, lit) {
-        return Err(DecodeError::Unsupported { format, offset, bytes: raw(bytes, offset, 8) });
+        return Err(DecodeError::Unsupported {
+            format,
+            offset,
+            bytes: raw(bytes, offset, 8),
+        });
     }
-    let Some((_, _, shift, width)) = spec::format_encoding(format).filter(|_| spec::modelled(target, format)) else {
-        return Err(DecodeError::Unsupported { format, offset, bytes: raw(bytes, offset, 8) });
+    let Some((_, _, shift, width)) =
+        spec::format_encoding(target.family(), format).filter(|_| spec::modelled(target, format))
+    else {
+        return Err(DecodeError::Unsupported {
+            format,
+            offset,
+            bytes: raw(bytes, offset, 8),
+        });
     };
     let opcode = (word >> shift) & ((1 << width) - 1);
     let table = tables::table(target, format);
     let Some(info) = table.get(opcode as usize).and_then(|e| e.as_ref()) else {
         if tables::is_unsupported(target, format, opcode) {
-            return Err(DecodeError::Unsupported { format, offset, bytes: raw(bytes, offset, 8) });
+            return Err(DecodeError::Unsupported {
+                format,
+                offset,
+                bytes: raw(bytes, offset, 8),
+            });
         }
-        return Err(DecodeError::Invalid { offset, bytes: raw(bytes, offset, 4) });
+        return Err(DecodeError::Invalid {
+            offset,
+            bytes: raw(bytes, offset, 4),
+        });
     };
     let word64 = if spec::format_len(format) == 8 {
         let Some(d1) = inst.get(4..8) else {
-            return Err(DecodeError::Truncated { offset, bytes: raw(bytes, offset, 8) });
+            return Err(DecodeError::Truncated {
+                offset,
+                bytes: raw(bytes, offset, 8),
+            });
         };
         word as u64 | (u32::from_le_bytes([d1[0], d1[1], d1[2], d1[3]]) as u64) << 32
     } else {
@@ -235,11 +306,22 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
             mods: Modifiers::default(),
             cache: CachePolicy::default(),
             mem_offset: 0,
+            word: word64,
             operands: d.operands,
         }),
-        Err(OperandError::Invalid) => Err(DecodeError::Invalid { offset, bytes: raw(bytes, offset, 4) }),
-        Err(OperandError::Truncated) => Err(DecodeError::Truncated { offset, bytes: raw(bytes, offset, 12) }),
-        Err(OperandError::Unsupported) => Err(DecodeError::Unsupported { format, offset, bytes: raw(bytes, offset, 8) }),
+        Err(OperandError::Invalid) => Err(DecodeError::Invalid {
+            offset,
+            bytes: raw(bytes, offset, 4),
+        }),
+        Err(OperandError::Truncated) => Err(DecodeError::Truncated {
+            offset,
+            bytes: raw(bytes, offset, 12),
+        }),
+        Err(OperandError::Unsupported) => Err(DecodeError::Unsupported {
+            format,
+            offset,
+            bytes: raw(bytes, offset, 8),
+        }),
     }
 }
 

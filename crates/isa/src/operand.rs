@@ -2,7 +2,9 @@
 //!
 //! Depends only on `spec` (as `super::spec`): the table generator includes this file too.
 
-use super::spec::{Family, Imm16, KImmStyle, Kind, OpInfo, OperandSpec, Target, Unused, ValType};
+use super::spec::{
+    Family, Imm16, KImmStyle, Kind, OpInfo, OperandSpec, SrcMods, Target, Unused, ValType,
+};
 use std::fmt::Write as _;
 
 /// Register files and named registers.
@@ -51,7 +53,10 @@ pub enum Operand {
     /// Inline float constant: the encoding 240..=248 (0.5, -0.5, 1, -1, 2, -2, 4, -4, 1/(2*pi)).
     FloatConst(u8),
     /// A literal as encoded: `wide` is the 64-bit literal form (gfx1250, encoding 254).
-    Literal { value: u64, wide: bool },
+    Literal {
+        value: u64,
+        wide: bool,
+    },
     /// A raw immediate field.
     Imm(u32),
     /// An implicit operand (printed from its kind).
@@ -84,7 +89,12 @@ pub struct LitReader<'a> {
 
 impl<'a> LitReader<'a> {
     pub fn new(bytes: &'a [u8], at: usize) -> LitReader<'a> {
-        LitReader { bytes, at, lit: None, kimm: false }
+        LitReader {
+            bytes,
+            at,
+            lit: None,
+            kimm: false,
+        }
     }
 
     /// Bytes the literal adds to the instruction.
@@ -130,7 +140,13 @@ fn decode_scalar(
 ) -> Result<Operand, OperandError> {
     let fam = target.family();
     let wide = dwords >= 2;
-    let reg = |class, index: u32, dwords| Operand::Reg(Reg { class, index: index as u16, dwords });
+    let reg = |class, index: u32, dwords| {
+        Operand::Reg(Reg {
+            class,
+            index: index as u16,
+            dwords,
+        })
+    };
     let max_sgpr = match fam {
         Family::Gfx12_5 => 105,
         Family::Gfx9 => 101,
@@ -141,14 +157,26 @@ fn decode_scalar(
             2 => 2,
             _ => 4,
         };
-        if idx % a != 0 {
-            let _ = write!(warn, "Warning: {}_{}: scalar reg isn't aligned {}", class_name, 32 * dwords as u32, idx);
+        if !idx.is_multiple_of(a) {
+            let _ = write!(
+                warn,
+                "Warning: {}_{}: scalar reg isn't aligned {}",
+                class_name,
+                32 * dwords as u32,
+                idx
+            );
         }
         idx - idx % a
     };
     if v <= max_sgpr {
         let idx = align("SGPR", v, warn);
-        if idx + dwords as u32 - 1 > max_sgpr + if fam == Family::Gfx12_5 { 0 } else { 0 } && dwords > 2 {
+        // Tuples wider than a pair may run into the SGPRs behind the last addressable one
+        // (GFX9: s[100:103]).
+        let tuple_end = match fam {
+            Family::Gfx12_5 => max_sgpr,
+            Family::Gfx9 => max_sgpr + 2,
+        };
+        if dwords > 2 && idx + dwords as u32 - 1 > tuple_end {
             return Err(OperandError::Invalid);
         }
         return Ok(reg(RegClass::Sgpr, idx, dwords));
@@ -181,7 +209,11 @@ fn decode_scalar(
         (_, 126 | 127) => return lohi(RegClass::Exec, 126),
         (Family::Gfx12_5, 124) | (Family::Gfx9, 125) => return Ok(reg(RegClass::Null, 0, dwords)),
         (Family::Gfx12_5, 125) | (Family::Gfx9, 124) => {
-            return if wide { Err(OperandError::Invalid) } else { Ok(reg(RegClass::M0, 0, 1)) }
+            return if wide {
+                Err(OperandError::Invalid)
+            } else {
+                Ok(reg(RegClass::M0, 0, 1))
+            }
         }
         _ => {}
     }
@@ -229,31 +261,69 @@ fn decode_scalar(
     }
 }
 
+/// A source's text with its VOP3 float modifiers: `|x|`, `-x`, `-|x|`, and `neg(c)` for a
+/// negated constant without abs (LLVM's spelling, so that `-1` stays a constant).
+pub fn with_src_mods(t: &str, value: &Operand, (neg, abs): (bool, bool)) -> String {
+    let mut s = if abs { format!("|{t}|") } else { t.to_string() };
+    if neg {
+        // lit()/lit64() are expressions in LLVM, not immediates: they take a plain '-'.
+        if !abs && !matches!(value, Operand::Reg(_)) && !t.starts_with("lit") {
+            s = format!("neg({s})");
+        } else {
+            s.insert(0, '-');
+        }
+    }
+    s
+}
+
+/// The (neg, abs) bits of VOP3 source `idx`.
+pub fn src_mod_bits(word: u64, idx: u8) -> (bool, bool) {
+    let neg = (word >> (61 + idx as u64)) & 1 == 1;
+    let abs = (word >> (8 + idx as u64)) & 1 == 1;
+    (neg, abs)
+}
+
 /// Decodes field value `v` as an operand of kind `kind`. Alignment warnings LLVM prints as a
 /// comment are appended to `warn`.
 pub fn decode_operand(
     target: Target,
     kind: Kind,
     v: u32,
+    word: u64,
     lits: &mut LitReader<'_>,
     warn: &mut String,
 ) -> Result<Operand, OperandError> {
     match kind {
-        Kind::SDst { dwords } | Kind::SDstX { dwords, .. } => decode_scalar(target, v, dwords, None, lits, warn),
-        // An 8-bit destination field of class SReg_32_XM0: LLVM decodes constants there too.
-        Kind::SDstNoM0 { dwords } => {
-            decode_scalar(target, v, dwords, if v >= 128 { Some(ValType::B32) } else { None }, lits, warn)
+        Kind::SDst { dwords } | Kind::SDstX { dwords, .. } => {
+            decode_scalar(target, v, dwords, None, lits, warn)
         }
+        // An 8-bit destination field: LLVM decodes constants there too.
+        Kind::SDstNoM0 { dwords } | Kind::SDst8 { dwords } => decode_scalar(
+            target,
+            v,
+            dwords,
+            if v >= 128 { Some(ValType::B32) } else { None },
+            lits,
+            warn,
+        ),
         Kind::VDstLo128 { dwords } => {
             if v > 127 {
                 return Err(OperandError::Invalid);
             }
-            Ok(Operand::Reg(Reg { class: RegClass::Vgpr, index: v as u16, dwords }))
+            Ok(Operand::Reg(Reg {
+                class: RegClass::Vgpr,
+                index: v as u16,
+                dwords,
+            }))
         }
-        Kind::VSrcLo128(ty) => decode_operand(target, Kind::VSrc(ty), v, lits, warn),
+        Kind::VSrcLo128(ty) => decode_operand(target, Kind::VSrc(ty), v, word, lits, warn),
         Kind::VSrcVgpr { dwords, .. } => {
-            let ty = if dwords >= 2 { ValType::B64 } else { ValType::B32 };
-            let op = decode_operand(target, Kind::VSrc(ty), v, lits, warn)?;
+            let ty = if dwords >= 2 {
+                ValType::B64
+            } else {
+                ValType::B32
+            };
+            let op = decode_operand(target, Kind::VSrc(ty), v, word, lits, warn)?;
             if let Operand::Reg(r) = op {
                 if r.class != RegClass::Vgpr {
                     return Ok(Operand::Reg(Reg { dwords, ..r }));
@@ -275,8 +345,43 @@ pub fn decode_operand(
         Kind::Imm16(_) => Ok(Operand::Imm(v & 0xffff)),
         Kind::Fixed(_) => Ok(Operand::Implicit),
         Kind::SBase { dwords } => decode_scalar(target, 2 * v, dwords, None, lits, warn),
-        Kind::SmemOffset | Kind::Flag(_) | Kind::SmemCpol => Ok(Operand::Imm(v)),
-        Kind::SmemOffsetNonNeg => {
+        Kind::SmemOff | Kind::Flag(_) | Kind::SmemCachePolicy | Kind::Omod | Kind::OpSel { .. } => {
+            Ok(Operand::Imm(v))
+        }
+        Kind::VSrcM { ty, idx, mods } => {
+            let (neg, abs) = src_mod_bits(word, idx);
+            if (mods == SrcMods::ModsInvalid && (neg || abs))
+                || (mods == SrcMods::ModsNegInvalid && neg)
+            {
+                return Err(OperandError::Invalid);
+            }
+            decode_operand(target, Kind::VSrc(ty), v, word, lits, warn)
+        }
+        Kind::VSrcNoConst { dwords, idx, mods } => {
+            let (neg, abs) = src_mod_bits(word, idx);
+            if (mods == SrcMods::ModsInvalid && (neg || abs))
+                || (mods == SrcMods::ModsNegInvalid && neg)
+            {
+                return Err(OperandError::Invalid);
+            }
+            let ty = if dwords >= 2 {
+                ValType::B64
+            } else {
+                ValType::B32
+            };
+            decode_operand(target, Kind::VSrc(ty), v, word, lits, warn)
+        }
+        // Keeps imm (bit 17) and soe (bit 14) with dword 1: Imm(dword1), the bits in `Implicit`
+        // form are re-read at print time from the raw value, so encode them in the operand.
+        Kind::G9SmemOff => {
+            let imm = (word >> 17) & 1;
+            let soe = (word >> 14) & 1;
+            Ok(Operand::Literal {
+                value: v as u64 | imm << 32 | soe << 33,
+                wide: false,
+            })
+        }
+        Kind::SmemOffNonNeg => {
             if v & 0x80_0000 != 0 {
                 return Err(OperandError::Invalid);
             }
@@ -286,11 +391,19 @@ pub fn decode_operand(
             if v > 255 {
                 return Err(OperandError::Invalid);
             }
-            Ok(Operand::Reg(Reg { class: RegClass::Vgpr, index: v as u16, dwords }))
+            Ok(Operand::Reg(Reg {
+                class: RegClass::Vgpr,
+                index: v as u16,
+                dwords,
+            }))
         }
         Kind::VSrc(ty) => {
             if v >= 256 {
-                return Ok(Operand::Reg(Reg { class: RegClass::Vgpr, index: (v - 256) as u16, dwords: ty.dwords() as u8 }));
+                return Ok(Operand::Reg(Reg {
+                    class: RegClass::Vgpr,
+                    index: (v - 256) as u16,
+                    dwords: ty.dwords() as u8,
+                }));
             }
             // DPP8 (233, 234), SDWA (249, GFX9) and DPP16 (250) select extended encodings.
             let ext = match target.family() {
@@ -328,10 +441,23 @@ fn hex(out: &mut String, v: u64) {
     let _ = write!(out, "0x{v:x}");
 }
 
-const F32_INLINE: [u32; 9] =
-    [0x3f00_0000, 0xbf00_0000, 0x3f80_0000, 0xbf80_0000, 0x4000_0000, 0xc000_0000, 0x4080_0000, 0xc080_0000, 0x3e22_f983];
-const F16_INLINE: [u16; 9] = [0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118];
-const BF16_INLINE: [u16; 9] = [0x3f00, 0xbf00, 0x3f80, 0xbf80, 0x4000, 0xc000, 0x4080, 0xc080, 0x3e22];
+const F32_INLINE: [u32; 9] = [
+    0x3f00_0000,
+    0xbf00_0000,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x4000_0000,
+    0xc000_0000,
+    0x4080_0000,
+    0xc080_0000,
+    0x3e22_f983,
+];
+const F16_INLINE: [u16; 9] = [
+    0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
+];
+const BF16_INLINE: [u16; 9] = [
+    0x3f00, 0xbf00, 0x3f80, 0xbf80, 0x4000, 0xc000, 0x4080, 0xc080, 0x3e22,
+];
 const F64_INLINE: [u64; 9] = [
     0x3fe0_0000_0000_0000,
     0xbfe0_0000_0000_0000,
@@ -365,8 +491,15 @@ fn inline_value(v: u64, ty: ValType) -> Option<String> {
             if (-16..=64).contains(&s) {
                 return Some(s.to_string());
             }
-            let table = if ty == ValType::BF16 { &BF16_INLINE } else { &F16_INLINE };
-            table.iter().position(|&x| x == v16).map(|i| float_const_text(240 + i as u8, ty).to_string())
+            let table = if ty == ValType::BF16 {
+                &BF16_INLINE
+            } else {
+                &F16_INLINE
+            };
+            table
+                .iter()
+                .position(|&x| x == v16)
+                .map(|i| float_const_text(240 + i as u8, ty).to_string())
         }
         32 => {
             let v32 = v as u32;
@@ -374,14 +507,20 @@ fn inline_value(v: u64, ty: ValType) -> Option<String> {
             if (-16..=64).contains(&s) {
                 return Some(s.to_string());
             }
-            F32_INLINE.iter().position(|&x| x == v32).map(|i| float_const_text(240 + i as u8, ty).to_string())
+            F32_INLINE
+                .iter()
+                .position(|&x| x == v32)
+                .map(|i| float_const_text(240 + i as u8, ty).to_string())
         }
         _ => {
             let s = v as i64;
             if (-16..=64).contains(&s) {
                 return Some(s.to_string());
             }
-            F64_INLINE.iter().position(|&x| x == v).map(|i| float_const_text(240 + i as u8, ty).to_string())
+            F64_INLINE
+                .iter()
+                .position(|&x| x == v)
+                .map(|i| float_const_text(240 + i as u8, ty).to_string())
         }
     }
 }
@@ -389,7 +528,9 @@ fn inline_value(v: u64, ty: ValType) -> Option<String> {
 /// An immediate printed as LLVM prints a plain (non-`lit()`) value of type `ty`.
 fn plain_imm(out: &mut String, v: u64, ty: ValType) {
     match inline_value(v, ty) {
-        Some(t) if ty != ValType::I16 || (-16..=64).contains(&(v as u16 as i16)) => out.push_str(&t),
+        Some(t) if ty != ValType::I16 || (-16..=64).contains(&(v as u16 as i16)) => {
+            out.push_str(&t)
+        }
         _ => hex(out, v),
     }
 }
@@ -452,6 +593,20 @@ fn format_literal(out: &mut String, value: u64, wide: bool, ty: ValType) {
         return;
     }
     let v32 = value as u32 as u64;
+    if matches!(ty, ValType::Pk16 | ValType::Pk16H | ValType::Pk16B) {
+        // Packed halves: lit() only for what an inline integer (or half constant) could carry.
+        let half = match ty {
+            ValType::Pk16H => F16_INLINE.iter().any(|&x| x as u64 == v32),
+            ValType::Pk16B => BF16_INLINE.iter().any(|&x| x as u64 == v32),
+            _ => false,
+        };
+        if (-16..=64).contains(&(v32 as u32 as i32)) || half {
+            lit(out, v32);
+        } else {
+            hex(out, v32);
+        }
+        return;
+    }
     match ty.bits() {
         // A literal whose value an inline constant could carry is printed as lit(...) with the
         // whole 32-bit literal; else as an immediate of the operand's width.
@@ -523,9 +678,11 @@ pub fn format_reg(out: &mut String, r: Reg) {
         RegClass::Exec => lohi(out, "exec"),
         RegClass::FlatScratch => lohi(out, "flat_scratch"),
         RegClass::XnackMask => lohi(out, "xnack_mask"),
-        RegClass::FlatScratchBase => {
-            out.push_str(if idx == 0 { "src_flat_scratch_base_lo" } else { "src_flat_scratch_base_hi" })
-        }
+        RegClass::FlatScratchBase => out.push_str(if idx == 0 {
+            "src_flat_scratch_base_lo"
+        } else {
+            "src_flat_scratch_base_hi"
+        }),
         RegClass::M0 => out.push_str("m0"),
         RegClass::Null => out.push_str("null"),
         RegClass::SharedBase => out.push_str("src_shared_base"),
@@ -555,22 +712,61 @@ pub struct Names {
 }
 
 impl Names {
-    pub const EMPTY: Names = Names { hwreg: &[], sendmsg: &[], sendmsg_rtn: &[] };
+    pub const EMPTY: Names = Names {
+        hwreg: &[],
+        sendmsg: &[],
+        sendmsg_rtn: &[],
+    };
 }
 
 /// Prints an operand of kind `kind` as LLVM does.
 pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand, names: Names) {
     let note = |out: &mut String, class: &str| {
-        let _ = write!(out, "/*Invalid register, operand has '{class}' register class*/");
+        let _ = write!(
+            out,
+            "/*Invalid register, operand has '{class}' register class*/"
+        );
     };
     match (kind, *op) {
         (Kind::Fixed(t), _) => out.push_str(t),
+        (Kind::VSrcM { ty, .. }, other) => {
+            format_operand(out, target, Kind::VSrc(ty), &other, names)
+        }
+        (Kind::VSrcNoConst { dwords, .. }, other @ Operand::Reg(_)) => format_operand(
+            out,
+            target,
+            Kind::VSrc(if dwords >= 2 {
+                ValType::B64
+            } else {
+                ValType::B32
+            }),
+            &other,
+            names,
+        ),
+        (Kind::VSrcNoConst { .. }, other) => {
+            format_operand(out, target, Kind::SReg(ValType::B32), &other, names)
+        }
+        (Kind::Omod, Operand::Imm(v)) => match v {
+            1 => out.push_str("mul:2"),
+            2 => out.push_str("mul:4"),
+            3 => out.push_str("div:2"),
+            _ => {}
+        },
+        (Kind::OpSel { srcs }, Operand::Imm(v)) => {
+            if v != 0 {
+                let bits: Vec<String> = (0..srcs as u32)
+                    .chain([3])
+                    .map(|b| ((v >> b) & 1).to_string())
+                    .collect();
+                let _ = write!(out, "op_sel:[{}]", bits.join(","));
+            }
+        }
         (Kind::Flag(t), Operand::Imm(v)) => {
             if v != 0 {
                 out.push_str(t);
             }
         }
-        (Kind::SmemCpol, Operand::Imm(v)) => {
+        (Kind::SmemCachePolicy, Operand::Imm(v)) => {
             let th = (v >> 3) & 3;
             let scope = (v >> 1) & 3;
             let mut parts: Vec<&str> = Vec::new();
@@ -592,7 +788,40 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
             }
             out.push_str(&parts.join(" "));
         }
-        (Kind::SmemOffset | Kind::SmemOffsetNonNeg, Operand::Imm(v)) => {
+        (Kind::G9SmemOff, Operand::Literal { value, .. }) => {
+            let d1 = value as u32;
+            let imm = (value >> 32) & 1 == 1;
+            let soe = (value >> 33) & 1 == 1;
+            let sreg = |out: &mut String, enc: u32| {
+                let mut lits = LitReader::new(&[], 0);
+                let mut w = String::new();
+                match decode_scalar(target, enc, 1, None, &mut lits, &mut w) {
+                    Ok(Operand::Reg(r)) => format_reg(out, r),
+                    _ => {
+                        let _ = write!(out, "<soffset {enc}>");
+                    }
+                }
+            };
+            let off = ((d1 & 0x1f_ffff) << 11) as i32 >> 11;
+            let signed_hex = |out: &mut String, x: i32| {
+                if x < 0 {
+                    let _ = write!(out, "-0x{:x}", -(x as i64));
+                } else {
+                    let _ = write!(out, "0x{x:x}");
+                }
+            };
+            match (imm, soe) {
+                (true, false) => signed_hex(out, off),
+                (false, false) => sreg(out, d1 & 0x7f),
+                (false, true) => sreg(out, d1 >> 25),
+                (true, true) => {
+                    sreg(out, d1 >> 25);
+                    out.push_str(" offset:");
+                    signed_hex(out, off);
+                }
+            }
+        }
+        (Kind::SmemOff | Kind::SmemOffNonNeg, Operand::Imm(v)) => {
             let off = ((v & 0xff_ffff) << 8) as i32 >> 8;
             let soff = v >> 25;
             let signed_hex = |out: &mut String, x: i32| {
@@ -622,12 +851,15 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
             }
         }
         (Kind::SDstX { class, .. }, Operand::Reg(r))
-            if (r.class == RegClass::M0 && class.contains("XM0")) || (r.class == RegClass::Exec && class.contains("XEXEC")) =>
+            if (r.class == RegClass::M0 && class.contains("XM0"))
+                || (r.class == RegClass::Exec && class.contains("XEXEC")) =>
         {
             format_reg(out, r);
             note(out, class);
         }
-        (Kind::SDstX { dwords, .. }, other) => format_operand(out, target, Kind::SDst { dwords }, &other, names),
+        (Kind::SDstX { dwords, .. }, other) => {
+            format_operand(out, target, Kind::SDst { dwords }, &other, names)
+        }
         (Kind::SDstNoM0 { .. }, Operand::Reg(r)) if r.class == RegClass::M0 => {
             out.push_str("m0");
             note(out, "SReg_32_XM0");
@@ -636,9 +868,18 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
             out.push_str("src_lds_direct");
             note(out, "SReg_32_XM0");
         }
-        (Kind::SDstNoM0 { dwords }, other @ Operand::Reg(_)) => format_operand(out, target, Kind::SDst { dwords }, &other, names),
-        (Kind::SDstNoM0 { .. }, other) => format_operand(out, target, Kind::SReg(ValType::B32), &other, names),
-        (Kind::VSrcLo128(_) | Kind::VDstLo128 { .. }, Operand::Reg(r)) if r.class == RegClass::Vgpr && r.index >= 128 => {
+        (Kind::SDstNoM0 { dwords } | Kind::SDst8 { dwords }, other @ Operand::Reg(_)) => {
+            format_operand(out, target, Kind::SDst { dwords }, &other, names)
+        }
+        (Kind::SDst8 { .. }, other) => {
+            format_operand(out, target, Kind::SReg(ValType::B32), &other, names)
+        }
+        (Kind::SDstNoM0 { .. }, other) => {
+            format_operand(out, target, Kind::SReg(ValType::B32), &other, names)
+        }
+        (Kind::VSrcLo128(_) | Kind::VDstLo128 { .. }, Operand::Reg(r))
+            if r.class == RegClass::Vgpr && r.index >= 128 =>
+        {
             format_reg(out, r);
             note(out, "VS_32_Lo128");
         }
@@ -646,33 +887,74 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
             format_reg(out, r);
             note(out, "VGPR_32_Lo128");
         }
-        (Kind::VRegLo128 { dwords }, other) => format_operand(out, target, Kind::VReg { dwords }, &other, names),
+        (Kind::VRegLo128 { dwords }, other) => {
+            format_operand(out, target, Kind::VReg { dwords }, &other, names)
+        }
         (Kind::VSrcLo128(ty), other) => format_operand(out, target, Kind::VSrc(ty), &other, names),
-        (Kind::VDstLo128 { dwords }, other) => format_operand(out, target, Kind::VDst { dwords }, &other, names),
+        (Kind::VDstLo128 { dwords }, other) => {
+            format_operand(out, target, Kind::VDst { dwords }, &other, names)
+        }
+        (Kind::VSrcVgpr { class, .. }, Operand::Reg(r)) if r.class == RegClass::LdsDirect => {
+            out.push_str("src_lds_direct");
+            if !class.contains("Lds") {
+                note(out, class);
+            }
+        }
         (Kind::VSrcVgpr { class, .. }, Operand::Reg(r))
             if matches!(
                 r.class,
-                RegClass::Sgpr | RegClass::Ttmp | RegClass::Vcc | RegClass::Exec | RegClass::M0 | RegClass::FlatScratch | RegClass::XnackMask
+                RegClass::Sgpr
+                    | RegClass::Ttmp
+                    | RegClass::Vcc
+                    | RegClass::Exec
+                    | RegClass::M0
+                    | RegClass::FlatScratch
+                    | RegClass::XnackMask
+                    | RegClass::LdsDirect
             ) =>
         {
             format_reg(out, r);
             note(out, class);
         }
-        (Kind::VSrcVgpr { dwords, .. }, Operand::Reg(r)) => {
-            format_operand(out, target, Kind::VSrc(if dwords >= 2 { ValType::B64 } else { ValType::B32 }), &Operand::Reg(r), names)
+        (Kind::VSrcVgpr { dwords, .. }, Operand::Reg(r)) => format_operand(
+            out,
+            target,
+            Kind::VSrc(if dwords >= 2 {
+                ValType::B64
+            } else {
+                ValType::B32
+            }),
+            &Operand::Reg(r),
+            names,
+        ),
+        (Kind::VSrcVgpr { .. }, other) => {
+            format_operand(out, target, Kind::SReg(ValType::B32), &other, names)
         }
-        (Kind::VSrcVgpr { .. }, other) => format_operand(out, target, Kind::SReg(ValType::B32), &other, names),
-        (Kind::VSrc(_), Operand::Reg(r)) if r.class == RegClass::LdsDirect => out.push_str("src_lds_direct"),
+        (Kind::VSrc(_), Operand::Reg(r)) if r.class == RegClass::LdsDirect => {
+            out.push_str("src_lds_direct")
+        }
         (Kind::VSrc(_) | Kind::VDst { .. } | Kind::VReg { .. }, Operand::Reg(r))
             if r.class == RegClass::Vgpr && r.dwords >= 2 && r.index % 2 != 0 =>
         {
             format_reg(out, r);
-            let class = if matches!(kind, Kind::VSrc(_)) { "VS" } else { "VReg" };
-            let _ = write!(out, "/*Invalid register, operand has '{class}_{}_Align2' register class*/", 32 * r.dwords as u32);
+            let class = if matches!(kind, Kind::VSrc(_)) {
+                "VS"
+            } else {
+                "VReg"
+            };
+            let _ = write!(
+                out,
+                "/*Invalid register, operand has '{class}_{}_Align2' register class*/",
+                32 * r.dwords as u32
+            );
         }
-        (Kind::VSrc(ty), other) if !matches!(other, Operand::Reg(_)) => format_operand(out, target, Kind::SSrc(ty), &other, names),
+        (Kind::VSrc(ty), other) if !matches!(other, Operand::Reg(_)) => {
+            format_operand(out, target, Kind::SSrc(ty), &other, names)
+        }
         (Kind::SSrcM0Space(_), Operand::Reg(r)) if r.class == RegClass::M0 => out.push_str("m0 "),
-        (Kind::SSrcM0Space(ty), other) => format_operand(out, target, Kind::SSrc(ty), &other, names),
+        (Kind::SSrcM0Space(ty), other) => {
+            format_operand(out, target, Kind::SSrc(ty), &other, names)
+        }
         (_, Operand::Reg(r)) => format_reg(out, r),
         (_, Operand::IntConst(i)) => {
             let _ = write!(out, "{i}");
@@ -680,7 +962,9 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
                 out.push_str(INVALID_IMM);
             }
         }
-        (Kind::SSrc(ValType::I16), Operand::FloatConst(c)) => hex(out, F16_INLINE[(c - 240) as usize] as u64),
+        (Kind::SSrc(ValType::I16), Operand::FloatConst(c)) => {
+            hex(out, F16_INLINE[(c - 240) as usize] as u64)
+        }
         (Kind::SSrc(ty), Operand::FloatConst(c)) => out.push_str(float_const_text(c, ty)),
         (Kind::SSrc(ty), Operand::Literal { value, wide }) => format_literal(out, value, wide, ty),
         // A register-only operand has no value type: constants print as 32-bit ones.
@@ -697,6 +981,15 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
             }
         }
         (Kind::KImm(KImmStyle::LitHex), Operand::Imm(v)) => hex(out, v as u64),
+        (Kind::KImm(KImmStyle::LitHex16InlineAlias), Operand::Imm(v)) => {
+            let alias = match v {
+                128..=192 => v - 128,
+                193..=208 => (-((v - 192) as i32)) as u16 as u32,
+                240..=248 => F32_INLINE[(v - 240) as usize],
+                _ => v,
+            };
+            hex(out, alias as u64)
+        }
         (Kind::KImm(KImmStyle::LitHexInlineAlias), Operand::Imm(v)) => {
             let alias = match v {
                 128..=192 => v - 128,
@@ -706,7 +999,9 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
             };
             hex(out, alias as u64)
         }
-        (Kind::KImm(KImmStyle::LitPlain32), Operand::Imm(v)) => plain_imm(out, v as u64, ValType::B32),
+        (Kind::KImm(KImmStyle::LitPlain32), Operand::Imm(v)) => {
+            plain_imm(out, v as u64, ValType::B32)
+        }
         (Kind::KImm(KImmStyle::LitIntOrHex), Operand::Imm(v)) => {
             if v <= 64 {
                 let _ = write!(out, "{v}");
@@ -756,7 +1051,11 @@ fn format_imm16(out: &mut String, style: Imm16, v: u32, names: Names, target: Ta
             out.push(')');
         }
         Imm16::SendMsg => {
-            if let Some(&(_, _, t)) = names.sendmsg.iter().find(|&&(care, val, _)| v as u16 & care == val) {
+            if let Some(&(_, _, t)) = names
+                .sendmsg
+                .iter()
+                .find(|&&(care, val, _)| v as u16 & care == val)
+            {
                 let _ = write!(out, "sendmsg({t})");
                 return;
             }
@@ -852,7 +1151,9 @@ fn format_imm16(out: &mut String, style: Imm16, v: u32, names: Names, target: Ta
                 hex(out, v as u64);
                 return;
             }
-            let non_default = FIELDS.iter().any(|&(_, s, w)| (v >> s) & ((1 << w) - 1) != (1 << w) - 1);
+            let non_default = FIELDS
+                .iter()
+                .any(|&(_, s, w)| (v >> s) & ((1 << w) - 1) != (1 << w) - 1);
             let mut parts = Vec::new();
             for &(n, s, w) in &FIELDS {
                 let f = (v >> s) & ((1 << w) - 1);
@@ -889,7 +1190,12 @@ pub struct Decoded {
 
 /// Decodes the operands of the instruction at the start of `inst` (its first dword is `word`)
 /// under the table entry `info`.
-pub fn decode_fields(target: Target, info: &OpInfo, word: u64, inst: &[u8]) -> Result<Decoded, OperandError> {
+pub fn decode_fields(
+    target: Target,
+    info: &OpInfo,
+    word: u64,
+    inst: &[u8],
+) -> Result<Decoded, OperandError> {
     for &(f, u) in info.unused {
         if let Unused::MustBe(v) = u {
             if f.extract(word) != v {
@@ -906,15 +1212,30 @@ pub fn decode_fields(target: Target, info: &OpInfo, word: u64, inst: &[u8]) -> R
     let mut operands = [None; MAX_OPERANDS];
     for (slot, spec) in operands.iter_mut().zip(info.operands) {
         let raw = spec.field.extract(word);
-        let value = decode_operand(target, spec.kind, raw, &mut lits, &mut warn)?;
-        *slot = Some(InstOperand { spec: *spec, value, raw });
+        let value = decode_operand(target, spec.kind, raw, word, &mut lits, &mut warn)?;
+        *slot = Some(InstOperand {
+            spec: *spec,
+            value,
+            raw,
+        });
     }
-    Ok(Decoded { operands, literal: lits.lit, len: fixed + lits.extra_len() })
+    Ok(Decoded {
+        operands,
+        literal: lits.lit,
+        len: fixed + lits.extra_len(),
+    })
 }
 
 /// LLVM's text for an instruction: mnemonic, operands, and LLVM's alignment warnings as a
 /// trailing comment.
-pub fn format_inst(target: Target, mnemonic: &str, operands: &[Option<InstOperand>], names: Names) -> String {
+/// `word` is the instruction's fixed part (for the VOP3 neg/abs bits).
+pub fn format_inst(
+    target: Target,
+    mnemonic: &str,
+    operands: &[Option<InstOperand>],
+    word: Option<u64>,
+    names: Names,
+) -> String {
     let mut s = String::from(mnemonic);
     let mut warn = String::new();
     let mut first = true;
@@ -922,15 +1243,30 @@ pub fn format_inst(target: Target, mnemonic: &str, operands: &[Option<InstOperan
     for op in operands.iter().flatten() {
         t.clear();
         format_operand(&mut t, target, op.spec.kind, &op.value, names);
+        if let (Kind::VSrcM { idx, mods, .. }, Some(word)) = (op.spec.kind, word) {
+            let (neg, abs) = src_mod_bits(word, idx);
+            match mods {
+                SrcMods::ModsNegAbs => t = with_src_mods(&t, &op.value, (neg, abs)),
+                SrcMods::ModsNegOnly => t = with_src_mods(&t, &op.value, (neg, false)),
+                _ => {}
+            }
+        }
         if !t.is_empty() {
-            let modifier = matches!(op.spec.kind, Kind::Flag(_) | Kind::SmemCpol);
+            let modifier = matches!(
+                op.spec.kind,
+                Kind::Flag(_) | Kind::SmemCachePolicy | Kind::Omod | Kind::OpSel { .. }
+            );
             s.push_str(if first || modifier { " " } else { ", " });
             s.push_str(&t);
             first = false;
         }
         if let Operand::Reg(r) = op.value {
             // The register encoding the field names (SMEM bases hold it halved).
-            let enc = if matches!(op.spec.kind, Kind::SBase { .. }) { op.raw.wrapping_mul(2) } else { op.raw };
+            let enc = if matches!(op.spec.kind, Kind::SBase { .. }) {
+                op.raw.wrapping_mul(2)
+            } else {
+                op.raw
+            };
             let idx = match r.class {
                 RegClass::Sgpr => Some(("SGPR", enc)),
                 RegClass::Ttmp => Some(("TTMP", enc.wrapping_sub(108))),
@@ -943,7 +1279,13 @@ pub fn format_inst(target: Target, mnemonic: &str, operands: &[Option<InstOperan
                     _ => 4,
                 };
                 if a > 1 && idx % a != 0 {
-                    let _ = write!(warn, "Warning: {}_{}: scalar reg isn't aligned {}", class, 32 * r.dwords as u32, idx);
+                    let _ = write!(
+                        warn,
+                        "Warning: {}_{}: scalar reg isn't aligned {}",
+                        class,
+                        32 * r.dwords as u32,
+                        idx
+                    );
                 }
             }
         }

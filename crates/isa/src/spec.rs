@@ -134,6 +134,35 @@ pub enum Field {
     SmemOffset,
     /// GFX12 SMEM: scale_offset, bit 56.
     SmemScale,
+    /// GFX9 SMEM: dword 1 (offset / soffset), read with the imm (17) and soe (14) bits.
+    G9SmemOffset,
+    /// GFX9 SMEM: glc, bit 16.
+    G9SmemGlc,
+    /// GFX9 SMEM: nv, bit 15.
+    G9SmemNv,
+    /// VOP3: vector (or scalar, for compares) destination, bits 7:0.
+    Vop3Vdst,
+    /// VOP3: 9-bit sources in dword 1 (bits 40:32, 49:41, 58:50). Their neg (63:61) and abs
+    /// (10:8) bits are read by the source kinds.
+    Vop3Src0,
+    Vop3Src1,
+    Vop3Src2,
+    /// VOP3: clamp, bit 15.
+    Vop3Clamp,
+    /// VOP3: output modifier, bits 60:59.
+    Vop3Omod,
+    /// VOP3: op_sel, bits 14:11.
+    Vop3OpSel,
+    /// VOP3 with a scalar destination (carry out), bits 14:8 (instead of abs and op_sel).
+    Vop3Sdst,
+    /// VOP3 neg (61..63) and abs (8..10) bits of one source, as constraints of opcodes that
+    /// lack that source or its modifiers.
+    Vop3Neg0,
+    Vop3Neg1,
+    Vop3Neg2,
+    Vop3Abs0,
+    Vop3Abs1,
+    Vop3Abs2,
 }
 
 impl Field {
@@ -154,6 +183,23 @@ impl Field {
             Field::SmemCpol => (20, 5),
             Field::SmemOffset => (32, 32),
             Field::SmemScale => (56, 1),
+            Field::G9SmemOffset => (32, 32),
+            Field::G9SmemGlc => (16, 1),
+            Field::G9SmemNv => (15, 1),
+            Field::Vop3Vdst => (0, 8),
+            Field::Vop3Src0 => (32, 9),
+            Field::Vop3Src1 => (41, 9),
+            Field::Vop3Src2 => (50, 9),
+            Field::Vop3Clamp => (15, 1),
+            Field::Vop3Omod => (59, 2),
+            Field::Vop3OpSel => (11, 4),
+            Field::Vop3Sdst => (8, 7),
+            Field::Vop3Neg0 => (61, 1),
+            Field::Vop3Neg1 => (62, 1),
+            Field::Vop3Neg2 => (63, 1),
+            Field::Vop3Abs0 => (8, 1),
+            Field::Vop3Abs1 => (9, 1),
+            Field::Vop3Abs2 => (10, 1),
         }
     }
 
@@ -193,6 +239,13 @@ pub enum ValType {
     F16,
     /// bfloat16.
     BF16,
+    /// Packed pair of halves (v2f16/v2i16) in 32 bits; literals print as lit() only when an
+    /// inline integer could carry them.
+    Pk16,
+    /// As `Pk16`, but inline half constants also count (GFX9 packed operands).
+    Pk16H,
+    /// As `Pk16`, but inline bfloat16 constants also count.
+    Pk16B,
     /// 64-bit integer/bits.
     B64,
     /// 64-bit float.
@@ -203,7 +256,7 @@ impl ValType {
     pub fn bits(self) -> u32 {
         match self {
             ValType::B16 | ValType::I16 | ValType::F16 | ValType::BF16 => 16,
-            ValType::B32 | ValType::F32 => 32,
+            ValType::B32 | ValType::F32 | ValType::Pk16 | ValType::Pk16H | ValType::Pk16B => 32,
             ValType::B64 | ValType::F64 => 64,
         }
     }
@@ -242,6 +295,23 @@ pub enum Imm16 {
     DepCtr,
 }
 
+/// How a VOP3 source's neg/abs bits behave. (The `Mods` prefix keeps the variant names apart
+/// from other enums' in the generated tables, which glob-import them.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(clippy::enum_variant_names)]
+pub enum SrcMods {
+    /// Floating-point: printed `-x`, `|x|`, `-|x|`.
+    ModsNegAbs,
+    /// Not allowed: any bit set makes the word invalid.
+    ModsInvalid,
+    /// Ignored by LLVM.
+    ModsIgnored,
+    /// Floating-point neg only (the abs bits hold something else): printed `-x`.
+    ModsNegOnly,
+    /// Neg not allowed (a set neg bit makes the word invalid); the abs bits are not its.
+    ModsNegInvalid,
+}
+
 /// How a mandatory literal is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum KImmStyle {
@@ -255,6 +325,8 @@ pub enum KImmStyle {
     /// names and prints its 32-bit value (0xab prints 0x2b, 0xf1 prints 0xbf000000): the float
     /// KImm operands of s_fmaak_f32/s_fmamk_f32.
     LitHexInlineAlias,
+    /// As `LitHexInlineAlias` for 16-bit KImms: the aliased constant's 16-bit value.
+    LitHex16InlineAlias,
 }
 
 /// The shape of one operand: what the field holds and how it is printed.
@@ -290,6 +362,9 @@ pub enum Kind {
     VRegLo128 { dwords: u8 },
     /// Vector destination limited to v0..v127 (GFX12 16-bit results): v128 and up are invalid.
     VDstLo128 { dwords: u8 },
+    /// Scalar destination in an 8-bit field (VOP3 compares): constants decode too and print
+    /// with LLVM's invalid-immediate note.
+    SDst8 { dwords: u8 },
     /// Scalar destination whose class excludes M0 (`SReg_32_XM0`): m0 prints with LLVM's
     /// invalid-register note.
     SDstNoM0 { dwords: u8 },
@@ -301,13 +376,24 @@ pub enum Kind {
     /// GFX12 SMEM base: SGPRs from 2 * field.
     SBase { dwords: u8 },
     /// GFX12 SMEM dword 1: `0x10` (soffset null) or `s5 offset:0x10`; signed 24-bit offset.
-    SmemOffset,
+    SmemOff,
+    /// VOP3 source `idx` (0..=2) of type `ty`, with its neg/abs bits read as `mods` says.
+    VSrcM { ty: ValType, idx: u8, mods: SrcMods },
+    /// VOP3 source `idx` whose class admits registers only (VGPRs and SGPRs): constants
+    /// print with LLVM's invalid-immediate note. `mods` as for `VSrcM` (never printed).
+    VSrcNoConst { dwords: u8, idx: u8, mods: SrcMods },
+    /// VOP3 output modifier: `mul:2`, `mul:4`, `div:2`.
+    Omod,
+    /// VOP3 op_sel printed as `op_sel:[s0,..,dst]` with this many source bits, when non-zero.
+    OpSel { srcs: u8 },
+    /// GFX9 SMEM offset: `0x10` (imm), `s5` (SGPR offset), `s5 offset:0x10` (imm + soe).
+    G9SmemOff,
     /// As `SmemOffset`, but a negative offset is invalid (buffer loads).
-    SmemOffsetNonNeg,
+    SmemOffNonNeg,
     /// A one-bit modifier printed as this word after the operands.
     Flag(&'static str),
     /// GFX12 SMEM cache policy modifiers: `th:..`, `scope:..`, `nv`.
-    SmemCpol,
+    SmemCachePolicy,
 }
 
 /// Constraint on an encoding field that does not hold an operand.
@@ -339,8 +425,15 @@ pub struct OpInfo {
 }
 
 /// The operand fields of a format, in a fixed order.
-pub fn format_fields(format: Format) -> &'static [Field] {
+pub fn format_fields(family: Family, format: Format) -> &'static [Field] {
     match format {
+        Format::Smem if family == Family::Gfx9 => &[
+            Field::SmemSdata,
+            Field::SmemSbase,
+            Field::G9SmemOffset,
+            Field::G9SmemGlc,
+            Field::G9SmemNv,
+        ],
         Format::Sop1 => &[Field::Sdst, Field::Ssrc0],
         Format::Sop2 => &[Field::Sdst, Field::Ssrc0, Field::Ssrc1],
         Format::Sopc => &[Field::Ssrc0, Field::Ssrc1],
@@ -349,15 +442,31 @@ pub fn format_fields(format: Format) -> &'static [Field] {
         Format::Vop1 => &[Field::Vdst8, Field::Src0],
         Format::Vop2 => &[Field::Vdst8, Field::Src0, Field::Vsrc1],
         Format::Vopc => &[Field::Src0, Field::Vsrc1],
-        Format::Smem => &[Field::SmemSdata, Field::SmemSbase, Field::SmemOffset, Field::SmemScale, Field::SmemCpol],
+        Format::Smem => &[
+            Field::SmemSdata,
+            Field::SmemSbase,
+            Field::SmemOffset,
+            Field::SmemScale,
+            Field::SmemCpol,
+        ],
+        Format::Vop3 => &[
+            Field::Vop3Vdst,
+            Field::Vop3Src0,
+            Field::Vop3Src1,
+            Field::Vop3Src2,
+            Field::Vop3Clamp,
+            Field::Vop3Omod,
+            Field::Vop3OpSel,
+        ],
         _ => &[],
     }
 }
 
 /// Fixed bits and opcode placement of a format: (mask, match, opcode shift, opcode width).
 /// The same for both families for the SOP formats.
-pub fn format_encoding(format: Format) -> Option<(u32, u32, u32, u32)> {
+pub fn format_encoding(family: Family, format: Format) -> Option<(u32, u32, u32, u32)> {
     Some(match format {
+        Format::Smem if family == Family::Gfx9 => (0xfc00_0000, 0xc000_0000, 18, 8),
         Format::Sop1 => (0xff80_0000, 0xbe80_0000, 8, 8),
         Format::Sopc => (0xff80_0000, 0xbf00_0000, 16, 7),
         Format::Sopp => (0xff80_0000, 0xbf80_0000, 16, 7),
@@ -366,17 +475,28 @@ pub fn format_encoding(format: Format) -> Option<(u32, u32, u32, u32)> {
         Format::Vop1 => (0xfe00_0000, 0x7e00_0000, 9, 8),
         Format::Vopc => (0xfe00_0000, 0x7c00_0000, 17, 8),
         Format::Vop2 => (0x8000_0000, 0x0000_0000, 25, 6),
-        // GFX12 only (gfx9 SMEM is another encoding, not modelled yet).
         Format::Smem => (0xfc00_0000, 0xf400_0000, 13, 6),
+        Format::Vop3 => match family {
+            Family::Gfx12_5 => (0xfc00_0000, 0xd400_0000, 16, 10),
+            Family::Gfx9 => (0xfc00_0000, 0xd000_0000, 16, 10),
+        },
         _ => return None,
     })
 }
 
 /// Is `format` decoded from the tables for `target`?
-pub fn modelled(target: Target, format: Format) -> bool {
+pub fn modelled(_target: Target, format: Format) -> bool {
     match format {
-        Format::Sop1 | Format::Sop2 | Format::Sopk | Format::Sopc | Format::Sopp | Format::Vop1 | Format::Vop2 | Format::Vopc => true,
-        Format::Smem => target.family() == Family::Gfx12_5,
+        Format::Sop1
+        | Format::Sop2
+        | Format::Sopk
+        | Format::Sopc
+        | Format::Sopp
+        | Format::Vop1
+        | Format::Vop2
+        | Format::Vopc => true,
+        Format::Smem => true,
+        Format::Vop3 => true,
         _ => false,
     }
 }
@@ -384,15 +504,23 @@ pub fn modelled(target: Target, format: Format) -> bool {
 /// Bytes of the fixed part of a format (before any literal).
 pub fn format_len(format: Format) -> usize {
     match format {
-        Format::Smem | Format::Vop3 | Format::Vop3Sdst | Format::Vop3p | Format::Ds | Format::Flat | Format::Global
-        | Format::Scratch | Format::Mubuf | Format::Vopd => 8,
+        Format::Smem
+        | Format::Vop3
+        | Format::Vop3Sdst
+        | Format::Vop3p
+        | Format::Ds
+        | Format::Flat
+        | Format::Global
+        | Format::Scratch
+        | Format::Mubuf
+        | Format::Vopd => 8,
         _ => 4,
     }
 }
 
 /// Number of opcode values a format has.
-pub fn opcode_count(format: Format) -> u32 {
-    match format_encoding(format) {
+pub fn opcode_count(family: Family, format: Format) -> u32 {
+    match format_encoding(family, format) {
         Some((_, _, _, w)) => {
             let n = 1u32 << w;
             match format {

@@ -35,7 +35,10 @@ fn errors_name_offset_and_bytes() {
         }
         other => panic!("expected a truncation error, got {other:?}"),
     }
-    assert!(matches!(decode(Target::Gfx942, &[1, 2], 0), Err(DecodeError::Truncated { offset: 0, .. })));
+    assert!(matches!(
+        decode(Target::Gfx942, &[1, 2], 0),
+        Err(DecodeError::Truncated { offset: 0, .. })
+    ));
 }
 
 #[test]
@@ -52,6 +55,13 @@ fn structured_fields() {
             other => panic!("{other:?}"),
         })
         .collect();
-    assert_eq!(regs, vec![(hx_isa::RegClass::Sgpr, 10, 2), (hx_isa::RegClass::Sgpr, 20, 2), (hx_isa::RegClass::Sgpr, 30, 2)]);
+    assert_eq!(
+        regs,
+        vec![
+            (hx_isa::RegClass::Sgpr, 10, 2),
+            (hx_isa::RegClass::Sgpr, 20, 2),
+            (hx_isa::RegClass::Sgpr, 30, 2)
+        ]
+    );
     assert_eq!(i.to_string(), "s_and_b64 s[10:11], s[20:21], s[30:31]");
 }

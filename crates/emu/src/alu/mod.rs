@@ -34,12 +34,14 @@ pub mod cmp;
 pub mod convert;
 pub mod float;
 pub mod int;
+pub mod packed;
 pub mod salu;
 pub mod soft;
 pub mod table;
 
 pub use cmp::{cmp_f16, cmp_f32, cmp_f64, cmp_int, parse_cmp, CmpKind, CmpName, FloatPred, IntPred};
-pub use table::{by_name, eval, AluIn, AluOp, AluOut, Op, Ty};
+pub use packed::{PkMods, PkOp};
+pub use table::{by_name, eval, AluIn, AluOp, AluOut, Flag, Op, Ty};
 
 /// Denormal handling for one class of operations (the descriptor's 2-bit FLOAT_DENORM_MODE
 /// fields; LLVM's AMDGPUUsage: 0 = flush source and destination, 1 = flush destination only,
@@ -129,9 +131,9 @@ impl FpMode {
         Ok(FpMode { denorm_f32, denorm_f16_f64, round_f32, round_f16_f64, ieee, dx10_clamp })
     }
 
-    /// From COMPUTE_PGM_RSRC1: FLOAT_ROUND_MODE_32 [13:12], FLOAT_ROUND_MODE_16_64 [15:14],
-    /// FLOAT_DENORM_MODE_32 [17:16], FLOAT_DENORM_MODE_16_64 [19:18], and on GFX6-GFX11 (so
-    /// gfx942/gfx950) ENABLE_DX10_CLAMP [21] and ENABLE_IEEE_MODE [23]. On GFX12 (`gfx12`) those
+    /// From COMPUTE_PGM_RSRC1: FLOAT_ROUND_MODE_32 `[13:12]`, FLOAT_ROUND_MODE_16_64 `[15:14]`,
+    /// FLOAT_DENORM_MODE_32 `[17:16]`, FLOAT_DENORM_MODE_16_64 `[19:18]`, and on GFX6-GFX11 (so
+    /// gfx942/gfx950) ENABLE_DX10_CLAMP `[21]` and ENABLE_IEEE_MODE `[23]`. On GFX12 (`gfx12`) those
     /// two bits mean other things: IEEE mode is absent (false) and clamping is DX10-style (true).
     pub fn from_rsrc1(rsrc1: u32, gfx12: bool) -> Result<FpMode, AluError> {
         let (ieee, dx10) = if gfx12 { (false, true) } else { (rsrc1 >> 23 & 1 != 0, rsrc1 >> 21 & 1 != 0) };

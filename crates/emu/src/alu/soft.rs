@@ -201,6 +201,7 @@ pub fn fma(fin: Fmt, fout: Fmt, a: u64, b: u64, c: u64, scale: i32) -> u64 {
 }
 
 /// Round (-1)^sx*mx*2^ex + (-1)^sy*my*2^ey (times 2^scale) to `fout`; mx, my < 2^124.
+#[allow(clippy::too_many_arguments)]
 pub fn add_exact(fout: Fmt, sx: bool, mx: u128, ex: i32, sy: bool, my: u128, ey: i32, scale: i32) -> u64 {
     if mx == 0 && my == 0 {
         // Exact zero: -0 only if both are -0 (RNE).

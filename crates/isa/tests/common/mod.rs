@@ -32,8 +32,22 @@ impl Rng {
     /// A literal dword biased towards values LLVM prints specially.
     pub fn literal(&mut self) -> u32 {
         const SPECIAL: [u32; 16] = [
-            0, 1, 0x40, 0x41, 0xffff_fff0, 0xffff_ffff, 0x3f00_0000, 0xbf80_0000, 0x3e22_f983, 0x3800, 0x3118,
-            0x3f00, 0x3fe0_0000, 0x3fc4_5f30, 0xfff0, 0x8000_0000,
+            0,
+            1,
+            0x40,
+            0x41,
+            0xffff_fff0,
+            0xffff_ffff,
+            0x3f00_0000,
+            0xbf80_0000,
+            0x3e22_f983,
+            0x3800,
+            0x3118,
+            0x3f00,
+            0x3fe0_0000,
+            0x3fc4_5f30,
+            0xfff0,
+            0x8000_0000,
         ];
         match self.below(4) {
             0 => SPECIAL[self.below(16) as usize],

@@ -1,0 +1,300 @@
+//! Running one kernel dispatch: the code object is loaded into global memory, every workgroup is
+//! set up with the initial register state its ISA defines, and its waves are scheduled
+//! cooperatively (a wave runs until it ends or waits at a barrier) so barriers work.
+
+use crate::exec::{self, Flow};
+use crate::memory::{GlobalMemory, LocalMemory};
+use crate::stats::Stats;
+use crate::wave::{Wave, WaveStatus};
+use crate::{Dispatch, EmuError};
+use hx_codeobj::descriptor::Generation;
+use hx_codeobj::{CodeObject, Kernel};
+use hx_isa::{Instruction, Target};
+use std::collections::HashMap;
+
+/// Bounds that keep a run finite.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Instructions one wave may execute before the run stops as runaway.
+    pub max_wave_instructions: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_wave_instructions: 10_000_000 }
+    }
+}
+
+/// A code object placed in global memory, with decoded instructions cached by address.
+pub struct LoadedCode {
+    pub target: Target,
+    pub base: u64,
+    pub image: Vec<u8>,
+    cache: HashMap<u64, Instruction>,
+}
+
+impl LoadedCode {
+    /// Maps the PT_LOAD segments of `co` into `mem` (as the runtime loader does).
+    pub fn load(co: &CodeObject, mem: &mut GlobalMemory) -> Result<LoadedCode, EmuError> {
+        let target = match co.processor() {
+            Some("gfx1250") => Target::Gfx1250,
+            Some("gfx942") => Target::Gfx942,
+            Some("gfx950") => Target::Gfx950,
+            _ => return Err(EmuError::Launch(format!("cannot emulate {}", co.target_id()))),
+        };
+        let loads: Vec<_> = co.program_headers.iter().filter(|p| p.p_type == 1).collect();
+        let size = loads.iter().map(|p| p.vaddr + p.memsz).max().unwrap_or(0);
+        if size > 1 << 30 {
+            return Err(EmuError::Launch(format!("code object image of {size} bytes is too large")));
+        }
+        let mut image = vec![0u8; size as usize];
+        for p in loads {
+            let src = co.bytes.get(p.offset as usize..(p.offset + p.filesz) as usize).ok_or_else(|| {
+                EmuError::Launch(format!("segment at file offset {:#x} is outside the file", p.offset))
+            })?;
+            image[p.vaddr as usize..(p.vaddr + p.filesz) as usize].copy_from_slice(src);
+        }
+        let base = mem.alloc(image.clone());
+        Ok(LoadedCode { target, base, image, cache: HashMap::new() })
+    }
+
+    /// The instruction at device address `pc`.
+    pub fn fetch(&mut self, pc: u64) -> Result<Instruction, EmuError> {
+        if let Some(i) = self.cache.get(&pc) {
+            return Ok(*i);
+        }
+        let off = pc.checked_sub(self.base).filter(|&o| o < self.image.len() as u64).ok_or(EmuError::PcOutOfCode { pc })?;
+        let inst = hx_isa::decode(self.target, &self.image, off as usize)
+            .map_err(|e| EmuError::Decode { pc, message: e.to_string() })?;
+        self.cache.insert(pc, inst);
+        Ok(inst)
+    }
+}
+
+/// Shared state of one workgroup's execution.
+pub struct Group<'a> {
+    pub mem: &'a mut GlobalMemory,
+    pub lds: LocalMemory,
+    /// Per wave, per lane private memory.
+    pub scratch: Vec<Vec<LocalMemory>>,
+    pub code: &'a mut LoadedCode,
+    pub stats: &'a mut Stats,
+    pub fp_mode: crate::alu::FpMode,
+    pub target: Target,
+}
+
+/// Runs `kernel` of `co` over the whole grid. `kernarg` is the kernarg segment (see
+/// [`crate::kernarg::build`]). Returns the dynamic instruction counts.
+pub fn run_kernel(
+    co: &CodeObject,
+    kernel: &str,
+    mem: &mut GlobalMemory,
+    dispatch: &Dispatch,
+    kernarg: &[u8],
+    limits: &Limits,
+) -> Result<Stats, EmuError> {
+    let k = co.kernel(kernel).ok_or_else(|| EmuError::Launch(format!("no kernel {kernel} in the code object")))?;
+    let generation = co.generation().ok_or_else(|| EmuError::Launch(format!("unknown generation of {}", co.target_id())))?;
+    if dispatch.block.iter().any(|&b| b == 0) || dispatch.grid.iter().any(|&g| g == 0) {
+        return Err(EmuError::Launch(format!("empty grid {:?} or block {:?}", dispatch.grid, dispatch.block)));
+    }
+    let group_items: u64 = dispatch.block.iter().map(|&b| b as u64).product();
+    if group_items > 1024 {
+        return Err(EmuError::Launch(format!("workgroup of {group_items} work-items exceeds 1024")));
+    }
+    let d = &k.descriptor;
+    if d.kernel_code_properties & (1 << 11) != 0 {
+        return Err(EmuError::Launch(format!("kernel {kernel} uses a dynamic stack, which is not modelled")));
+    }
+    let rsrc1 = d.compute_pgm_rsrc1;
+    let fp_mode = crate::alu::FpMode::from_rsrc1(rsrc1, generation == Generation::Gfx125 || generation == Generation::Gfx120)
+        .map_err(|e| EmuError::Launch(format!("kernel {kernel}: {e}")))?;
+    let mut code = LoadedCode::load(co, mem)?;
+    let kernarg_addr = mem.alloc(kernarg.to_vec());
+    let mut stats = Stats::default();
+    let lanes = if generation == Generation::Gfx125 { 32 } else { 64 };
+    let counts = dispatch.workgroup_counts();
+    for wz in 0..counts[2] {
+        for wy in 0..counts[1] {
+            for wx in 0..counts[0] {
+                let wg = [wx, wy, wz];
+                // Partial workgroups at the grid's edge (HSA semantics).
+                let size = [0, 1, 2].map(|i| (dispatch.grid[i] - wg[i] * dispatch.block[i]).min(dispatch.block[i]));
+                run_group(co, k, generation, lanes, wg, size, dispatch, kernarg_addr, mem, &mut code, &mut stats, fp_mode, limits)?;
+            }
+        }
+    }
+    Ok(stats)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_group(
+    co: &CodeObject,
+    k: &Kernel,
+    generation: Generation,
+    lanes: usize,
+    wg: [u32; 3],
+    size: [u32; 3],
+    dispatch: &Dispatch,
+    kernarg_addr: u64,
+    mem: &mut GlobalMemory,
+    code: &mut LoadedCode,
+    stats: &mut Stats,
+    fp_mode: crate::alu::FpMode,
+    limits: &Limits,
+) -> Result<(), EmuError> {
+    let d = &k.descriptor;
+    let items = (size[0] * size[1] * size[2]) as usize;
+    let nwaves = items.div_ceil(lanes);
+    let vgprs = d.vgpr_allocation(generation) as usize;
+    // gfx90a-family: AGPRs live above ACCUM_OFFSET in the unified file; model them apart.
+    let agprs = if generation == Generation::Gfx90a { vgprs } else { 0 };
+    let lds_size = d.group_segment_fixed_size as usize + dispatch.dynamic_lds as usize;
+    let private = d.private_segment_fixed_size as usize;
+    let mut waves = Vec::with_capacity(nwaves);
+    for w in 0..nwaves {
+        let mut wave = Wave::new(lanes, vgprs, agprs);
+        wave.id_in_group = w as u32;
+        wave.pc = code.base + k.code_addr;
+        for lane in 0..lanes {
+            let i = w * lanes + lane;
+            if i >= items {
+                continue;
+            }
+            wave.exec |= 1 << lane;
+            let (x, y, z) = (i as u32 % size[0], i as u32 / size[0] % size[1], i as u32 / (size[0] * size[1]));
+            // Work-item IDs packed in v0: x | y << 10 | z << 20 (gfx90a+ and GFX11+).
+            wave.set_v(0, lane, x | y << 10 | z << 20)?;
+        }
+        init_sgprs(&mut wave, k, generation, wg, kernarg_addr, mem)?;
+        waves.push(wave);
+    }
+    let mut group = Group {
+        mem,
+        lds: LocalMemory::new("lds", lds_size),
+        scratch: (0..nwaves).map(|_| (0..lanes).map(|_| LocalMemory::new("scratch", private)).collect()).collect(),
+        code,
+        stats,
+        fp_mode,
+        target: match generation {
+            Generation::Gfx125 => Target::Gfx1250,
+            _ if co.processor() == Some("gfx950") => Target::Gfx950,
+            _ => Target::Gfx942,
+        },
+    };
+    let mut executed = vec![0u64; nwaves];
+    loop {
+        let mut progressed = false;
+        for w in 0..nwaves {
+            while waves[w].status == WaveStatus::Running {
+                executed[w] += 1;
+                if executed[w] > limits.max_wave_instructions {
+                    return Err(EmuError::Runaway { kernel: k.name.clone(), limit: limits.max_wave_instructions });
+                }
+                let pc = waves[w].pc;
+                let offset = pc.wrapping_sub(group.code.base);
+                let inst = group.code.fetch(pc).map_err(|e| EmuError::InKernel { kernel: k.name.clone(), offset, cause: Box::new(e) })?;
+                let flow = exec::step(&mut waves[w], w, &inst, &mut group).map_err(|e| e.at(&k.name, offset, &inst))?;
+                progressed = true;
+                match flow {
+                    Flow::Next => waves[w].pc = pc + inst.len as u64,
+                    Flow::Jump(target) => waves[w].pc = target,
+                    Flow::End => waves[w].status = WaveStatus::Done,
+                    Flow::Barrier => {
+                        waves[w].pc = pc + inst.len as u64;
+                        waves[w].status = WaveStatus::AtBarrier;
+                    }
+                }
+            }
+        }
+        if waves.iter().all(|w| w.status == WaveStatus::Done) {
+            return Ok(());
+        }
+        // Every live wave waits at the barrier: release them all.
+        if waves.iter().all(|w| w.status != WaveStatus::Running) {
+            for w in waves.iter_mut().filter(|w| w.status == WaveStatus::AtBarrier) {
+                w.status = WaveStatus::Running;
+            }
+            continue;
+        }
+        if !progressed {
+            return Err(EmuError::Launch("no wave can make progress".into()));
+        }
+    }
+}
+
+/// User and system SGPRs, and the architected registers of GFX12.5 (AMDGPUUsage, "Initial
+/// Kernel Execution State").
+fn init_sgprs(
+    wave: &mut Wave,
+    k: &Kernel,
+    generation: Generation,
+    wg: [u32; 3],
+    kernarg_addr: u64,
+    mem: &GlobalMemory,
+) -> Result<(), EmuError> {
+    let d = &k.descriptor;
+    let props = d.kernel_code_properties;
+    let mut s = 0usize;
+    let put = |wave: &mut Wave, s: &mut usize, v: u32| -> Result<(), EmuError> {
+        *wave.sgpr.get_mut(*s).ok_or_else(|| EmuError::Launch("user SGPRs overflow".into()))? = v;
+        *s += 1;
+        Ok(())
+    };
+    let unsupported = |what: &str| EmuError::Launch(format!("kernel {} asks for {what}, which is not modelled", k.name));
+    if props & 1 != 0 {
+        return Err(unsupported("a private segment buffer descriptor"));
+    }
+    if props & 2 != 0 {
+        return Err(unsupported("the dispatch packet pointer"));
+    }
+    if props & 4 != 0 {
+        return Err(unsupported("the queue pointer"));
+    }
+    if props & 8 != 0 {
+        put(wave, &mut s, kernarg_addr as u32)?;
+        put(wave, &mut s, (kernarg_addr >> 32) as u32)?;
+    }
+    if props & 16 != 0 {
+        put(wave, &mut s, 0)?;
+        put(wave, &mut s, 0)?;
+    }
+    if props & 32 != 0 {
+        return Err(unsupported("flat scratch init"));
+    }
+    if props & 64 != 0 {
+        put(wave, &mut s, d.private_segment_fixed_size)?;
+    }
+    // Preloaded kernargs follow, up to USER_SGPR_COUNT.
+    let (len, offset) = d.kernarg_preload();
+    for i in 0..len {
+        let v = mem.read_u32(kernarg_addr + 4 * (offset + i) as u64)?;
+        put(wave, &mut s, v)?;
+    }
+    let user = d.user_sgpr_count(generation) as usize;
+    if s > user {
+        return Err(EmuError::Launch(format!("kernel {}: {s} user SGPRs enabled but USER_SGPR_COUNT is {user}", k.name)));
+    }
+    let mut s = user;
+    let rsrc2 = d.compute_pgm_rsrc2;
+    if generation == Generation::Gfx125 {
+        // Architected workgroup IDs; TTMP6 = 0 and IB_STS2 cluster bits 0: not in a cluster.
+        wave.ttmp[9] = wg[0];
+        wave.ttmp[7] = wg[1] | wg[2] << 16;
+        wave.ttmp[6] = 0;
+    } else {
+        for (bit, id) in [(7, wg[0]), (8, wg[1]), (9, wg[2])] {
+            if rsrc2 >> bit & 1 != 0 {
+                put(wave, &mut s, id)?;
+            }
+        }
+        if rsrc2 >> 10 & 1 != 0 {
+            return Err(unsupported("workgroup info"));
+        }
+        if rsrc2 & 1 != 0 {
+            // Private segment wave byte offset: scratch is modelled per lane from 0.
+            put(wave, &mut s, 0)?;
+        }
+    }
+    Ok(())
+}

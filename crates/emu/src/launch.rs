@@ -1,0 +1,59 @@
+//! One-call launches: buffers in, buffers out. Each buffer argument gets its own allocation in a
+//! fresh global memory; the kernarg segment is built from the kernel's metadata.
+
+use crate::dispatch::{run_kernel, Limits};
+use crate::memory::GlobalMemory;
+use crate::stats::Stats;
+use crate::{Dispatch, EmuError};
+use hx_codeobj::CodeObject;
+
+/// An explicit kernel argument.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Arg {
+    /// A global buffer: its initial contents; the kernel gets its device address.
+    Buffer(Vec<u8>),
+    /// A by-value argument's bytes.
+    Value(Vec<u8>),
+}
+
+#[derive(Debug, Clone)]
+pub struct LaunchResult {
+    /// The arguments after the run (buffers with their final contents).
+    pub args: Vec<Arg>,
+    pub stats: Stats,
+}
+
+pub fn launch(co: &CodeObject, kernel: &str, dispatch: &Dispatch, args: &[Arg], limits: &Limits) -> Result<LaunchResult, EmuError> {
+    let meta = co
+        .metadata
+        .as_ref()
+        .and_then(|m| m.kernel(kernel))
+        .ok_or_else(|| EmuError::Launch(format!("no metadata for kernel {kernel}")))?;
+    let mut mem = GlobalMemory::new();
+    let mut addrs = Vec::new();
+    let explicit: Vec<Vec<u8>> = args
+        .iter()
+        .map(|a| match a {
+            Arg::Buffer(b) => {
+                let addr = mem.alloc(b.clone());
+                addrs.push(Some(addr));
+                addr.to_le_bytes().to_vec()
+            }
+            Arg::Value(v) => {
+                addrs.push(None);
+                v.clone()
+            }
+        })
+        .collect();
+    let kernarg = crate::kernarg::build(meta, &explicit, dispatch)?;
+    let stats = run_kernel(co, kernel, &mut mem, dispatch, &kernarg, limits)?;
+    let out = args
+        .iter()
+        .zip(addrs)
+        .map(|(a, addr)| match (a, addr) {
+            (Arg::Buffer(_), Some(addr)) => Arg::Buffer(mem.buffer(addr).expect("allocated above").to_vec()),
+            (other, _) => other.clone(),
+        })
+        .collect();
+    Ok(LaunchResult { args: out, stats })
+}

@@ -1,0 +1,96 @@
+//! Running a kernel of any code object in the emulator on seeded buffers: what `hotswap-xlate run`
+//! and `verify` do. Each global-pointer argument gets its own buffer of `buffer_bytes` bytes filled
+//! from the seed; by-value arguments are zero unless given.
+
+use crate::Error;
+use hx_codeobj::{CodeObject, KernelMeta};
+use hx_emu::launch::{launch, Arg};
+use hx_emu::{Dispatch, Limits, Stats};
+
+/// How to run a kernel without a launch description.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub dynamic_lds: u32,
+    pub seed: u64,
+    pub buffer_bytes: usize,
+    /// By-value arguments by name: their bytes (little-endian, the argument's size).
+    pub values: Vec<(String, u64)>,
+    pub limits: Limits,
+}
+
+/// The arguments after a run, with the dynamic instruction counts.
+#[derive(Debug, Clone)]
+pub struct RunResult {
+    /// (argument name, final buffer contents) of each buffer argument.
+    pub buffers: Vec<(String, Vec<u8>)>,
+    pub stats: Stats,
+}
+
+/// A 64-bit FNV-1a digest (to print and compare buffer contents).
+pub fn digest(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The explicit arguments of `meta` made from the options: buffers of seeded bytes (each
+/// argument its own stream), values as given or zero.
+pub fn seeded_args(meta: &KernelMeta, o: &RunOptions) -> Result<Vec<(String, Arg)>, Error> {
+    let mut out = Vec::new();
+    for (i, a) in meta.args.iter().filter(|a| !a.is_hidden()).enumerate() {
+        let name = a.name.clone().unwrap_or_else(|| format!("arg{i}"));
+        let arg = match a.value_kind.as_str() {
+            "global_buffer" => {
+                let mut state = o.seed ^ (i as u64 + 1).wrapping_mul(0x1000_0000_01b3);
+                let mut buf = Vec::with_capacity(o.buffer_bytes + 8);
+                while buf.len() < o.buffer_bytes {
+                    buf.extend_from_slice(&splitmix(&mut state).to_le_bytes());
+                }
+                buf.truncate(o.buffer_bytes);
+                Arg::Buffer(buf)
+            }
+            "by_value" => {
+                let v = o.values.iter().find(|(n, _)| *n == name).map(|(_, v)| *v).unwrap_or(0);
+                let size = a.size as usize;
+                if size > 8 {
+                    return Err(Error::Run(format!("by-value argument {name} of {size} bytes cannot be given on the command line")));
+                }
+                Arg::Value(v.to_le_bytes()[..size].to_vec())
+            }
+            other => return Err(Error::Run(format!("argument {name} of kind {other} is not supported by run/verify"))),
+        };
+        out.push((name, arg));
+    }
+    Ok(out)
+}
+
+/// Runs `kernel` of the code object in `bytes` in the emulator.
+pub fn run(bytes: &[u8], kernel: &str, o: &RunOptions) -> Result<RunResult, Error> {
+    let co = CodeObject::parse(bytes)?;
+    let meta = co
+        .metadata
+        .as_ref()
+        .and_then(|m| m.kernel(kernel))
+        .ok_or_else(|| Error::Run(format!("no kernel {kernel} in the code object")))?;
+    let named = seeded_args(meta, o)?;
+    let args: Vec<Arg> = named.iter().map(|(_, a)| a.clone()).collect();
+    let dispatch = Dispatch { grid: o.grid, block: o.block, dynamic_lds: o.dynamic_lds };
+    let r = launch(&co, kernel, &dispatch, &args, &o.limits)?;
+    let buffers = named
+        .iter()
+        .zip(r.args)
+        .filter_map(|((name, _), a)| match a {
+            Arg::Buffer(b) => Some((name.clone(), b)),
+            Arg::Value(_) => None,
+        })
+        .collect();
+    Ok(RunResult { buffers, stats: r.stats })
+}

@@ -1,0 +1,59 @@
+//! The first two sides of the verification triangle (DESIGN.md): every corpus launch run in the
+//! emulator for gfx1250, gfx942 and gfx950; the three results must be bit-identical and equal to
+//! the Rust reference (within the launch's stated tolerance for approximate ops).
+//!
+//! Not every kernel runs yet (decoder formats and semantics are still being added), so this test
+//! checks every kernel that runs on all three targets, and requires the ones listed in
+//! `MUST_PASS` to run. Run with `--nocapture` to see the status of each launch.
+
+use hx_llvm::GpuTarget;
+use hx_tests::run_corpus_launch;
+
+/// Launches that must run and agree today: grows as the emulator grows.
+const MUST_PASS: &[&str] = &[];
+
+#[test]
+fn emulated_targets_agree_with_each_other_and_the_reference() {
+    let mut failures = Vec::new();
+    let mut passed = Vec::new();
+    for obj in hx_corpus::objects().unwrap() {
+        for launch in &obj.launches {
+            let id = format!("{}/{}", obj.name, launch.kernel);
+            let seed = 7;
+            let inputs = hx_corpus::make_inputs(launch, seed);
+            let expected = hx_corpus::reference(&obj.name, launch, &inputs).unwrap();
+            let runs: Vec<_> = GpuTarget::ALL.iter().map(|&t| (t, run_corpus_launch(t, &obj.name, launch, seed))).collect();
+            let mut ok = true;
+            for (t, r) in &runs {
+                match r {
+                    Err(e) => {
+                        ok = false;
+                        eprintln!("not yet: {id} on {t}: {e}");
+                    }
+                    Ok((out, _)) => {
+                        if let Err(e) = hx_corpus::compare_outputs(launch, &expected, out) {
+                            failures.push(format!("{id} on {t} differs from the reference: {e}"));
+                            ok = false;
+                        }
+                    }
+                }
+            }
+            // Where all three ran, they must agree bit for bit (A == B).
+            if let [(_, Ok((a, _))), (_, Ok((b, _))), (_, Ok((c, _)))] = &runs[..] {
+                for (i, spec) in launch.args.iter().enumerate().filter(|(_, s)| s.output) {
+                    if a[i].bytes() != b[i].bytes() || a[i].bytes() != c[i].bytes() {
+                        failures.push(format!("{id}: output {} differs between gfx1250, gfx942 and gfx950", spec.name));
+                        ok = false;
+                    }
+                }
+            }
+            if ok {
+                passed.push(id.clone());
+            } else if MUST_PASS.contains(&id.as_str()) {
+                failures.push(format!("{id} is listed as passing but did not run on every target"));
+            }
+        }
+    }
+    eprintln!("{} launches agree on all three targets: {passed:?}", passed.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
