@@ -546,7 +546,9 @@ pub fn opcode_count(family: Family, format: Format) -> u32 {
 ///   literal source (ssrc0 = 255);
 /// - the f16 KImm instructions (gfx1250 VOP2 v_fmamk_f16/v_fmaak_f16 0x37/0x38, GFX9 VOP2
 ///   v_madmk_f16/v_madak_f16 0x24/0x25) when the literal is 0xff;
-/// - gfx1250 SMEM s_load_b96/s_buffer_load_b96 (opcodes 0x05/0x15) with TTMP data registers.
+/// - gfx1250 SMEM s_load_b96/s_buffer_load_b96 (opcodes 0x05/0x15) with TTMP data registers;
+/// - gfx942 VOP3 compares (opcodes 0x10..=0xff) and v_readlane_b32 (0x289) with destination
+///   field 255 (a segmentation fault).
 pub fn oracle_crashes(target: Target, word: u32, lit: u32) -> bool {
     let vop2 = word >> 31 == 0 && (word >> 25) < 0x3e;
     let vop2_op = (word >> 25) & 0x3f;
@@ -561,7 +563,13 @@ pub fn oracle_crashes(target: Target, word: u32, lit: u32) -> bool {
                 || (vop2 && matches!(vop2_op, 0x37 | 0x38) && lit == 0xff)
                 || (smem && matches!(smem_op, 0x05 | 0x15) && (108..=123).contains(&sdata))
         }
-        Target::Gfx942 | Target::Gfx950 => vop2 && matches!(vop2_op, 0x24 | 0x25) && lit == 0xff,
+        Target::Gfx942 => {
+            let vop3 = word & 0xfc00_0000 == 0xd000_0000;
+            let vop3_op = (word >> 16) & 0x3ff;
+            (vop2 && matches!(vop2_op, 0x24 | 0x25) && lit == 0xff)
+                || (vop3 && (matches!(vop3_op, 0x10..=0xff) || vop3_op == 0x289) && word & 0xff == 0xff)
+        }
+        Target::Gfx950 => vop2 && matches!(vop2_op, 0x24 | 0x25) && lit == 0xff,
     }
 }
 

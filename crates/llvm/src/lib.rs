@@ -115,7 +115,17 @@ impl GpuTarget {
 
     /// Creates a target machine for this processor (PIC, as code objects are shared objects).
     pub fn target_machine(self, opt: OptLevel) -> Result<TargetMachine> {
+        self.target_machine_with(opt, "")
+    }
+
+    /// As [`GpuTarget::target_machine`], with extra subtarget features (e.g. `+xnack,-sramecc`).
+    pub fn target_machine_with(self, opt: OptLevel, extra_features: &str) -> Result<TargetMachine> {
         init();
+        let features = if extra_features.is_empty() {
+            self.features().to_string()
+        } else {
+            format!("{},{extra_features}", self.features())
+        };
         let triple = TargetTriple::create(AMDHSA_TRIPLE);
         let target = Target::from_triple(&triple).map_err(|e| LlvmError::TargetMachine {
             cpu: self.cpu().to_string(),
@@ -125,7 +135,7 @@ impl GpuTarget {
             .create_target_machine(
                 &triple,
                 self.cpu(),
-                self.features(),
+                &features,
                 opt.codegen_level(),
                 RelocMode::PIC,
                 CodeModel::Default,
@@ -215,11 +225,16 @@ pub fn parse_ir<'ctx>(ctx: &'ctx Context, ir: &str, name: &str) -> Result<Module
 /// spirit: codegen mutates it, so emit each artefact from a fresh module (shared/LLVM.md).
 pub fn emit_module(module: &Module<'_>, name: &str, target: GpuTarget, opt: OptLevel, emit: Emit) -> Result<Vec<u8>> {
     let tm = target.target_machine(opt)?;
+    emit_with_machine(module, name, &tm, opt, emit)
+}
+
+/// As [`emit_module`], with a target machine the caller made (extra features, reuse).
+pub fn emit_with_machine(module: &Module<'_>, name: &str, tm: &TargetMachine, opt: OptLevel, emit: Emit) -> Result<Vec<u8>> {
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
     verify(module, name)?;
     let options = PassBuilderOptions::create();
-    module.run_passes(opt.pipeline(), &tm, options).map_err(|e| LlvmError::Passes {
+    module.run_passes(opt.pipeline(), tm, options).map_err(|e| LlvmError::Passes {
         name: name.to_string(),
         pipeline: opt.pipeline().to_string(),
         msg: e.to_string(),

@@ -1,0 +1,67 @@
+//! The lowering stage carries the source kernel's attributes into the target compile: checked
+//! in the metadata and descriptor LLVM writes.
+
+use hx_codeobj::{CodeObject, Generation};
+use hx_lower::{lower_ir, Denormals, Emit, GpuTarget, KernelAttrs, LowerError, LowerOptions};
+
+fn saxpy_ir() -> String {
+    hx_corpus::object("saxpy").unwrap().ir().unwrap()
+}
+
+fn attrs(denormals: Denormals) -> KernelAttrs {
+    KernelAttrs {
+        name: "saxpy".into(),
+        flat_workgroup_size: Some((128, 128)),
+        reqd_workgroup_size: Some([128, 1, 1]),
+        uniform_work_group_size: true,
+        denormals_f32: denormals,
+        denormals_f16_f64: Denormals::Ieee,
+    }
+}
+
+#[test]
+fn attributes_reach_metadata_and_descriptor() {
+    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+        for (den, mode) in [(Denormals::Ieee, 3), (Denormals::PreserveSign, 0)] {
+            let obj = lower_ir(&saxpy_ir(), "saxpy", &[attrs(den)], &LowerOptions::new(target), Emit::Object).unwrap();
+            let co = CodeObject::parse(&obj).unwrap();
+            assert_eq!(co.processor(), Some(target.cpu()));
+            let md = co.metadata.as_ref().unwrap();
+            let k = md.kernel("saxpy").unwrap();
+            assert_eq!(k.wavefront_size, 64);
+            assert_eq!(k.max_flat_workgroup_size, Some(128));
+            assert_eq!(k.reqd_workgroup_size, Some([128, 1, 1]));
+            assert_eq!(k.raw.get(".uniform_work_group_size").and_then(|v| v.as_u64()), Some(1));
+            let d = &co.kernel("saxpy").unwrap().descriptor;
+            assert_eq!(d.field(Generation::Gfx90a, "FLOAT_DENORM_MODE_32"), Some(mode), "{target} {den:?}");
+            assert_eq!(d.field(Generation::Gfx90a, "FLOAT_DENORM_MODE_16_64"), Some(3));
+        }
+    }
+}
+
+#[test]
+fn xnack_and_sramecc_reach_e_flags() {
+    let mut o = LowerOptions::new(GpuTarget::Gfx942);
+    o.xnack = Some(true);
+    o.sramecc = Some(false);
+    let obj = lower_ir(&saxpy_ir(), "saxpy", &[attrs(Denormals::Ieee)], &o, Emit::Object).unwrap();
+    let co = CodeObject::parse(&obj).unwrap();
+    assert_eq!(co.target_id(), "amdgcn-amd-amdhsa--gfx942:sramecc-:xnack+");
+    let asm = String::from_utf8(lower_ir(&saxpy_ir(), "saxpy", &[], &o, Emit::Assembly).unwrap()).unwrap();
+    assert!(asm.contains(".amdgcn_target \"amdgcn-amd-amdhsa--gfx942:sramecc-:xnack+\""), "{asm}");
+}
+
+#[test]
+fn errors_are_reported_not_aborts() {
+    let o = LowerOptions::new(GpuTarget::Gfx942);
+    let mut a = attrs(Denormals::Ieee);
+    a.name = "nope".into();
+    assert!(matches!(lower_ir(&saxpy_ir(), "saxpy", &[a], &o, Emit::Object), Err(LowerError::NoSuchKernel(n)) if n == "nope"));
+    let mut a = attrs(Denormals::Ieee);
+    a.flat_workgroup_size = Some((256, 64));
+    assert!(matches!(lower_ir(&saxpy_ir(), "saxpy", &[a], &o, Emit::Object), Err(LowerError::BadAttribute { .. })));
+    let o = LowerOptions::new(GpuTarget::Gfx1250);
+    assert!(matches!(lower_ir(&saxpy_ir(), "saxpy", &[], &o, Emit::Object), Err(LowerError::NotATarget { .. })));
+    let ir = lower_ir(&saxpy_ir(), "saxpy", &[], &LowerOptions::new(GpuTarget::Gfx950), Emit::LlvmIr).unwrap();
+    assert!(String::from_utf8(ir).unwrap().contains("define amdgpu_kernel void @saxpy"));
+}
