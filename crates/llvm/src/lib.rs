@@ -207,7 +207,16 @@ pub enum Emit {
 /// Verifies a module; never hand the backend a module that has not passed this (an `LLVM ERROR`
 /// inside codegen aborts the host process).
 pub fn verify(module: &Module<'_>, name: &str) -> Result<()> {
-    module.verify().map_err(|e| LlvmError::Verify { name: name.to_string(), msg: e.to_string() })
+    module.verify().map_err(|e| {
+        // The verifier repeats itself per offending value; the first lines say what is wrong.
+        let mut msg = e.to_string();
+        if msg.len() > 2000 {
+            let cut = (0..=2000).rev().find(|&i| msg.is_char_boundary(i)).unwrap_or(0);
+            msg.truncate(cut);
+            msg.push_str(" ...");
+        }
+        LlvmError::Verify { name: name.to_string(), msg }
+    })
 }
 
 /// Parses LLVM IR text into a module of `ctx`, and verifies it.

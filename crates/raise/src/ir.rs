@@ -1,0 +1,928 @@
+//! Building the LLVM IR function of one kernel from its CFG.
+
+use crate::cfg::{self, Cond, Exit};
+use crate::RaiseError;
+use hx_codeobj::descriptor::{Generation, KernelDescriptor};
+use hx_emu::alu::table::{self as alu, AluOp, Flag, Op, Ty};
+use hx_isa::{InstOperand, Instruction, Kind, Operand, Reg, RegClass, Target, ValType};
+use hx_llvm::inkwell::basic_block::BasicBlock;
+use hx_llvm::inkwell::builder::{Builder, BuilderError};
+use hx_llvm::inkwell::context::Context;
+use hx_llvm::inkwell::intrinsics::Intrinsic;
+use hx_llvm::inkwell::module::Module;
+use hx_llvm::inkwell::types::BasicTypeEnum;
+use hx_llvm::inkwell::values::{BasicMetadataValueEnum, FunctionValue, IntValue, PointerValue};
+use hx_llvm::inkwell::{AddressSpace, FloatPredicate, IntPredicate};
+use std::collections::HashMap;
+
+impl From<BuilderError> for RaiseError {
+    fn from(e: BuilderError) -> Self {
+        RaiseError::Kernel { kernel: String::new(), msg: format!("IR builder: {e}") }
+    }
+}
+
+/// The source kernel's entry state, from its descriptor (AMDGPUUsage "Initial Kernel Execution
+/// State", GFX12.5 flavour).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelAbi {
+    /// SGPR index of the kernarg segment pointer (2 SGPRs), if enabled.
+    pub kernarg_ptr_sgpr: Option<u16>,
+    /// Preloaded kernarg dwords: (first SGPR, count, kernarg dword offset).
+    pub preload: Option<(u16, u16, u16)>,
+    pub private_segment_size: u32,
+    pub group_segment_size: u32,
+}
+
+impl KernelAbi {
+    pub fn from_descriptor(kernel: &str, d: &KernelDescriptor) -> Result<KernelAbi, RaiseError> {
+        let err = |msg: &str| RaiseError::Kernel { kernel: kernel.to_string(), msg: msg.to_string() };
+        let p = d.kernel_code_properties;
+        let mut s = 0u16;
+        for (bit, what) in [(0, "a private segment buffer"), (1, "the dispatch pointer"), (2, "the queue pointer")] {
+            if p >> bit & 1 != 0 {
+                return Err(err(&format!("the kernel asks for {what} in user SGPRs, which is not raised yet")));
+            }
+        }
+        let kernarg_ptr_sgpr = if p & 8 != 0 {
+            s += 2;
+            Some(0)
+        } else {
+            None
+        };
+        if p & (16 | 32 | 64) != 0 {
+            return Err(err("dispatch id / flat scratch init / private segment size user SGPRs are not raised yet"));
+        }
+        if p & (1 << 11) != 0 {
+            return Err(err("dynamic stacks are not raised"));
+        }
+        let (len, off) = d.kernarg_preload();
+        let preload = (len > 0).then_some((s, len as u16, off as u16));
+        Ok(KernelAbi {
+            kernarg_ptr_sgpr,
+            preload,
+            private_segment_size: d.private_segment_fixed_size,
+            group_segment_size: d.group_segment_fixed_size,
+        })
+    }
+}
+
+const NUM_SGPRS: usize = 106;
+
+struct Raiser<'ctx, 'a> {
+    ctx: &'ctx Context,
+    module: &'a Module<'ctx>,
+    b: Builder<'ctx>,
+    kernel: &'a str,
+    sgpr: Vec<PointerValue<'ctx>>,
+    vgpr: Vec<PointerValue<'ctx>>,
+    ttmp: Vec<PointerValue<'ctx>>,
+    vcc_lo: PointerValue<'ctx>,
+    vcc_hi: PointerValue<'ctx>,
+    exec: PointerValue<'ctx>,
+    m0: PointerValue<'ctx>,
+    scc: PointerValue<'ctx>,
+    /// Source lane (0..31) and the half of the target wave (0/1) of this thread.
+    lane: IntValue<'ctx>,
+    half_shift: IntValue<'ctx>,
+    blocks: HashMap<usize, BasicBlock<'ctx>>,
+}
+
+/// Raises the kernel `name` (machine code `code`, entry state `abi`) into `module` as
+/// `amdgpu_kernel void @name()`; arguments are read through the kernarg segment pointer, as
+/// the source does. The caller verifies the module.
+pub fn raise_kernel<'ctx>(
+    ctx: &'ctx Context,
+    module: &Module<'ctx>,
+    name: &str,
+    code: &[u8],
+    abi: &KernelAbi,
+) -> Result<FunctionValue<'ctx>, RaiseError> {
+    let graph = cfg::build(Target::Gfx1250, code, name)?;
+    // Allocas must be in the private address space (5): that comes from the AMDGPU data layout,
+    // which is the same for every amdgcn processor.
+    if module.get_triple().as_str().to_bytes().is_empty() {
+        let tm = hx_llvm::GpuTarget::Gfx942.target_machine(hx_llvm::OptLevel::O2)?;
+        module.set_triple(&tm.get_triple());
+        module.set_data_layout(&tm.get_target_data().get_data_layout());
+    }
+    let fn_ty = ctx.void_type().fn_type(&[], false);
+    let func = module.add_function(name, fn_ty, None);
+    func.set_call_conventions(91); // amdgpu_kernel
+    let b = ctx.create_builder();
+    let entry = ctx.append_basic_block(func, "entry");
+    b.position_at_end(entry);
+    let i32t = ctx.i32_type();
+    let max_v = graph
+        .blocks
+        .iter()
+        .flat_map(|bl| bl.insts.iter())
+        .flat_map(|i| i.operands().filter_map(|o| match o.value {
+            Operand::Reg(r) if r.class == RegClass::Vgpr => Some(r.index as usize + r.dwords.max(1) as usize),
+            _ => None,
+        }).collect::<Vec<_>>())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let alloca = |n: &str| b.build_alloca(i32t, n);
+    let sgpr = (0..NUM_SGPRS).map(|i| alloca(&format!("s{i}"))).collect::<Result<Vec<_>, _>>()?;
+    let vgpr = (0..max_v).map(|i| alloca(&format!("v{i}"))).collect::<Result<Vec<_>, _>>()?;
+    let ttmp = (0..16).map(|i| alloca(&format!("ttmp{i}"))).collect::<Result<Vec<_>, _>>()?;
+    let (vcc_lo, vcc_hi, exec, m0) = (alloca("vcc_lo")?, alloca("vcc_hi")?, alloca("exec_lo")?, alloca("m0")?);
+    let scc = b.build_alloca(ctx.bool_type(), "scc")?;
+    let mut r = Raiser {
+        ctx,
+        module,
+        b,
+        kernel: name,
+        sgpr,
+        vgpr,
+        ttmp,
+        vcc_lo,
+        vcc_hi,
+        exec,
+        m0,
+        scc,
+        lane: i32t.const_zero(),
+        half_shift: ctx.i64_type().const_zero(),
+        blocks: HashMap::new(),
+    };
+    r.init_state(abi)?;
+    for bl in &graph.blocks {
+        let bb = ctx.append_basic_block(func, &format!("b{:x}", bl.start));
+        r.blocks.insert(bl.start, bb);
+    }
+    r.b.build_unconditional_branch(r.blocks[&graph.blocks[0].start])?;
+    for bl in &graph.blocks {
+        r.b.position_at_end(r.blocks[&bl.start]);
+        for inst in &bl.insts {
+            r.inst(inst)?;
+        }
+        r.exit(bl.exit)?;
+    }
+    Ok(func)
+}
+
+impl<'ctx> Raiser<'ctx, '_> {
+    fn err(&self, inst: &Instruction, msg: impl Into<String>) -> RaiseError {
+        RaiseError::at(self.kernel, inst.offset, inst.mnemonic(), msg)
+    }
+
+    fn i32(&self, v: u64) -> IntValue<'ctx> {
+        self.ctx.i32_type().const_int(v, false)
+    }
+
+    fn intrinsic(&self, name: &str, types: &[BasicTypeEnum<'ctx>]) -> Result<FunctionValue<'ctx>, RaiseError> {
+        let i = Intrinsic::find(name).ok_or_else(|| RaiseError::Kernel { kernel: self.kernel.into(), msg: format!("no intrinsic {name}") })?;
+        i.get_declaration(self.module, types).ok_or_else(|| RaiseError::Kernel { kernel: self.kernel.into(), msg: format!("cannot declare {name}") })
+    }
+
+    fn call(&self, name: &str, types: &[BasicTypeEnum<'ctx>], args: &[BasicMetadataValueEnum<'ctx>]) -> Result<IntValue<'ctx>, RaiseError> {
+        let f = self.intrinsic(name, types)?;
+        let v = self.b.build_call(f, args, "")?.try_as_basic_value().basic();
+        v.map(|v| v.into_int_value()).ok_or_else(|| RaiseError::Kernel { kernel: self.kernel.into(), msg: format!("{name} returns nothing") })
+    }
+
+    fn load(&self, p: PointerValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
+        Ok(self.b.build_load(self.ctx.i32_type(), p, "")?.into_int_value())
+    }
+
+    /// A 32-bit mask of `cond` over the source wave this thread belongs to.
+    fn ballot_half(&self, cond: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
+        let i64t = self.ctx.i64_type();
+        let m = self.call("llvm.amdgcn.ballot", &[i64t.into()], &[cond.into()])?;
+        let m = self.b.build_right_shift(m, self.half_shift, false, "")?;
+        Ok(self.b.build_int_truncate(m, self.ctx.i32_type(), "")?)
+    }
+
+    /// This thread's bit of a source mask.
+    fn my_bit(&self, mask: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
+        let s = self.b.build_right_shift(mask, self.lane, false, "")?;
+        let s = self.b.build_and(s, self.i32(1), "")?;
+        Ok(self.b.build_int_compare(IntPredicate::NE, s, self.i32(0), "")?)
+    }
+
+    fn active(&self) -> Result<IntValue<'ctx>, RaiseError> {
+        let e = self.load(self.exec)?;
+        self.my_bit(e)
+    }
+
+    fn init_state(&mut self, abi: &KernelAbi) -> Result<(), RaiseError> {
+        let (i32t, i64t) = (self.ctx.i32_type(), self.ctx.i64_type());
+        let lo = self.call("llvm.amdgcn.mbcnt.lo", &[], &[i32t.const_all_ones().into(), i32t.const_zero().into()])?;
+        let lane64 = self.call("llvm.amdgcn.mbcnt.hi", &[], &[i32t.const_all_ones().into(), lo.into()])?;
+        self.lane = self.b.build_and(lane64, self.i32(31), "lane")?;
+        let half = self.b.build_and(lane64, self.i32(32), "")?;
+        self.half_shift = self.b.build_int_z_extend(half, i64t, "half_shift")?;
+        for p in self.sgpr.iter().chain(&self.vgpr).chain(&self.ttmp).chain([&self.vcc_lo, &self.vcc_hi, &self.m0]) {
+            self.b.build_store(*p, i32t.const_zero())?;
+        }
+        self.b.build_store(self.scc, self.ctx.bool_type().const_zero())?;
+        // EXEC: the threads that exist in this thread's source wave.
+        let all = self.ballot_half(self.ctx.bool_type().const_all_ones())?;
+        self.b.build_store(self.exec, all)?;
+        // Packed work-item IDs in v0.
+        let x = self.call("llvm.amdgcn.workitem.id.x", &[], &[])?;
+        let y = self.call("llvm.amdgcn.workitem.id.y", &[], &[])?;
+        let z = self.call("llvm.amdgcn.workitem.id.z", &[], &[])?;
+        let y = self.b.build_left_shift(y, self.i32(10), "")?;
+        let z = self.b.build_left_shift(z, self.i32(20), "")?;
+        let v0 = self.b.build_or(self.b.build_or(x, y, "")?, z, "tid")?;
+        self.b.build_store(self.vgpr[0], v0)?;
+        // Architected workgroup IDs: TTMP9 = x, TTMP7 = y | z << 16; TTMP6 = 0 (no cluster).
+        let wx = self.call("llvm.amdgcn.workgroup.id.x", &[], &[])?;
+        let wy = self.call("llvm.amdgcn.workgroup.id.y", &[], &[])?;
+        let wz = self.call("llvm.amdgcn.workgroup.id.z", &[], &[])?;
+        self.b.build_store(self.ttmp[9], wx)?;
+        let wz = self.b.build_left_shift(wz, self.i32(16), "")?;
+        self.b.build_store(self.ttmp[7], self.b.build_or(wy, wz, "")?)?;
+        if let Some(s) = abi.kernarg_ptr_sgpr {
+            let kp = self.kernarg_ptr()?;
+            let a = self.b.build_ptr_to_int(kp, i64t, "")?;
+            self.store_s64(s as usize, a)?;
+        }
+        if let Some((first, n, off)) = abi.preload {
+            let kp = self.kernarg_ptr()?;
+            for i in 0..n as u64 {
+                let p = unsafe { self.b.build_gep(self.ctx.i8_type(), kp, &[self.ctx.i64_type().const_int(4 * (off as u64 + i), false)], "")? };
+                let v = self.b.build_load(i32t, p, "")?.into_int_value();
+                self.b.build_store(self.sgpr[first as usize + i as usize], v)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn kernarg_ptr(&self) -> Result<PointerValue<'ctx>, RaiseError> {
+        let f = self.intrinsic("llvm.amdgcn.kernarg.segment.ptr", &[])?;
+        let v = self.b.build_call(f, &[], "kernarg")?.try_as_basic_value().basic().unwrap();
+        Ok(v.into_pointer_value())
+    }
+
+    fn store_s64(&self, s: usize, v: IntValue<'ctx>) -> Result<(), RaiseError> {
+        let i32t = self.ctx.i32_type();
+        let lo = self.b.build_int_truncate(v, i32t, "")?;
+        let hi = self.b.build_int_truncate(self.b.build_right_shift(v, self.ctx.i64_type().const_int(32, false), false, "")?, i32t, "")?;
+        self.b.build_store(self.sgpr[s], lo)?;
+        self.b.build_store(self.sgpr[s + 1], hi)?;
+        Ok(())
+    }
+
+    /// The alloca of one 32-bit scalar register (None: reads 0, writes dropped).
+    fn sreg_slot(&self, class: RegClass, index: usize, inst: &Instruction) -> Result<Option<PointerValue<'ctx>>, RaiseError> {
+        Ok(match class {
+            RegClass::Sgpr => Some(*self.sgpr.get(index).ok_or_else(|| self.err(inst, format!("s{index}")))?),
+            RegClass::Vcc => Some(if index & 1 == 0 { self.vcc_lo } else { self.vcc_hi }),
+            // Wave32: EXEC_HI reads 0 and ignores writes.
+            RegClass::Exec => (index & 1 == 0).then_some(self.exec),
+            RegClass::M0 => Some(self.m0),
+            RegClass::Null => None,
+            RegClass::Ttmp => Some(*self.ttmp.get(index).ok_or_else(|| self.err(inst, format!("ttmp{index}")))?),
+            other => return Err(self.err(inst, format!("register {other:?} is not raised"))),
+        })
+    }
+
+    /// Reads a scalar register of `dwords` (1 or 2) as i32 or i64.
+    fn read_sreg(&self, r: Reg, dwords: u8, inst: &Instruction) -> Result<IntValue<'ctx>, RaiseError> {
+        let (i32t, i64t) = (self.ctx.i32_type(), self.ctx.i64_type());
+        let rd = |i: usize| -> Result<IntValue<'ctx>, RaiseError> {
+            match r.class {
+                RegClass::Scc => Ok(self.b.build_int_z_extend(self.b.build_load(self.ctx.bool_type(), self.scc, "")?.into_int_value(), i32t, "")?),
+                RegClass::Execz | RegClass::Vccz => {
+                    let v = self.load(if r.class == RegClass::Execz { self.exec } else { self.vcc_lo })?;
+                    let z = self.b.build_int_compare(IntPredicate::EQ, v, self.i32(0), "")?;
+                    Ok(self.b.build_int_z_extend(z, i32t, "")?)
+                }
+                _ => match self.sreg_slot(r.class, r.index as usize + i, inst)? {
+                    Some(p) => self.load(p),
+                    None => Ok(i32t.const_zero()),
+                },
+            }
+        };
+        if dwords == 1 {
+            return rd(0);
+        }
+        let lo = self.b.build_int_z_extend(rd(0)?, i64t, "")?;
+        let hi = self.b.build_int_z_extend(rd(1)?, i64t, "")?;
+        let hi = self.b.build_left_shift(hi, i64t.const_int(32, false), "")?;
+        Ok(self.b.build_or(lo, hi, "")?)
+    }
+
+    fn write_sreg(&self, r: Reg, dwords: u8, v: IntValue<'ctx>, inst: &Instruction) -> Result<(), RaiseError> {
+        let i32t = self.ctx.i32_type();
+        let parts = if dwords == 1 {
+            vec![self.b.build_int_truncate_or_bit_cast(v, i32t, "")?]
+        } else {
+            let sh = self.b.build_right_shift(v, self.ctx.i64_type().const_int(32, false), false, "")?;
+            vec![self.b.build_int_truncate(v, i32t, "")?, self.b.build_int_truncate(sh, i32t, "")?]
+        };
+        for (i, p) in parts.into_iter().enumerate() {
+            if let Some(slot) = self.sreg_slot(r.class, r.index as usize + i, inst)? {
+                self.b.build_store(slot, p)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn read_vreg(&self, r: Reg, dwords: u8, inst: &Instruction) -> Result<IntValue<'ctx>, RaiseError> {
+        let i64t = self.ctx.i64_type();
+        let get = |i: usize| self.vgpr.get(r.index as usize + i).copied().ok_or_else(|| self.err(inst, "VGPR out of range"));
+        let lo = self.load(get(0)?)?;
+        if dwords == 1 {
+            return Ok(lo);
+        }
+        let hi = self.load(get(1)?)?;
+        let lo = self.b.build_int_z_extend(lo, i64t, "")?;
+        let hi = self.b.build_left_shift(self.b.build_int_z_extend(hi, i64t, "")?, i64t.const_int(32, false), "")?;
+        Ok(self.b.build_or(lo, hi, "")?)
+    }
+
+    /// Writes a VGPR where this thread is active (the predicated-SIMT write).
+    fn write_vreg(&self, r: Reg, dwords: u8, v: IntValue<'ctx>, active: IntValue<'ctx>, inst: &Instruction) -> Result<(), RaiseError> {
+        let i32t = self.ctx.i32_type();
+        let parts = if dwords == 1 {
+            vec![self.b.build_int_truncate_or_bit_cast(v, i32t, "")?]
+        } else {
+            let sh = self.b.build_right_shift(v, self.ctx.i64_type().const_int(32, false), false, "")?;
+            vec![self.b.build_int_truncate(v, i32t, "")?, self.b.build_int_truncate(sh, i32t, "")?]
+        };
+        for (i, p) in parts.into_iter().enumerate() {
+            let slot = *self.vgpr.get(r.index as usize + i).ok_or_else(|| self.err(inst, "VGPR out of range"))?;
+            let old = self.load(slot)?;
+            let new = self.b.build_select(active, p, old, "")?.into_int_value();
+            self.b.build_store(slot, new)?;
+        }
+        Ok(())
+    }
+
+    /// A source operand's bits as an integer of `ty`'s width.
+    fn source(&self, o: &InstOperand, ty: Ty, inst: &Instruction) -> Result<IntValue<'ctx>, RaiseError> {
+        let dwords = if ty.bits() == 64 { 2 } else { 1 };
+        let v = match &o.value {
+            Operand::Reg(r) if r.class == RegClass::Vgpr => self.read_vreg(*r, dwords, inst)?,
+            Operand::Reg(r) => self.read_sreg(*r, dwords, inst)?,
+            Operand::Imm(v) => self.int_of(ty, *v as u64),
+            other => {
+                let vt = match ty {
+                    Ty::F64 => ValType::F64,
+                    Ty::F32 => ValType::F32,
+                    Ty::F16 => ValType::F16,
+                    Ty::BF16 => ValType::BF16,
+                    t if t.bits() == 64 => ValType::B64,
+                    t if t.bits() == 16 => ValType::B16,
+                    _ => ValType::B32,
+                };
+                let c = hx_emu::wave::constant_value(other, vt).ok_or_else(|| self.err(inst, format!("operand {other:?}")))?;
+                self.int_of(ty, c)
+            }
+        };
+        self.fit(v, ty)
+    }
+
+    fn int_of(&self, ty: Ty, v: u64) -> IntValue<'ctx> {
+        if ty.bits() == 64 { self.ctx.i64_type().const_int(v, false) } else { self.ctx.i32_type().const_int(v, false) }
+    }
+
+    /// Truncates/extends an integer to the width `ty` is computed in (16-bit ops in i32).
+    fn fit(&self, v: IntValue<'ctx>, ty: Ty) -> Result<IntValue<'ctx>, RaiseError> {
+        let want = if ty.bits() == 64 { 64 } else { 32 };
+        let have = v.get_type().get_bit_width();
+        let t = if want == 64 { self.ctx.i64_type() } else { self.ctx.i32_type() };
+        Ok(if have == want {
+            v
+        } else if have > want {
+            self.b.build_int_truncate(v, t, "")?
+        } else {
+            self.b.build_int_z_extend(v, t, "")?
+        })
+    }
+
+    fn inst(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
+        let m = inst.mnemonic();
+        match m {
+            "s_endpgm" | "s_branch" | "s_cbranch_scc0" | "s_cbranch_scc1" | "s_cbranch_vccz" | "s_cbranch_vccnz"
+            | "s_cbranch_execz" | "s_cbranch_execnz" => return Ok(()),
+            // Waits, scheduling hints and prefetches: the target backend inserts its own.
+            "s_nop" | "s_wait_loadcnt" | "s_wait_storecnt" | "s_wait_dscnt" | "s_wait_kmcnt" | "s_wait_samplecnt"
+            | "s_wait_bvhcnt" | "s_wait_expcnt" | "s_wait_xcnt" | "s_wait_loadcnt_dscnt" | "s_wait_storecnt_dscnt"
+            | "s_wait_alu" | "s_delay_alu" | "s_clause" | "s_set_inst_prefetch_distance" | "v_nop" => return Ok(()),
+            // The prologue's WAVE_MODE write (bit 25) has no gfx942 counterpart that changes results.
+            "s_setreg_imm32_b32" => return self.setreg(inst),
+            "s_getreg_b32" => return self.getreg(inst),
+            _ => {}
+        }
+        if let Some(op) = alu::by_name(m) {
+            return if op.salu { self.salu(inst, &op) } else { self.valu(inst, &op) };
+        }
+        if m.starts_with("s_load_") {
+            return self.smem_load(inst);
+        }
+        if m.contains("_saveexec_") {
+            return self.saveexec(inst);
+        }
+        Err(self.err(inst, "this instruction is not raised yet"))
+    }
+
+    fn exit(&mut self, exit: Exit) -> Result<(), RaiseError> {
+        match exit {
+            Exit::End => {
+                self.b.build_return(None)?;
+            }
+            Exit::OffTheEnd => unreachable!("cfg::build rejects reachable blocks that run off the end"),
+            Exit::Fall(t) | Exit::Jump(t) => {
+                self.b.build_unconditional_branch(self.blocks[&t])?;
+            }
+            Exit::Cond { cond, taken, fall } => {
+                let c = match cond {
+                    Cond::Scc0 | Cond::Scc1 => {
+                        let s = self.b.build_load(self.ctx.bool_type(), self.scc, "")?.into_int_value();
+                        if cond == Cond::Scc1 { s } else { self.b.build_not(s, "")? }
+                    }
+                    Cond::Vccz | Cond::Vccnz | Cond::Execz | Cond::Execnz => {
+                        let p = if matches!(cond, Cond::Vccz | Cond::Vccnz) { self.vcc_lo } else { self.exec };
+                        let v = self.load(p)?;
+                        let pred = if matches!(cond, Cond::Vccz | Cond::Execz) { IntPredicate::EQ } else { IntPredicate::NE };
+                        self.b.build_int_compare(pred, v, self.i32(0), "")?
+                    }
+                };
+                self.b.build_conditional_branch(c, self.blocks[&taken], self.blocks[&fall])?;
+            }
+        }
+        Ok(())
+    }
+
+    fn dst_reg(&self, o: &InstOperand, inst: &Instruction) -> Result<Reg, RaiseError> {
+        match o.value {
+            Operand::Reg(r) => Ok(r),
+            v => Err(self.err(inst, format!("destination {v:?}"))),
+        }
+    }
+
+    fn salu(&mut self, inst: &Instruction, op: &AluOp) -> Result<(), RaiseError> {
+        let ops: Vec<&InstOperand> = inst.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
+        let (dst, srcs) = if op.dst.is_some() { (ops.first().copied(), &ops[1.min(ops.len())..]) } else { (None, &ops[..]) };
+        let nsrc = op.srcs.len() - op.acc as usize;
+        if srcs.len() != nsrc {
+            return Err(self.err(inst, format!("{} sources, the ALU table says {nsrc}", srcs.len())));
+        }
+        let mut vals = Vec::new();
+        for (k, o) in srcs.iter().enumerate() {
+            vals.push(self.source(o, op.srcs[k], inst)?);
+        }
+        if op.acc {
+            let d = dst.ok_or_else(|| self.err(inst, "no destination"))?;
+            vals.push(self.source(d, *op.srcs.last().unwrap(), inst)?);
+        }
+        let scc_in = self.b.build_load(self.ctx.bool_type(), self.scc, "")?.into_int_value();
+        let (v, flag) = self.emit_op(inst, op, &vals, scc_in)?;
+        if let (Some(d), Some(t)) = (dst, op.dst) {
+            let r = self.dst_reg(d, inst)?;
+            self.write_sreg(r, if t.bits() == 64 { 2 } else { 1 }, v, inst)?;
+        }
+        if op.flag_out == Flag::Scc {
+            if let Some(f) = flag {
+                self.b.build_store(self.scc, f)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn valu(&mut self, inst: &Instruction, op: &AluOp) -> Result<(), RaiseError> {
+        if inst.mods.neg != 0 || inst.mods.abs != 0 || inst.mods.clamp || inst.mods.omod != 0 {
+            return Err(self.err(inst, "source/output modifiers are not raised yet"));
+        }
+        let ops: Vec<&InstOperand> = inst.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
+        let mut i = 0;
+        let mut vdst = None;
+        if op.dst.is_some() {
+            vdst = Some(*ops.get(i).ok_or_else(|| self.err(inst, "no destination"))?);
+            i += 1;
+        }
+        let mut mask_dst: Option<Option<Reg>> = None; // Some(None) = VCC
+        if op.flag_out == Flag::LaneMask {
+            match ops.get(i).map(|o| (&o.spec.kind, o.value)) {
+                Some((Kind::Fixed(_), _)) => {
+                    mask_dst = Some(None);
+                    i += 1;
+                }
+                Some((k, Operand::Reg(r))) if matches!(k, Kind::SDst { .. } | Kind::SDst8 { .. } | Kind::SDstX { .. } | Kind::SDstNoM0 { .. }) => {
+                    mask_dst = Some(Some(r));
+                    i += 1;
+                }
+                _ => {}
+            }
+        }
+        let nsrc = op.srcs.len() - op.acc as usize;
+        let srcs: Vec<&InstOperand> = ops.get(i..i + nsrc).ok_or_else(|| self.err(inst, "missing sources"))?.to_vec();
+        i += nsrc;
+        let mut mask_in = None;
+        if op.flag_in == Flag::LaneMask {
+            let m = match ops.get(i).map(|o| (&o.spec.kind, o.value)) {
+                Some((Kind::Fixed(_), _)) | None => self.load(self.vcc_lo)?,
+                Some((_, Operand::Reg(r))) => self.read_sreg(r, 1, inst)?,
+                Some((_, v)) => return Err(self.err(inst, format!("mask operand {v:?}"))),
+            };
+            mask_in = Some(self.my_bit(m)?);
+            i += 1;
+        }
+        if i != ops.len() {
+            return Err(self.err(inst, "unexpected extra operands"));
+        }
+        let mut vals = Vec::new();
+        for (k, o) in srcs.iter().enumerate() {
+            vals.push(self.source(o, op.srcs[k], inst)?);
+        }
+        if op.acc {
+            let d = vdst.ok_or_else(|| self.err(inst, "no destination"))?;
+            vals.push(self.source(d, *op.srcs.last().unwrap(), inst)?);
+        }
+        let active = self.active()?;
+        let (v, flag) = self.emit_op(inst, op, &vals, mask_in.unwrap_or(self.ctx.bool_type().const_zero()))?;
+        if let (Some(d), Some(t)) = (vdst, op.dst) {
+            let r = self.dst_reg(d, inst)?;
+            if r.class != RegClass::Vgpr {
+                return Err(self.err(inst, "a non-VGPR vector destination"));
+            }
+            self.write_vreg(r, if t.bits() == 64 { 2 } else { 1 }, v, active, inst)?;
+        }
+        if op.flag_out == Flag::LaneMask {
+            let f = flag.ok_or_else(|| self.err(inst, "no flag result"))?;
+            let f = self.b.build_and(f, active, "")?;
+            let mask = self.ballot_half(f)?;
+            let writes_exec = matches!(op.op, Op::Cmp(c) if c.writes_exec);
+            if writes_exec {
+                self.b.build_store(self.exec, mask)?;
+            }
+            match mask_dst {
+                Some(Some(r)) => self.write_sreg(r, 1, mask, inst)?,
+                Some(None) => {
+                    self.b.build_store(self.vcc_lo, mask)?;
+                }
+                None if !writes_exec => {
+                    self.b.build_store(self.vcc_lo, mask)?;
+                }
+                None => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The IR of one ALU operation on integer bit patterns; returns (value, flag).
+    fn emit_op(&self, inst: &Instruction, op: &AluOp, v: &[IntValue<'ctx>], flag_in: IntValue<'ctx>) -> Result<(IntValue<'ctx>, Option<IntValue<'ctx>>), RaiseError> {
+        let b = &self.b;
+        let (i32t, i64t, f32t) = (self.ctx.i32_type(), self.ctx.i64_type(), self.ctx.f32_type());
+        let f = |x: IntValue<'ctx>| -> Result<_, BuilderError> { Ok(b.build_bit_cast(x, f32t, "")?.into_float_value()) };
+        let bits = |x: hx_llvm::inkwell::values::FloatValue<'ctx>| -> Result<_, BuilderError> { Ok(b.build_bit_cast(x, i32t, "")?.into_int_value()) };
+        let nz = |x: IntValue<'ctx>| -> Result<_, BuilderError> { b.build_int_compare(IntPredicate::NE, x, x.get_type().const_zero(), "") };
+        let c32 = |x: u64| i32t.const_int(x, false);
+        let sh_mask = |x: IntValue<'ctx>, w: u64| -> Result<_, BuilderError> { b.build_and(x, x.get_type().const_int(w - 1, false), "") };
+        let none = |x: IntValue<'ctx>| Ok((x, None));
+        use Op::*;
+        match op.op {
+            MovB32 | SMovB32 | SMovB64 | MovB64 => none(v[0]),
+            SMovkI32 => none(b.build_int_s_extend(b.build_int_truncate(v[0], self.ctx.i16_type(), "")?, i32t, "")?),
+            AddU32 => none(b.build_int_add(v[0], v[1], "")?),
+            SubU32 => none(b.build_int_sub(v[0], v[1], "")?),
+            SubrevU32 => none(b.build_int_sub(v[1], v[0], "")?),
+            AndB32 | SAndB32 | SAndB64 => {
+                let r = b.build_and(v[0], v[1], "")?;
+                Ok((r, Some(nz(r)?)))
+            }
+            OrB32 | SOrB32 | SOrB64 => {
+                let r = b.build_or(v[0], v[1], "")?;
+                Ok((r, Some(nz(r)?)))
+            }
+            XorB32 | SXorB32 | SXorB64 => {
+                let r = b.build_xor(v[0], v[1], "")?;
+                Ok((r, Some(nz(r)?)))
+            }
+            SAndn2B32 | SAndn2B64 => {
+                let r = b.build_and(v[0], b.build_not(v[1], "")?, "")?;
+                Ok((r, Some(nz(r)?)))
+            }
+            SOrn2B32 | SOrn2B64 => {
+                let r = b.build_or(v[0], b.build_not(v[1], "")?, "")?;
+                Ok((r, Some(nz(r)?)))
+            }
+            NotB32 | SNotB32 | SNotB64 => {
+                let r = b.build_not(v[0], "")?;
+                Ok((r, Some(nz(r)?)))
+            }
+            LshlrevB32 => none(b.build_left_shift(v[1], sh_mask(v[0], 32)?, "")?),
+            LshrrevB32 => none(b.build_right_shift(v[1], sh_mask(v[0], 32)?, false, "")?),
+            AshrrevI32 => none(b.build_right_shift(v[1], sh_mask(v[0], 32)?, true, "")?),
+            LshlrevB64 => none(b.build_left_shift(v[1], b.build_int_z_extend(sh_mask(self.fit(v[0], Ty::U32)?, 64)?, i64t, "")?, "")?),
+            LshrrevB64 => none(b.build_right_shift(v[1], b.build_int_z_extend(sh_mask(self.fit(v[0], Ty::U32)?, 64)?, i64t, "")?, false, "")?),
+            SLshlB32 | SLshrB32 | SAshrI32 => {
+                let s = sh_mask(v[1], 32)?;
+                let r = match op.op {
+                    SLshlB32 => b.build_left_shift(v[0], s, "")?,
+                    SLshrB32 => b.build_right_shift(v[0], s, false, "")?,
+                    _ => b.build_right_shift(v[0], s, true, "")?,
+                };
+                Ok((r, Some(nz(r)?)))
+            }
+            SLshlB64 => {
+                let s = b.build_int_z_extend(sh_mask(self.fit(v[1], Ty::U32)?, 64)?, i64t, "")?;
+                let r = b.build_left_shift(v[0], s, "")?;
+                Ok((r, Some(nz(r)?)))
+            }
+            SLshlAddU32(n) => {
+                let r = b.build_int_add(b.build_left_shift(v[0], c32(n as u64), "")?, v[1], "")?;
+                // SCC = carry out of the 32-bit result (ISA: unsigned overflow of the add).
+                let wide = b.build_int_add(
+                    b.build_left_shift(b.build_int_z_extend(v[0], i64t, "")?, i64t.const_int(n as u64, false), "")?,
+                    b.build_int_z_extend(v[1], i64t, "")?,
+                    "",
+                )?;
+                let carry = b.build_int_compare(IntPredicate::UGT, wide, i64t.const_int(u32::MAX as u64, false), "")?;
+                Ok((r, Some(carry)))
+            }
+            SAddU32 | SAddI32 | SAddNcU64 => {
+                let r = b.build_int_add(v[0], v[1], "")?;
+                let flag = match op.op {
+                    SAddU32 => Some(b.build_int_compare(IntPredicate::ULT, r, v[0], "")?),
+                    SAddI32 => {
+                        // Signed overflow: operands of equal sign, result of the other sign.
+                        let x = b.build_and(b.build_xor(r, v[0], "")?, b.build_xor(r, v[1], "")?, "")?;
+                        Some(b.build_int_compare(IntPredicate::SLT, x, c32(0), "")?)
+                    }
+                    _ => None,
+                };
+                Ok((r, flag))
+            }
+            SSubU32 | SSubI32 => {
+                let r = b.build_int_sub(v[0], v[1], "")?;
+                let flag = if op.op == SSubU32 {
+                    b.build_int_compare(IntPredicate::ULT, v[0], v[1], "")?
+                } else {
+                    let x = b.build_and(b.build_xor(v[0], v[1], "")?, b.build_xor(r, v[0], "")?, "")?;
+                    b.build_int_compare(IntPredicate::SLT, x, c32(0), "")?
+                };
+                Ok((r, Some(flag)))
+            }
+            SMulI32 | MulLoU32 => none(b.build_int_mul(v[0], v[1], "")?),
+            MulHiU32 | SMulHiU32 => {
+                let w = b.build_int_mul(b.build_int_z_extend(v[0], i64t, "")?, b.build_int_z_extend(v[1], i64t, "")?, "")?;
+                none(b.build_int_truncate(b.build_right_shift(w, i64t.const_int(32, false), false, "")?, i32t, "")?)
+            }
+            MulU32U24 => {
+                let m = c32(0xff_ffff);
+                none(b.build_int_mul(b.build_and(v[0], m, "")?, b.build_and(v[1], m, "")?, "")?)
+            }
+            MadU32 => none(b.build_int_add(b.build_int_mul(v[0], v[1], "")?, v[2], "")?),
+            MadU32U24 => {
+                let m = c32(0xff_ffff);
+                none(b.build_int_add(b.build_int_mul(b.build_and(v[0], m, "")?, b.build_and(v[1], m, "")?, "")?, v[2], "")?)
+            }
+            Add3U32 => none(b.build_int_add(b.build_int_add(v[0], v[1], "")?, v[2], "")?),
+            LshlAddU32 => none(b.build_int_add(b.build_left_shift(v[0], sh_mask(v[1], 32)?, "")?, v[2], "")?),
+            AddLshlU32 => none(b.build_left_shift(b.build_int_add(v[0], v[1], "")?, sh_mask(v[2], 32)?, "")?),
+            LshlOrB32 => none(b.build_or(b.build_left_shift(v[0], sh_mask(v[1], 32)?, "")?, v[2], "")?),
+            Or3B32 => none(b.build_or(b.build_or(v[0], v[1], "")?, v[2], "")?),
+            AndOrB32 => none(b.build_or(b.build_and(v[0], v[1], "")?, v[2], "")?),
+            XadU32 => none(b.build_int_add(b.build_xor(v[0], v[1], "")?, v[2], "")?),
+            AddNcU64 => none(b.build_int_add(v[0], v[1], "")?),
+            SubNcU64 => none(b.build_int_sub(v[0], v[1], "")?),
+            MinU32 | MaxU32 | MinI32 | MaxI32 | SMinU32 | SMaxU32 | SMinI32 | SMaxI32 => {
+                let (pred, pick_first_when) = match op.op {
+                    MinU32 | SMinU32 => (IntPredicate::ULT, true),
+                    MaxU32 | SMaxU32 => (IntPredicate::UGT, true),
+                    MinI32 | SMinI32 => (IntPredicate::SLT, true),
+                    _ => (IntPredicate::SGT, true),
+                };
+                let c = b.build_int_compare(pred, v[0], v[1], "")?;
+                let _ = pick_first_when;
+                let r = b.build_select(c, v[0], v[1], "")?.into_int_value();
+                // SALU min/max: SCC = (S0 was selected).
+                Ok((r, Some(c)))
+            }
+            BfeU32 | BfeI32 => {
+                let off = sh_mask(v[1], 32)?;
+                let width = b.build_and(v[2], c32(31), "")?;
+                let r = self.bfe(v[0], off, width, op.op == BfeI32)?;
+                none(r)
+            }
+            SBfeU32 | SBfeI32 => {
+                // S1: offset in bits 4:0, width in bits 22:16.
+                let off = b.build_and(v[1], c32(31), "")?;
+                let width = b.build_and(b.build_right_shift(v[1], c32(16), false, "")?, c32(0x7f), "")?;
+                let width = b.build_select(b.build_int_compare(IntPredicate::UGT, width, c32(32), "")?, c32(32), width, "")?.into_int_value();
+                let r = self.bfe(v[0], off, width, op.op == SBfeI32)?;
+                Ok((r, Some(nz(r)?)))
+            }
+            BfiB32 => none(b.build_or(b.build_and(v[0], v[1], "")?, b.build_and(b.build_not(v[0], "")?, v[2], "")?, "")?),
+            Cndmask => none(b.build_select(flag_in, v[1], v[0], "")?.into_int_value()),
+            SCselectB32 | SCselectB64 => none(b.build_select(flag_in, v[0], v[1], "")?.into_int_value()),
+            AddCoU32 | AddcU32 => {
+                let w0 = b.build_int_z_extend(v[0], i64t, "")?;
+                let w1 = b.build_int_z_extend(v[1], i64t, "")?;
+                let mut w = b.build_int_add(w0, w1, "")?;
+                if op.op == AddcU32 {
+                    w = b.build_int_add(w, b.build_int_z_extend(flag_in, i64t, "")?, "")?;
+                }
+                let r = b.build_int_truncate(w, i32t, "")?;
+                let carry = b.build_int_compare(IntPredicate::UGT, w, i64t.const_int(u32::MAX as u64, false), "")?;
+                Ok((r, Some(carry)))
+            }
+            SubCoU32 => {
+                let r = b.build_int_sub(v[0], v[1], "")?;
+                Ok((r, Some(b.build_int_compare(IntPredicate::ULT, v[0], v[1], "")?)))
+            }
+            SBcnt1B32 => {
+                let r = self.call("llvm.ctpop", &[i32t.into()], &[v[0].into()])?;
+                Ok((r, Some(nz(r)?)))
+            }
+            SFf1B32 => {
+                // First set bit, or -1 when none (cttz with zero defined as 32 → select).
+                let t = self.call("llvm.cttz", &[i32t.into()], &[v[0].into(), self.ctx.bool_type().const_zero().into()])?;
+                let z = b.build_int_compare(IntPredicate::EQ, v[0], c32(0), "")?;
+                none(b.build_select(z, i32t.const_all_ones(), t, "")?.into_int_value())
+            }
+            AddF32 | SubF32 | MulF32 | FmaF32 => {
+                let r = match op.op {
+                    AddF32 => b.build_float_add(f(v[0])?, f(v[1])?, "")?,
+                    SubF32 => b.build_float_sub(f(v[0])?, f(v[1])?, "")?,
+                    MulF32 => b.build_float_mul(f(v[0])?, f(v[1])?, "")?,
+                    _ => {
+                        let fma = self.intrinsic("llvm.fma", &[f32t.into()])?;
+                        b.build_call(fma, &[f(v[0])?.into(), f(v[1])?.into(), f(v[2])?.into()], "")?
+                            .try_as_basic_value()
+                            .basic()
+                            .unwrap()
+                            .into_float_value()
+                    }
+                };
+                none(bits(r)?)
+            }
+            CvtF32U32 => none(bits(b.build_unsigned_int_to_float(v[0], f32t, "")?)?),
+            CvtF32I32 => none(bits(b.build_signed_int_to_float(v[0], f32t, "")?)?),
+            Cmp(c) => {
+                use hx_emu::alu::cmp::{CmpKind, FloatPred, IntPred};
+                let r = match c.kind {
+                    CmpKind::Int { signed, pred, .. } => {
+                        let p = match (pred, signed) {
+                            (IntPred::Eq, _) => Some(IntPredicate::EQ),
+                            (IntPred::Ne, _) => Some(IntPredicate::NE),
+                            (IntPred::Lt, true) => Some(IntPredicate::SLT),
+                            (IntPred::Lt, false) => Some(IntPredicate::ULT),
+                            (IntPred::Le, true) => Some(IntPredicate::SLE),
+                            (IntPred::Le, false) => Some(IntPredicate::ULE),
+                            (IntPred::Gt, true) => Some(IntPredicate::SGT),
+                            (IntPred::Gt, false) => Some(IntPredicate::UGT),
+                            (IntPred::Ge, true) => Some(IntPredicate::SGE),
+                            (IntPred::Ge, false) => Some(IntPredicate::UGE),
+                            (IntPred::F, _) | (IntPred::T, _) => None,
+                        };
+                        match p {
+                            Some(p) => b.build_int_compare(p, v[0], v[1], "")?,
+                            None => self.ctx.bool_type().const_int((pred == IntPred::T) as u64, false),
+                        }
+                    }
+                    CmpKind::Float { bits: 32, pred } => {
+                        let p = match pred {
+                            FloatPred::F => FloatPredicate::PredicateFalse,
+                            FloatPred::Lt => FloatPredicate::OLT,
+                            FloatPred::Eq => FloatPredicate::OEQ,
+                            FloatPred::Le => FloatPredicate::OLE,
+                            FloatPred::Gt => FloatPredicate::OGT,
+                            FloatPred::Lg => FloatPredicate::ONE,
+                            FloatPred::Ge => FloatPredicate::OGE,
+                            FloatPred::O => FloatPredicate::ORD,
+                            FloatPred::U => FloatPredicate::UNO,
+                            FloatPred::Nge => FloatPredicate::ULT,
+                            FloatPred::Nlg => FloatPredicate::UEQ,
+                            FloatPred::Ngt => FloatPredicate::ULE,
+                            FloatPred::Nle => FloatPredicate::UGT,
+                            FloatPred::Neq => FloatPredicate::UNE,
+                            FloatPred::Nlt => FloatPredicate::UGE,
+                            FloatPred::Tru => FloatPredicate::PredicateTrue,
+                        };
+                        b.build_float_compare(p, f(v[0])?, f(v[1])?, "")?
+                    }
+                    _ => return Err(self.err(inst, "this compare is not raised yet")),
+                };
+                Ok((self.i32(0), Some(r)))
+            }
+            _ => Err(self.err(inst, format!("{:?} is not raised yet", op.op))),
+        }
+    }
+
+    /// Bit-field extract of `width` bits at `off` (width 0 gives 0), signed or not.
+    fn bfe(&self, x: IntValue<'ctx>, off: IntValue<'ctx>, width: IntValue<'ctx>, signed: bool) -> Result<IntValue<'ctx>, RaiseError> {
+        let b = &self.b;
+        let i64t = self.ctx.i64_type();
+        // In 64 bits, so widths up to 32 and offset + width up to 63 need no special cases.
+        let x64 = if signed { b.build_int_s_extend(x, i64t, "")? } else { b.build_int_z_extend(x, i64t, "")? };
+        let off64 = b.build_int_z_extend(off, i64t, "")?;
+        let w64 = b.build_int_z_extend(width, i64t, "")?;
+        let shifted = b.build_right_shift(x64, off64, signed, "")?;
+        let up = b.build_int_sub(i64t.const_int(64, false), w64, "")?;
+        let l = b.build_left_shift(shifted, up, "")?;
+        let r = b.build_right_shift(l, up, signed, "")?;
+        let r = b.build_int_truncate(r, self.ctx.i32_type(), "")?;
+        let zero_w = b.build_int_compare(IntPredicate::EQ, width, self.i32(0), "")?;
+        Ok(b.build_select(zero_w, self.i32(0), r, "")?.into_int_value())
+    }
+
+    fn smem_load(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
+        let mut dst = None;
+        let mut base = None;
+        let mut offset = 0i64;
+        for o in inst.operands() {
+            match (&o.spec.kind, o.value) {
+                (Kind::SDst { .. } | Kind::SDst8 { .. } | Kind::SDstX { .. } | Kind::SDstNoM0 { .. }, Operand::Reg(r)) => dst = Some(r),
+                (Kind::SBase { .. }, Operand::Reg(r)) => base = Some(self.read_sreg(r, 2, inst)?),
+                (Kind::SmemOff | Kind::SmemOffNonNeg, Operand::Imm(v)) => {
+                    if v >> 25 != 124 {
+                        return Err(self.err(inst, "an SGPR offset on a scalar load is not raised yet"));
+                    }
+                    offset = (((v & 0xff_ffff) << 8) as i32 >> 8) as i64;
+                }
+                (Kind::Flag(n), Operand::Imm(v)) if v != 0 && n.contains("scale_offset") => {
+                    return Err(self.err(inst, "scale_offset on a scalar load is not raised yet"))
+                }
+                _ => {}
+            }
+        }
+        let (Some(dst), Some(base)) = (dst, base) else { return Err(self.err(inst, "operands")) };
+        let i64t = self.ctx.i64_type();
+        let addr = self.b.build_int_add(base, i64t.const_int(offset as u64, true), "")?;
+        // Global (addrspace 1) loads: the address is uniform per source wave only, not per target
+        // wave, so a scalar load cannot be promised to the backend.
+        let ptr = self.b.build_int_to_ptr(addr, self.ctx.ptr_type(AddressSpace::from(1u16)), "")?;
+        for i in 0..dst.dwords as usize {
+            let p = unsafe { self.b.build_gep(self.ctx.i32_type(), ptr, &[i64t.const_int(i as u64, false)], "")? };
+            let ld = self.b.build_load(self.ctx.i32_type(), p, "")?;
+            if let Some(li) = hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld) {
+                li.set_alignment(4).map_err(|e| self.err(inst, e.to_string()))?;
+            }
+            let Some(slot) = self.sreg_slot(dst.class, dst.index as usize + i, inst)? else { continue };
+            self.b.build_store(slot, ld.into_int_value())?;
+        }
+        Ok(())
+    }
+
+    fn saveexec(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
+        let m = inst.mnemonic();
+        let (Some(d), Some(s)) = (inst.operand(0), inst.operand(1)) else { return Err(self.err(inst, "operands")) };
+        let s0 = self.source(s, Ty::B32, inst)?;
+        let exec = self.load(self.exec)?;
+        let b = &self.b;
+        let op = m.trim_start_matches("s_").split("_saveexec").next().unwrap_or("");
+        let new = match op {
+            "and" => b.build_and(s0, exec, "")?,
+            "or" => b.build_or(s0, exec, "")?,
+            "xor" => b.build_xor(s0, exec, "")?,
+            "and_not1" => b.build_and(s0, b.build_not(exec, "")?, "")?,
+            "or_not1" => b.build_or(s0, b.build_not(exec, "")?, "")?,
+            "and_not0" => b.build_and(b.build_not(s0, "")?, exec, "")?,
+            "or_not0" => b.build_or(b.build_not(s0, "")?, exec, "")?,
+            _ => return Err(self.err(inst, "this EXEC operation is not raised yet")),
+        };
+        // Keep EXEC within the lanes that exist: an inverted mask has bits for absent lanes.
+        let all = self.ballot_half(self.ctx.bool_type().const_all_ones())?;
+        let new = self.b.build_and(new, all, "")?;
+        let r = self.dst_reg(d, inst)?;
+        self.write_sreg(r, 1, exec, inst)?;
+        self.b.build_store(self.exec, new)?;
+        let nz = self.b.build_int_compare(IntPredicate::NE, new, self.i32(0), "")?;
+        self.b.build_store(self.scc, nz)?;
+        Ok(())
+    }
+
+    fn hwreg(&self, inst: &Instruction) -> Result<(u32, u32, u32), RaiseError> {
+        let imm = inst.operands().find_map(|o| match (&o.spec.kind, o.value) {
+            (Kind::Imm16(_), Operand::Imm(v)) => Some(v),
+            _ => None,
+        });
+        let imm = imm.ok_or_else(|| self.err(inst, "no hwreg operand"))?;
+        Ok((imm & 0x3f, imm >> 6 & 0x1f, (imm >> 11 & 0x1f) + 1))
+    }
+
+    fn setreg(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
+        let (id, offset, size) = self.hwreg(inst)?;
+        // HW_REG_WAVE_MODE bit 25 (set by every gfx1250 prologue) selects GFX12.5 behaviour the
+        // target has by construction; any other MODE change would alter float results.
+        if id == 1 && offset == 25 && size == 1 {
+            return Ok(());
+        }
+        Err(self.err(inst, format!("writing hwreg {id} bits {offset}+{size} is not raised")))
+    }
+
+    fn getreg(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
+        let (id, _, _) = self.hwreg(inst)?;
+        let dst = inst.operand(0).ok_or_else(|| self.err(inst, "no destination"))?;
+        let r = self.dst_reg(dst, inst)?;
+        match id {
+            // HW_REG_IB_STS2 cluster fields: the target has no clusters (0 = not in a cluster).
+            28 => self.write_sreg(r, 1, self.i32(0), inst),
+            _ => Err(self.err(inst, format!("reading hwreg {id} is not raised"))),
+        }
+    }
+}
+
+fn is_modifier(k: &Kind) -> bool {
+    matches!(k, Kind::Omod | Kind::OpSel { .. } | Kind::Flag(_) | Kind::SmemCachePolicy)
+}
+
+/// The descriptor generation of gfx1250, for callers building a [`KernelAbi`].
+pub const SOURCE_GENERATION: Generation = Generation::Gfx125;

@@ -1,0 +1,40 @@
+//! hx-raise: gfx1250 machine code → thread-level LLVM IR, one function per kernel.
+//!
+//! The raising model (DESIGN.md, with one change argued in the closing note):
+//! - every register is an alloca in the entry block (mem2reg promotes them);
+//! - VGPRs are per-thread values; SGPRs, VCC and EXEC are values uniform over the *source*
+//!   wave, held by each thread. Lane masks (VCC, EXEC, compare results) are kept as the source's
+//!   32-bit masks, rebuilt with a ballot restricted to the thread's own 32-lane half of the
+//!   target wave64, so every SALU operation on a mask (s_and, s_bcnt1, s_ff1...) is exact without
+//!   inferring which SGPRs hold masks;
+//! - a thread is active when its bit of EXEC is set: VALU results are selected, memory
+//!   accesses are guarded;
+//! - branches are on source-wave-uniform values (SCC, EXEC == 0, VCC == 0): both halves of a
+//!   target wave may go different ways, which the backend handles as divergence.
+//!
+//! Raised so far: SOP1/SOP2/SOPC/SOPK/SOPP (branches, waits, s_endpgm), SMEM loads, VOP1/VOP2/
+//! VOPC arithmetic through the shared ALU table. Every other instruction is an error naming the
+//! kernel, offset and mnemonic.
+
+pub mod cfg;
+pub mod ir;
+
+#[derive(Debug, thiserror::Error)]
+pub enum RaiseError {
+    #[error("kernel {kernel}, offset {offset:#x}: cannot decode: {message}")]
+    Decode { kernel: String, offset: usize, message: String },
+    #[error("kernel {kernel}, offset {offset:#x}, {mnemonic}: {msg}")]
+    Unsupported { kernel: String, offset: usize, mnemonic: String, msg: String },
+    #[error("kernel {kernel}: {msg}")]
+    Kernel { kernel: String, msg: String },
+    #[error(transparent)]
+    Llvm(#[from] hx_llvm::LlvmError),
+}
+
+impl RaiseError {
+    pub fn at(kernel: &str, offset: usize, mnemonic: &str, msg: impl Into<String>) -> RaiseError {
+        RaiseError::Unsupported { kernel: kernel.to_string(), offset, mnemonic: mnemonic.to_string(), msg: msg.into() }
+    }
+}
+
+pub use ir::{raise_kernel, KernelAbi};
