@@ -135,12 +135,15 @@ fn bad_inputs_are_reported_with_offsets_not_crashes() {
 }
 
 #[test]
-fn translation_fails_closed_until_the_pipeline_exists() {
+fn translation_fails_closed_on_what_it_does_not_handle() {
+    // saxpy stores through global_store, which the raiser does not handle yet: the error names
+    // the kernel and the offset, and no output is written.
     let input = corpus_file(GpuTarget::Gfx1250, "saxpy");
     let out_path = tmp("never-written.hsaco");
     let out = run(&[input.to_str().unwrap(), "--target", "gfx942", "-o", out_path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not implemented yet"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("kernel saxpy, offset 0x"), "{err}");
     assert!(!Path::new(&out_path).exists(), "no output may be written for an untranslated object");
     // A non-gfx1250 input is refused as such.
     let native = corpus_file(GpuTarget::Gfx942, "saxpy");

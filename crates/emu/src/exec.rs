@@ -106,6 +106,11 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
         _ => {}
     }
     let _ = wave_index;
+    // DPP/SDWA forms read other lanes or sub-dwords, and a VOPD word holds two operations:
+    // the ALU table names only the operation, so these must not reach it as plain ops.
+    if m.ends_with("_dpp") || m.ends_with("_sdwa") || m.starts_with("v_dual_") {
+        return Err(unsupported(inst, "DPP, SDWA and VOPD forms"));
+    }
     if let Some(op) = alu::by_name(m) {
         return if op.salu { exec_salu(wave, inst, &op, group) } else { exec_valu(wave, inst, &op, group) };
     }

@@ -10,6 +10,7 @@ pub use hx_llvm::{GpuTarget, OptLevel};
 pub mod disasm;
 pub mod inspect;
 pub mod run;
+pub mod translate;
 
 pub use hx_emu as emu;
 
@@ -31,6 +32,12 @@ pub enum Error {
     Emu(#[from] hx_emu::EmuError),
     #[error("{0}")]
     Run(String),
+    #[error(transparent)]
+    Raise(#[from] hx_raise::RaiseError),
+    #[error(transparent)]
+    Lower(#[from] hx_lower::LowerError),
+    #[error(transparent)]
+    Relink(#[from] hx_relink::RelinkError),
     #[error("translation stage `{stage}` is not implemented yet; nothing was translated")]
     NotImplemented { stage: &'static str },
 }
@@ -56,15 +63,15 @@ pub struct Translated {
     pub bytes: Vec<u8>,
 }
 
-/// Translates a gfx1250 code object for `options.target`.
-///
-/// Reads and checks the input fully, then stops: the raise, lower and relink stages are not
-/// built yet, so this returns [`Error::NotImplemented`] rather than output that was never proven.
+/// Translates a gfx1250 code object for `options.target`: raise, lower, relink, all in-process.
+/// Anything the stages do not handle exactly is an error naming kernel, offset and mnemonic;
+/// nothing is ever returned untranslated.
 pub fn translate(bytes: &[u8], options: &Options) -> Result<Translated, Error> {
-    let _ = options;
-    let co = hx_codeobj::CodeObject::parse(bytes)?;
-    if co.processor() != Some("gfx1250") {
-        return Err(Error::NotGfx1250 { found: co.target_id() });
+    if hx_codeobj::bundle::is_bundle(bytes) {
+        return Err(Error::Run("offload bundles are not translated yet: extract the gfx1250 entry".into()));
     }
-    Err(Error::NotImplemented { stage: "raise" })
+    if options.target == GpuTarget::Gfx1250 {
+        return Err(Error::Run("the target must be gfx942 or gfx950".into()));
+    }
+    Ok(Translated { bytes: translate::translate_code_object(bytes, options)? })
 }

@@ -1,5 +1,6 @@
 //! Building the LLVM IR function of one kernel from its CFG.
 
+use crate::alu_ir::OpEmitter;
 use crate::cfg::{self, Cond, Exit};
 use crate::RaiseError;
 use hx_codeobj::descriptor::{Generation, KernelDescriptor};
@@ -12,7 +13,7 @@ use hx_llvm::inkwell::intrinsics::Intrinsic;
 use hx_llvm::inkwell::module::Module;
 use hx_llvm::inkwell::types::BasicTypeEnum;
 use hx_llvm::inkwell::values::{BasicMetadataValueEnum, FunctionValue, IntValue, PointerValue};
-use hx_llvm::inkwell::{AddressSpace, FloatPredicate, IntPredicate};
+use hx_llvm::inkwell::{AddressSpace, IntPredicate};
 use std::collections::HashMap;
 
 impl From<BuilderError> for RaiseError {
@@ -409,6 +410,11 @@ impl<'ctx> Raiser<'ctx, '_> {
             "s_getreg_b32" => return self.getreg(inst),
             _ => {}
         }
+        // DPP/SDWA forms read other lanes or sub-dwords, and a VOPD word holds two operations:
+        // the ALU table names only the operation, so these must not reach it as plain ops.
+        if m.ends_with("_dpp") || m.ends_with("_sdwa") || m.starts_with("v_dual_") {
+            return Err(self.err(inst, "DPP, SDWA and VOPD forms are not raised yet"));
+        }
         if let Some(op) = alu::by_name(m) {
             return if op.salu { self.salu(inst, &op) } else { self.valu(inst, &op) };
         }
@@ -565,262 +571,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         Ok(())
     }
 
-    /// The IR of one ALU operation on integer bit patterns; returns (value, flag).
     fn emit_op(&self, inst: &Instruction, op: &AluOp, v: &[IntValue<'ctx>], flag_in: IntValue<'ctx>) -> Result<(IntValue<'ctx>, Option<IntValue<'ctx>>), RaiseError> {
-        let b = &self.b;
-        let (i32t, i64t, f32t) = (self.ctx.i32_type(), self.ctx.i64_type(), self.ctx.f32_type());
-        let f = |x: IntValue<'ctx>| -> Result<_, BuilderError> { Ok(b.build_bit_cast(x, f32t, "")?.into_float_value()) };
-        let bits = |x: hx_llvm::inkwell::values::FloatValue<'ctx>| -> Result<_, BuilderError> { Ok(b.build_bit_cast(x, i32t, "")?.into_int_value()) };
-        let nz = |x: IntValue<'ctx>| -> Result<_, BuilderError> { b.build_int_compare(IntPredicate::NE, x, x.get_type().const_zero(), "") };
-        let c32 = |x: u64| i32t.const_int(x, false);
-        let sh_mask = |x: IntValue<'ctx>, w: u64| -> Result<_, BuilderError> { b.build_and(x, x.get_type().const_int(w - 1, false), "") };
-        let none = |x: IntValue<'ctx>| Ok((x, None));
-        use Op::*;
-        match op.op {
-            MovB32 | SMovB32 | SMovB64 | MovB64 => none(v[0]),
-            SMovkI32 => none(b.build_int_s_extend(b.build_int_truncate(v[0], self.ctx.i16_type(), "")?, i32t, "")?),
-            AddU32 => none(b.build_int_add(v[0], v[1], "")?),
-            SubU32 => none(b.build_int_sub(v[0], v[1], "")?),
-            SubrevU32 => none(b.build_int_sub(v[1], v[0], "")?),
-            AndB32 | SAndB32 | SAndB64 => {
-                let r = b.build_and(v[0], v[1], "")?;
-                Ok((r, Some(nz(r)?)))
-            }
-            OrB32 | SOrB32 | SOrB64 => {
-                let r = b.build_or(v[0], v[1], "")?;
-                Ok((r, Some(nz(r)?)))
-            }
-            XorB32 | SXorB32 | SXorB64 => {
-                let r = b.build_xor(v[0], v[1], "")?;
-                Ok((r, Some(nz(r)?)))
-            }
-            SAndn2B32 | SAndn2B64 => {
-                let r = b.build_and(v[0], b.build_not(v[1], "")?, "")?;
-                Ok((r, Some(nz(r)?)))
-            }
-            SOrn2B32 | SOrn2B64 => {
-                let r = b.build_or(v[0], b.build_not(v[1], "")?, "")?;
-                Ok((r, Some(nz(r)?)))
-            }
-            NotB32 | SNotB32 | SNotB64 => {
-                let r = b.build_not(v[0], "")?;
-                Ok((r, Some(nz(r)?)))
-            }
-            LshlrevB32 => none(b.build_left_shift(v[1], sh_mask(v[0], 32)?, "")?),
-            LshrrevB32 => none(b.build_right_shift(v[1], sh_mask(v[0], 32)?, false, "")?),
-            AshrrevI32 => none(b.build_right_shift(v[1], sh_mask(v[0], 32)?, true, "")?),
-            LshlrevB64 => none(b.build_left_shift(v[1], b.build_int_z_extend(sh_mask(self.fit(v[0], Ty::U32)?, 64)?, i64t, "")?, "")?),
-            LshrrevB64 => none(b.build_right_shift(v[1], b.build_int_z_extend(sh_mask(self.fit(v[0], Ty::U32)?, 64)?, i64t, "")?, false, "")?),
-            SLshlB32 | SLshrB32 | SAshrI32 => {
-                let s = sh_mask(v[1], 32)?;
-                let r = match op.op {
-                    SLshlB32 => b.build_left_shift(v[0], s, "")?,
-                    SLshrB32 => b.build_right_shift(v[0], s, false, "")?,
-                    _ => b.build_right_shift(v[0], s, true, "")?,
-                };
-                Ok((r, Some(nz(r)?)))
-            }
-            SLshlB64 => {
-                let s = b.build_int_z_extend(sh_mask(self.fit(v[1], Ty::U32)?, 64)?, i64t, "")?;
-                let r = b.build_left_shift(v[0], s, "")?;
-                Ok((r, Some(nz(r)?)))
-            }
-            SLshlAddU32(n) => {
-                let r = b.build_int_add(b.build_left_shift(v[0], c32(n as u64), "")?, v[1], "")?;
-                // SCC = carry out of the 32-bit result (ISA: unsigned overflow of the add).
-                let wide = b.build_int_add(
-                    b.build_left_shift(b.build_int_z_extend(v[0], i64t, "")?, i64t.const_int(n as u64, false), "")?,
-                    b.build_int_z_extend(v[1], i64t, "")?,
-                    "",
-                )?;
-                let carry = b.build_int_compare(IntPredicate::UGT, wide, i64t.const_int(u32::MAX as u64, false), "")?;
-                Ok((r, Some(carry)))
-            }
-            SAddU32 | SAddI32 | SAddNcU64 => {
-                let r = b.build_int_add(v[0], v[1], "")?;
-                let flag = match op.op {
-                    SAddU32 => Some(b.build_int_compare(IntPredicate::ULT, r, v[0], "")?),
-                    SAddI32 => {
-                        // Signed overflow: operands of equal sign, result of the other sign.
-                        let x = b.build_and(b.build_xor(r, v[0], "")?, b.build_xor(r, v[1], "")?, "")?;
-                        Some(b.build_int_compare(IntPredicate::SLT, x, c32(0), "")?)
-                    }
-                    _ => None,
-                };
-                Ok((r, flag))
-            }
-            SSubU32 | SSubI32 => {
-                let r = b.build_int_sub(v[0], v[1], "")?;
-                let flag = if op.op == SSubU32 {
-                    b.build_int_compare(IntPredicate::ULT, v[0], v[1], "")?
-                } else {
-                    let x = b.build_and(b.build_xor(v[0], v[1], "")?, b.build_xor(r, v[0], "")?, "")?;
-                    b.build_int_compare(IntPredicate::SLT, x, c32(0), "")?
-                };
-                Ok((r, Some(flag)))
-            }
-            SMulI32 | MulLoU32 => none(b.build_int_mul(v[0], v[1], "")?),
-            MulHiU32 | SMulHiU32 => {
-                let w = b.build_int_mul(b.build_int_z_extend(v[0], i64t, "")?, b.build_int_z_extend(v[1], i64t, "")?, "")?;
-                none(b.build_int_truncate(b.build_right_shift(w, i64t.const_int(32, false), false, "")?, i32t, "")?)
-            }
-            MulU32U24 => {
-                let m = c32(0xff_ffff);
-                none(b.build_int_mul(b.build_and(v[0], m, "")?, b.build_and(v[1], m, "")?, "")?)
-            }
-            MadU32 => none(b.build_int_add(b.build_int_mul(v[0], v[1], "")?, v[2], "")?),
-            MadU32U24 => {
-                let m = c32(0xff_ffff);
-                none(b.build_int_add(b.build_int_mul(b.build_and(v[0], m, "")?, b.build_and(v[1], m, "")?, "")?, v[2], "")?)
-            }
-            Add3U32 => none(b.build_int_add(b.build_int_add(v[0], v[1], "")?, v[2], "")?),
-            LshlAddU32 => none(b.build_int_add(b.build_left_shift(v[0], sh_mask(v[1], 32)?, "")?, v[2], "")?),
-            AddLshlU32 => none(b.build_left_shift(b.build_int_add(v[0], v[1], "")?, sh_mask(v[2], 32)?, "")?),
-            LshlOrB32 => none(b.build_or(b.build_left_shift(v[0], sh_mask(v[1], 32)?, "")?, v[2], "")?),
-            Or3B32 => none(b.build_or(b.build_or(v[0], v[1], "")?, v[2], "")?),
-            AndOrB32 => none(b.build_or(b.build_and(v[0], v[1], "")?, v[2], "")?),
-            XadU32 => none(b.build_int_add(b.build_xor(v[0], v[1], "")?, v[2], "")?),
-            AddNcU64 => none(b.build_int_add(v[0], v[1], "")?),
-            SubNcU64 => none(b.build_int_sub(v[0], v[1], "")?),
-            MinU32 | MaxU32 | MinI32 | MaxI32 | SMinU32 | SMaxU32 | SMinI32 | SMaxI32 => {
-                let (pred, pick_first_when) = match op.op {
-                    MinU32 | SMinU32 => (IntPredicate::ULT, true),
-                    MaxU32 | SMaxU32 => (IntPredicate::UGT, true),
-                    MinI32 | SMinI32 => (IntPredicate::SLT, true),
-                    _ => (IntPredicate::SGT, true),
-                };
-                let c = b.build_int_compare(pred, v[0], v[1], "")?;
-                let _ = pick_first_when;
-                let r = b.build_select(c, v[0], v[1], "")?.into_int_value();
-                // SALU min/max: SCC = (S0 was selected).
-                Ok((r, Some(c)))
-            }
-            BfeU32 | BfeI32 => {
-                let off = sh_mask(v[1], 32)?;
-                let width = b.build_and(v[2], c32(31), "")?;
-                let r = self.bfe(v[0], off, width, op.op == BfeI32)?;
-                none(r)
-            }
-            SBfeU32 | SBfeI32 => {
-                // S1: offset in bits 4:0, width in bits 22:16.
-                let off = b.build_and(v[1], c32(31), "")?;
-                let width = b.build_and(b.build_right_shift(v[1], c32(16), false, "")?, c32(0x7f), "")?;
-                let width = b.build_select(b.build_int_compare(IntPredicate::UGT, width, c32(32), "")?, c32(32), width, "")?.into_int_value();
-                let r = self.bfe(v[0], off, width, op.op == SBfeI32)?;
-                Ok((r, Some(nz(r)?)))
-            }
-            BfiB32 => none(b.build_or(b.build_and(v[0], v[1], "")?, b.build_and(b.build_not(v[0], "")?, v[2], "")?, "")?),
-            Cndmask => none(b.build_select(flag_in, v[1], v[0], "")?.into_int_value()),
-            SCselectB32 | SCselectB64 => none(b.build_select(flag_in, v[0], v[1], "")?.into_int_value()),
-            AddCoU32 | AddcU32 => {
-                let w0 = b.build_int_z_extend(v[0], i64t, "")?;
-                let w1 = b.build_int_z_extend(v[1], i64t, "")?;
-                let mut w = b.build_int_add(w0, w1, "")?;
-                if op.op == AddcU32 {
-                    w = b.build_int_add(w, b.build_int_z_extend(flag_in, i64t, "")?, "")?;
-                }
-                let r = b.build_int_truncate(w, i32t, "")?;
-                let carry = b.build_int_compare(IntPredicate::UGT, w, i64t.const_int(u32::MAX as u64, false), "")?;
-                Ok((r, Some(carry)))
-            }
-            SubCoU32 => {
-                let r = b.build_int_sub(v[0], v[1], "")?;
-                Ok((r, Some(b.build_int_compare(IntPredicate::ULT, v[0], v[1], "")?)))
-            }
-            SBcnt1B32 => {
-                let r = self.call("llvm.ctpop", &[i32t.into()], &[v[0].into()])?;
-                Ok((r, Some(nz(r)?)))
-            }
-            SFf1B32 => {
-                // First set bit, or -1 when none (cttz with zero defined as 32 → select).
-                let t = self.call("llvm.cttz", &[i32t.into()], &[v[0].into(), self.ctx.bool_type().const_zero().into()])?;
-                let z = b.build_int_compare(IntPredicate::EQ, v[0], c32(0), "")?;
-                none(b.build_select(z, i32t.const_all_ones(), t, "")?.into_int_value())
-            }
-            AddF32 | SubF32 | MulF32 | FmaF32 => {
-                let r = match op.op {
-                    AddF32 => b.build_float_add(f(v[0])?, f(v[1])?, "")?,
-                    SubF32 => b.build_float_sub(f(v[0])?, f(v[1])?, "")?,
-                    MulF32 => b.build_float_mul(f(v[0])?, f(v[1])?, "")?,
-                    _ => {
-                        let fma = self.intrinsic("llvm.fma", &[f32t.into()])?;
-                        b.build_call(fma, &[f(v[0])?.into(), f(v[1])?.into(), f(v[2])?.into()], "")?
-                            .try_as_basic_value()
-                            .basic()
-                            .unwrap()
-                            .into_float_value()
-                    }
-                };
-                none(bits(r)?)
-            }
-            CvtF32U32 => none(bits(b.build_unsigned_int_to_float(v[0], f32t, "")?)?),
-            CvtF32I32 => none(bits(b.build_signed_int_to_float(v[0], f32t, "")?)?),
-            Cmp(c) => {
-                use hx_emu::alu::cmp::{CmpKind, FloatPred, IntPred};
-                let r = match c.kind {
-                    CmpKind::Int { signed, pred, .. } => {
-                        let p = match (pred, signed) {
-                            (IntPred::Eq, _) => Some(IntPredicate::EQ),
-                            (IntPred::Ne, _) => Some(IntPredicate::NE),
-                            (IntPred::Lt, true) => Some(IntPredicate::SLT),
-                            (IntPred::Lt, false) => Some(IntPredicate::ULT),
-                            (IntPred::Le, true) => Some(IntPredicate::SLE),
-                            (IntPred::Le, false) => Some(IntPredicate::ULE),
-                            (IntPred::Gt, true) => Some(IntPredicate::SGT),
-                            (IntPred::Gt, false) => Some(IntPredicate::UGT),
-                            (IntPred::Ge, true) => Some(IntPredicate::SGE),
-                            (IntPred::Ge, false) => Some(IntPredicate::UGE),
-                            (IntPred::F, _) | (IntPred::T, _) => None,
-                        };
-                        match p {
-                            Some(p) => b.build_int_compare(p, v[0], v[1], "")?,
-                            None => self.ctx.bool_type().const_int((pred == IntPred::T) as u64, false),
-                        }
-                    }
-                    CmpKind::Float { bits: 32, pred } => {
-                        let p = match pred {
-                            FloatPred::F => FloatPredicate::PredicateFalse,
-                            FloatPred::Lt => FloatPredicate::OLT,
-                            FloatPred::Eq => FloatPredicate::OEQ,
-                            FloatPred::Le => FloatPredicate::OLE,
-                            FloatPred::Gt => FloatPredicate::OGT,
-                            FloatPred::Lg => FloatPredicate::ONE,
-                            FloatPred::Ge => FloatPredicate::OGE,
-                            FloatPred::O => FloatPredicate::ORD,
-                            FloatPred::U => FloatPredicate::UNO,
-                            FloatPred::Nge => FloatPredicate::ULT,
-                            FloatPred::Nlg => FloatPredicate::UEQ,
-                            FloatPred::Ngt => FloatPredicate::ULE,
-                            FloatPred::Nle => FloatPredicate::UGT,
-                            FloatPred::Neq => FloatPredicate::UNE,
-                            FloatPred::Nlt => FloatPredicate::UGE,
-                            FloatPred::Tru => FloatPredicate::PredicateTrue,
-                        };
-                        b.build_float_compare(p, f(v[0])?, f(v[1])?, "")?
-                    }
-                    _ => return Err(self.err(inst, "this compare is not raised yet")),
-                };
-                Ok((self.i32(0), Some(r)))
-            }
-            _ => Err(self.err(inst, format!("{:?} is not raised yet", op.op))),
-        }
-    }
-
-    /// Bit-field extract of `width` bits at `off` (width 0 gives 0), signed or not.
-    fn bfe(&self, x: IntValue<'ctx>, off: IntValue<'ctx>, width: IntValue<'ctx>, signed: bool) -> Result<IntValue<'ctx>, RaiseError> {
-        let b = &self.b;
-        let i64t = self.ctx.i64_type();
-        // In 64 bits, so widths up to 32 and offset + width up to 63 need no special cases.
-        let x64 = if signed { b.build_int_s_extend(x, i64t, "")? } else { b.build_int_z_extend(x, i64t, "")? };
-        let off64 = b.build_int_z_extend(off, i64t, "")?;
-        let w64 = b.build_int_z_extend(width, i64t, "")?;
-        let shifted = b.build_right_shift(x64, off64, signed, "")?;
-        let up = b.build_int_sub(i64t.const_int(64, false), w64, "")?;
-        let l = b.build_left_shift(shifted, up, "")?;
-        let r = b.build_right_shift(l, up, signed, "")?;
-        let r = b.build_int_truncate(r, self.ctx.i32_type(), "")?;
-        let zero_w = b.build_int_compare(IntPredicate::EQ, width, self.i32(0), "")?;
-        Ok(b.build_select(zero_w, self.i32(0), r, "")?.into_int_value())
+        let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b };
+        e.emit(op, v, flag_in).map_err(|m| self.err(inst, m.0))
     }
 
     fn smem_load(&mut self, inst: &Instruction) -> Result<(), RaiseError> {

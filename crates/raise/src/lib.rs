@@ -16,6 +16,7 @@
 //! VOPC arithmetic through the shared ALU table. Every other instruction is an error naming the
 //! kernel, offset and mnemonic.
 
+pub mod alu_ir;
 pub mod cfg;
 pub mod ir;
 

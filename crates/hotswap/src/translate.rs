@@ -1,0 +1,110 @@
+//! The whole translation of one gfx1250 code object: raise every kernel into one LLVM module,
+//! lower it for the target in-process, relink it in-process, and give the result the source's
+//! kernel interface (argument list, kernarg segment size) with the target compile's resources.
+
+use crate::{Error, Options};
+use hx_codeobj::descriptor::Generation;
+use hx_codeobj::metadata::Metadata;
+use hx_codeobj::CodeObject;
+use hx_llvm::inkwell::context::Context;
+use hx_lower::{Denormals, KernelAttrs, LowerOptions};
+
+/// Keys of a kernel's metadata that describe the target compile (taken from it); every other
+/// key (the argument list, kernarg segment size and alignment, language, unknown keys) is kept
+/// from the source.
+const TARGET_KEYS: &[&str] = &[
+    ".sgpr_count",
+    ".vgpr_count",
+    ".agpr_count",
+    ".sgpr_spill_count",
+    ".vgpr_spill_count",
+    ".wavefront_size",
+    ".group_segment_fixed_size",
+    ".private_segment_fixed_size",
+    ".uses_dynamic_stack",
+];
+
+fn kernel_attrs(co: &CodeObject, k: &hx_codeobj::Kernel) -> Result<KernelAttrs, Error> {
+    let meta = co.metadata.as_ref().and_then(|m| m.kernel(&k.name));
+    let d = &k.descriptor;
+    let den = |field: &str| -> Result<Denormals, Error> {
+        let v = d.field(Generation::Gfx125, field).unwrap_or(3);
+        Denormals::from_descriptor(v).ok_or_else(|| Error::Run(format!("kernel {}: {field} = {v} cannot be carried to the target", k.name)))
+    };
+    Ok(KernelAttrs {
+        name: k.name.clone(),
+        flat_workgroup_size: meta.and_then(|m| m.max_flat_workgroup_size).map(|m| (1, m as u32)),
+        reqd_workgroup_size: meta.and_then(|m| m.reqd_workgroup_size).map(|r| [r[0] as u32, r[1] as u32, r[2] as u32]),
+        uniform_work_group_size: meta.and_then(|m| m.raw.get(".uniform_work_group_size")).and_then(|v| v.as_u64()) == Some(1),
+        denormals_f32: den("FLOAT_DENORM_MODE_32")?,
+        denormals_f16_f64: den("FLOAT_DENORM_MODE_16_64")?,
+    })
+}
+
+/// The target's metadata document: the target compile's, with each kernel's interface from
+/// the source.
+fn merge_metadata(source: &Metadata, target: &Metadata) -> Result<Metadata, Error> {
+    let mut out = target.clone();
+    for tk in out.kernels.iter_mut() {
+        let sk = source.kernel(&tk.name).ok_or_else(|| Error::Run(format!("kernel {} has no source metadata", tk.name)))?;
+        let mut merged = sk.clone();
+        merged.sgpr_count = tk.sgpr_count;
+        merged.vgpr_count = tk.vgpr_count;
+        merged.agpr_count = tk.agpr_count;
+        merged.sgpr_spill_count = tk.sgpr_spill_count;
+        merged.vgpr_spill_count = tk.vgpr_spill_count;
+        merged.wavefront_size = tk.wavefront_size;
+        merged.group_segment_fixed_size = tk.group_segment_fixed_size;
+        merged.private_segment_fixed_size = tk.private_segment_fixed_size;
+        merged.uses_dynamic_stack = tk.uses_dynamic_stack;
+        for key in TARGET_KEYS {
+            match tk.raw.get(key) {
+                Some(v) => merged.raw.set(key, v.clone()),
+                None => merged.raw.remove(key),
+            }
+        }
+        *tk = merged;
+    }
+    Ok(out)
+}
+
+/// Translates one gfx1250 code object (not a bundle).
+pub fn translate_code_object(bytes: &[u8], options: &Options) -> Result<Vec<u8>, Error> {
+    let co = CodeObject::parse(bytes)?;
+    if co.processor() != Some("gfx1250") {
+        return Err(Error::NotGfx1250 { found: co.target_id() });
+    }
+    if !co.functions.is_empty() {
+        return Err(Error::Run(format!(
+            "device functions ({}) are not translated yet",
+            co.functions.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    let source_md = co.metadata.as_ref().ok_or_else(|| Error::Run("the code object has no metadata note".into()))?;
+    let ctx = Context::create();
+    let module = ctx.create_module("hotswap");
+    let mut attrs = Vec::new();
+    for k in &co.kernels {
+        let abi = hx_raise::KernelAbi::from_descriptor(&k.name, &k.descriptor)?;
+        hx_raise::raise_kernel(&ctx, &module, &k.name, co.kernel_code(k), &abi)?;
+        attrs.push(kernel_attrs(&co, k)?);
+    }
+    hx_llvm::verify(&module, "hotswap")?;
+    hx_lower::apply_kernel_attrs(&module, &attrs)?;
+    let lower = LowerOptions { target: options.target, opt: options.opt_level, xnack: None, sramecc: None };
+    let object = hx_lower::lower(&module, "hotswap", &lower, hx_lower::Emit::Object)?;
+    let target_co = CodeObject::parse(&object)?;
+    let target_md = target_co.metadata.as_ref().ok_or_else(|| Error::Run("the target compile wrote no metadata".into()))?;
+    let merged = merge_metadata(source_md, target_md)?;
+    let link = hx_relink::LinkOptions { e_flags_override: None, metadata: Some(merged.to_msgpack()) };
+    let mut linked = hx_relink::link_with(&object, &link)?;
+    // The raised kernels read their arguments through the kernarg pointer as the source does:
+    // the descriptor's kernarg size is the source's.
+    let out = CodeObject::parse(&linked)?;
+    for k in &out.kernels {
+        let src = co.kernel(&k.name).ok_or_else(|| Error::Run(format!("kernel {} appeared in the output", k.name)))?;
+        let at = k.descriptor_offset as usize + 8;
+        linked[at..at + 4].copy_from_slice(&src.descriptor.kernarg_size.to_le_bytes());
+    }
+    Ok(linked)
+}
