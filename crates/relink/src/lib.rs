@@ -9,20 +9,26 @@
 //!
 //! What it links (everything else is an error naming the item and its offset, never a guess):
 //! - one input object (ELF64, little-endian, EM_AMDGPU, ET_REL);
-//! - sections of type PROGBITS, NOBITS and NOTE, allocated with any of W/X, or non-allocated
-//!   without flags (`.AMDGPU.gpr_maximums`); `.text.*`, `.rodata.*`, `.data.*`, `.bss.*`,
-//!   `.data.rel.ro.*` are merged into their output section as lld does; `.note.GNU-stack` and
-//!   `.llvm_addrsig` are consumed;
-//! - RELA relocations in allocated sections: `R_AMDGPU_NONE`, `R_AMDGPU_REL32`, `R_AMDGPU_REL32_LO`,
-//!   `R_AMDGPU_REL32_HI`, `R_AMDGPU_REL64`, `R_AMDGPU_REL16` against non-preemptible defined symbols,
-//!   `R_AMDGPU_ABS32`/`R_AMDGPU_ABS64` against absolute symbols: all resolved at link time, as lld
-//!   resolves them (lld keeps no dynamic relocation for any of these);
-//! - symbols of type NOTYPE, OBJECT, FUNC, SECTION, FILE; local, global or weak; any visibility.
+//! - sections of type PROGBITS and NOTE (allocated with any of W/X, or non-allocated without flags,
+//!   e.g. `.AMDGPU.gpr_maximums`) and NOBITS (allocated-writable); `.text.*`, `.rodata.*`, `.data.*`,
+//!   `.bss.*`, `.data.rel.ro.*` are merged into their output section as lld does; `.note.GNU-stack`
+//!   and `.llvm_addrsig` are consumed;
+//! - RELA relocations in allocated sections, resolved as lld resolves them:
+//!   `R_AMDGPU_REL32`, `_REL32_LO`, `_REL32_HI`, `_REL64`, `_REL16` (PC-relative, against
+//!   non-preemptible symbols); `R_AMDGPU_GOTPCREL`, `_GOTPCREL32_LO`, `_GOTPCREL32_HI` (a `.got`
+//!   entry per symbol, in lld's order, filled by a dynamic relocation or a link-time constant);
+//!   `R_AMDGPU_ABS64` (a link-time constant for absolute symbols, else kept as a dynamic relocation
+//!   in `.rela.dyn`: `R_AMDGPU_RELATIVE64`, or `R_AMDGPU_ABS64` against a preemptible symbol, in
+//!   writable sections only); `R_AMDGPU_ABS32` (absolute symbols only); `R_AMDGPU_NONE`;
+//! - symbols of type NOTYPE, OBJECT, FUNC, SECTION, FILE; local, global or weak; any visibility
+//!   (hidden/internal become local, default/protected are exported in `.dynsym`).
 //!
-//! Not supported (an error): relocations that need a GOT or a dynamic relocation (GOTPCREL*,
-//! ABS32/ABS64 against section-relative symbols), relocations against preemptible symbols,
-//! undefined or common symbols, SHF_MERGE/SHF_GROUP/TLS sections, an input `.comment`, relocations
-//! in non-allocated sections.
+//! Refused, as lld refuses them: undefined symbols (`--no-undefined`), PC-relative relocations
+//! against preemptible or absolute symbols, dynamic relocations in read-only sections, 32-bit
+//! absolute addresses of section symbols, `R_AMDGPU_ABS32_LO/HI`. Refused because this linker does
+//! not reproduce lld there: common, TLS and IFUNC symbols, undefined weak symbols, SHF_MERGE /
+//! SHF_GROUP / TLS / LINK_ORDER sections, an input `.comment` (lld merges it with its own using
+//! hashed shards), relocations in non-allocated sections, SHT_REL, more than one input object.
 //!
 //! Output is a pure function of the input bytes and options: deterministic and thread-safe.
 
@@ -33,6 +39,9 @@ mod link;
 pub struct LinkOptions {
     /// e_flags of the output instead of the input's (to set the target's xnack/sramecc bits).
     pub e_flags_override: Option<u32>,
+    /// msgpack bytes that replace the descriptor of the input's NT_AMDGPU_METADATA note (for a
+    /// metadata document rewritten for the target); the layout follows the new size.
+    pub metadata: Option<Vec<u8>>,
 }
 
 /// Why an object could not be linked.
@@ -51,15 +60,46 @@ pub enum RelinkError {
     #[error("malformed input: {what} at offset {offset:#x}: {msg}")]
     Malformed { what: String, offset: u64, msg: String },
     #[error("unsupported section {name} (#{index}, sh_type {sh_type:#x}, sh_flags {flags:#x}, file offset {offset:#x}): {why}")]
-    UnsupportedSection { name: String, index: usize, sh_type: u32, flags: u64, offset: u64, why: String },
-    #[error("unsupported relocation {type_name} (type {r_type}) at {section}+{offset:#x} against symbol {symbol}: {why}")]
-    UnsupportedRelocation { r_type: u32, type_name: String, section: String, offset: u64, symbol: String, why: String },
+    UnsupportedSection {
+        name: String,
+        index: usize,
+        sh_type: u32,
+        flags: u64,
+        offset: u64,
+        why: String,
+    },
+    #[error(
+        "unsupported relocation {type_name} (type {r_type}) at {section}+{offset:#x} against symbol {symbol}: {why}"
+    )]
+    UnsupportedRelocation {
+        r_type: u32,
+        type_name: String,
+        section: String,
+        offset: u64,
+        symbol: String,
+        why: String,
+    },
     #[error("undefined symbol {name} (symbol #{index}){}", referenced_at.as_ref().map(|r| format!(", referenced at {r}")).unwrap_or_default())]
-    UndefinedSymbol { name: String, index: usize, referenced_at: Option<String> },
+    UndefinedSymbol {
+        name: String,
+        index: usize,
+        referenced_at: Option<String>,
+    },
     #[error("unsupported symbol {name} (symbol #{index}, symtab offset {offset:#x}): {why}")]
-    UnsupportedSymbol { name: String, index: usize, offset: u64, why: String },
+    UnsupportedSymbol {
+        name: String,
+        index: usize,
+        offset: u64,
+        why: String,
+    },
     #[error("relocation {type_name} at {section}+{offset:#x} against {symbol} is out of range: value {value:#x}")]
-    RelocationOverflow { type_name: String, section: String, offset: u64, symbol: String, value: u64 },
+    RelocationOverflow {
+        type_name: String,
+        section: String,
+        offset: u64,
+        symbol: String,
+        value: u64,
+    },
     #[error("output layout overflows 64 bits or the format's limits: {0}")]
     Layout(String),
     #[error("ELF writer failed: {0}")]

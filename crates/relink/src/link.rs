@@ -23,6 +23,7 @@ use goblin::elf::sym::{self, Symtab};
 use object::elf as oe;
 use object::write::elf::{FileHeader, ProgramHeader, Writer};
 use object::{Endianness, LittleEndian as LE, U16, U32, U64};
+use std::collections::{BTreeSet, HashMap};
 
 type Result<T> = std::result::Result<T, RelinkError>;
 
@@ -36,20 +37,30 @@ const SYM_SIZE: u64 = 24;
 const DYN_SIZE: u64 = 16;
 const SHT_LLVM_ADDRSIG: u32 = 0x6fff_4c03;
 const SHT_GNU_HASH: u32 = 0x6fff_fff6;
-/// The largest section alignment accepted (fail closed beyond, instead of overflowing the layout).
-const MAX_ALIGN: u64 = 1 << 32;
+/// The largest section alignment accepted (fail closed beyond; AMDGPU code uses at most 256).
+const MAX_ALIGN: u64 = 1 << 20;
+/// The largest output accepted: alignment gaps of crafted inputs must not exhaust memory.
+const MAX_OUTPUT: u64 = 1 << 30;
 
 const R_AMDGPU_NONE: u32 = 0;
 const R_AMDGPU_ABS64: u32 = 3;
 const R_AMDGPU_REL32: u32 = 4;
 const R_AMDGPU_REL64: u32 = 5;
 const R_AMDGPU_ABS32: u32 = 6;
+const R_AMDGPU_GOTPCREL: u32 = 7;
+const R_AMDGPU_GOTPCREL32_LO: u32 = 8;
+const R_AMDGPU_GOTPCREL32_HI: u32 = 9;
 const R_AMDGPU_REL32_LO: u32 = 10;
 const R_AMDGPU_REL32_HI: u32 = 11;
+const R_AMDGPU_RELATIVE64: u32 = 13;
 const R_AMDGPU_REL16: u32 = 14;
 
 fn malformed(what: impl Into<String>, offset: u64, msg: impl Into<String>) -> RelinkError {
-    RelinkError::Malformed { what: what.into(), offset, msg: msg.into() }
+    RelinkError::Malformed {
+        what: what.into(),
+        offset,
+        msg: msg.into(),
+    }
 }
 
 fn layout_err(msg: impl Into<String>) -> RelinkError {
@@ -58,17 +69,22 @@ fn layout_err(msg: impl Into<String>) -> RelinkError {
 
 fn align_to(v: u64, a: u64) -> Result<u64> {
     debug_assert!(a.is_power_of_two());
-    v.checked_add(a - 1).map(|x| x & !(a - 1)).ok_or_else(|| layout_err(format!("aligning {v:#x} to {a:#x}")))
+    v.checked_add(a - 1)
+        .map(|x| x & !(a - 1))
+        .ok_or_else(|| layout_err(format!("aligning {v:#x} to {a:#x}")))
 }
 
 /// llvm::alignTo(value, align, skew): the smallest v >= value with v % align == skew % align.
 fn align_to_skew(value: u64, align: u64, skew: u64) -> Result<u64> {
     let r = skew.wrapping_sub(value) % align;
-    value.checked_add(r).ok_or_else(|| layout_err(format!("aligning offset {value:#x} to {align:#x} (skew {skew:#x})")))
+    value
+        .checked_add(r)
+        .ok_or_else(|| layout_err(format!("aligning offset {value:#x} to {align:#x} (skew {skew:#x})")))
 }
 
 fn add(a: u64, b: u64, what: &str) -> Result<u64> {
-    a.checked_add(b).ok_or_else(|| layout_err(format!("{what}: {a:#x} + {b:#x}")))
+    a.checked_add(b)
+        .ok_or_else(|| layout_err(format!("{what}: {a:#x} + {b:#x}")))
 }
 
 /// llvm::NextPowerOf2: the next power of two strictly greater than `a`.
@@ -136,6 +152,8 @@ enum Synth {
     Dynamic,
     RelroPadding,
     Comment,
+    RelaDyn,
+    Got,
     SymTab,
     ShStrTab,
     StrTab,
@@ -272,6 +290,8 @@ struct OutSym {
     def: OutDef,
     /// Offset of the name in its string table.
     name_off: u32,
+    /// Index of the input symbol it comes from.
+    src: usize,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -291,14 +311,15 @@ struct Link<'a> {
     inputs: Vec<InputSection>,
     outputs: Vec<OutputSection>,
     symbols: Vec<InputSymbol>,
-    symtab_offset: u64,
-    first_global: usize,
     ctx: Ctx,
 }
 
 impl Link<'_> {
     fn section_name(&self, index: usize) -> String {
-        self.names.get(index).map(|n| lossy(n)).unwrap_or_else(|| format!("#{index}"))
+        self.names
+            .get(index)
+            .map(|n| lossy(n))
+            .unwrap_or_else(|| format!("#{index}"))
     }
     fn unsupported_section(&self, index: usize, why: impl Into<String>) -> RelinkError {
         let h = &self.shdrs[index];
@@ -335,7 +356,9 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 /// Checks the ELF header by hand (so errors name the field), then reads the section headers.
 fn read_input(bytes: &[u8]) -> Result<Link<'_>> {
     if bytes.len() >= 4 && &bytes[..4] != b"\x7fELF" {
-        return Err(RelinkError::NotElf { magic: bytes[..4].to_vec() });
+        return Err(RelinkError::NotElf {
+            magic: bytes[..4].to_vec(),
+        });
     }
     if bytes.len() < EHDR_SIZE as usize {
         if bytes.len() < 4 {
@@ -344,7 +367,10 @@ fn read_input(bytes: &[u8]) -> Result<Link<'_>> {
         return Err(RelinkError::TooShort { len: bytes.len() });
     }
     if bytes[4] != 2 || bytes[5] != 1 {
-        return Err(RelinkError::WrongClass { class: bytes[4], data: bytes[5] });
+        return Err(RelinkError::WrongClass {
+            class: bytes[4],
+            data: bytes[5],
+        });
     }
     let e_type = u16_at(bytes, 16);
     if e_type != oe::ET_REL {
@@ -377,18 +403,31 @@ fn read_input(bytes: &[u8]) -> Result<Link<'_>> {
         ));
     }
     if shstrndx == u64::from(oe::SHN_XINDEX) || shstrndx >= shnum {
-        return Err(malformed("e_shstrndx", 62, format!("{shstrndx} is not a section index below {shnum}")));
+        return Err(malformed(
+            "e_shstrndx",
+            62,
+            format!("{shstrndx} is not a section index below {shnum}"),
+        ));
     }
     let header = goblin::elf::Elf::parse_header(bytes).map_err(|e| malformed("ELF header", 0, e.to_string()))?;
-    let endian = header.endianness().map_err(|e| malformed("ELF header", 5, e.to_string()))?;
+    let endian = header
+        .endianness()
+        .map_err(|e| malformed("ELF header", 5, e.to_string()))?;
     let ctx = Ctx::new(Container::Big, endian);
     let shdrs = SectionHeader::parse(bytes, shoff as usize, shnum as usize, ctx)
         .map_err(|e| malformed("section header table", shoff, e.to_string()))?;
     if shdrs.len() as u64 != shnum {
-        return Err(malformed("section header table", shoff, format!("read {} of {shnum} headers", shdrs.len())));
+        return Err(malformed(
+            "section header table",
+            shoff,
+            format!("read {} of {shnum} headers", shdrs.len()),
+        ));
     }
     for (i, h) in shdrs.iter().enumerate() {
-        if h.sh_type != sh::SHT_NOBITS && h.sh_type != sh::SHT_NULL && h.sh_offset.checked_add(h.sh_size).is_none_or(|e| e > len) {
+        if h.sh_type != sh::SHT_NOBITS
+            && h.sh_type != sh::SHT_NULL
+            && h.sh_offset.checked_add(h.sh_size).is_none_or(|e| e > len)
+        {
             return Err(malformed(
                 format!("contents of section #{i}"),
                 h.sh_offset,
@@ -398,7 +437,11 @@ fn read_input(bytes: &[u8]) -> Result<Link<'_>> {
     }
     let shstr = &shdrs[shstrndx as usize];
     if shstr.sh_type != sh::SHT_STRTAB {
-        return Err(malformed("section name table", shstr.sh_offset, format!("section #{shstrndx} is not SHT_STRTAB")));
+        return Err(malformed(
+            "section name table",
+            shstr.sh_offset,
+            format!("section #{shstrndx} is not SHT_STRTAB"),
+        ));
     }
     let shstr_data = &bytes[shstr.sh_offset as usize..(shstr.sh_offset + shstr.sh_size) as usize];
     let mut names = Vec::with_capacity(shdrs.len());
@@ -407,7 +450,10 @@ fn read_input(bytes: &[u8]) -> Result<Link<'_>> {
             malformed(
                 format!("name of section #{i}"),
                 shoff + i as u64 * SHDR_SIZE,
-                format!("sh_name {} is outside the section name table or unterminated", h.sh_name),
+                format!(
+                    "sh_name {} is outside the section name table or unterminated",
+                    h.sh_name
+                ),
             )
         })?;
         names.push(name.to_vec());
@@ -421,8 +467,6 @@ fn read_input(bytes: &[u8]) -> Result<Link<'_>> {
         inputs: Vec::new(),
         outputs: Vec::new(),
         symbols: Vec::new(),
-        symtab_offset: 0,
-        first_global: 0,
         ctx,
     };
     link.roles[shstrndx as usize] = Role::Consumed;
@@ -457,24 +501,40 @@ fn classify_sections(l: &mut Link<'_>) -> Result<()> {
             }
             sh::SHT_PROGBITS | sh::SHT_NOBITS | sh::SHT_NOTE => {
                 if name == b".comment" {
-                    return Err(l.unsupported_section(i, "an input .comment (lld merges it with its own, not reproduced)"));
+                    return Err(
+                        l.unsupported_section(i, "an input .comment (lld merges it with its own, not reproduced)")
+                    );
                 }
                 let alloc = h.sh_flags & u64::from(sh::SHF_ALLOC) != 0;
                 if alloc && h.sh_flags & !allowed_alloc != 0 {
                     return Err(l.unsupported_section(
                         i,
-                        format!("flags {:#x} beyond ALLOC|WRITE|EXECINSTR (merge, strings, group, TLS, link-order...)", h.sh_flags & !allowed_alloc),
+                        format!(
+                            "flags {:#x} beyond ALLOC|WRITE|EXECINSTR (merge, strings, group, TLS, link-order...)",
+                            h.sh_flags & !allowed_alloc
+                        ),
                     ));
                 }
                 if !alloc && h.sh_flags != 0 {
                     return Err(l.unsupported_section(i, "a non-allocated section with flags"));
+                }
+                if h.sh_type == sh::SHT_NOBITS
+                    && h.sh_flags & u64::from(sh::SHF_ALLOC | sh::SHF_WRITE | sh::SHF_EXECINSTR)
+                        != u64::from(sh::SHF_ALLOC | sh::SHF_WRITE)
+                {
+                    return Err(l.unsupported_section(
+                        i,
+                        "a NOBITS section that is not allocated-writable (only .bss-like NOBITS is laid out)",
+                    ));
                 }
                 if alloc && h.sh_type == sh::SHT_NOTE && h.sh_flags & !u64::from(sh::SHF_ALLOC) != 0 {
                     return Err(l.unsupported_section(i, "a writable or executable note"));
                 }
                 let align = h.sh_addralign.max(1);
                 if !align.is_power_of_two() {
-                    return Err(l.unsupported_section(i, format!("sh_addralign {} is not a power of two", h.sh_addralign)));
+                    return Err(
+                        l.unsupported_section(i, format!("sh_addralign {} is not a power of two", h.sh_addralign))
+                    );
                 }
                 if align > MAX_ALIGN {
                     return Err(l.unsupported_section(i, format!("sh_addralign {align:#x} is above {MAX_ALIGN:#x}")));
@@ -502,7 +562,9 @@ fn classify_sections(l: &mut Link<'_>) -> Result<()> {
                 let why = match other {
                     sh::SHT_GROUP => "section groups (COMDAT)".to_string(),
                     sh::SHT_INIT_ARRAY | sh::SHT_FINI_ARRAY | sh::SHT_PREINIT_ARRAY => "init/fini arrays".to_string(),
-                    sh::SHT_DYNAMIC | sh::SHT_DYNSYM | sh::SHT_HASH => "dynamic-linking sections in a relocatable object".to_string(),
+                    sh::SHT_DYNAMIC | sh::SHT_DYNSYM | sh::SHT_HASH => {
+                        "dynamic-linking sections in a relocatable object".to_string()
+                    }
                     _ => format!("section type {other:#x}"),
                 };
                 return Err(l.unsupported_section(i, why));
@@ -514,7 +576,9 @@ fn classify_sections(l: &mut Link<'_>) -> Result<()> {
 
 /// Reads the symbol table and resolves each symbol's definition.
 fn read_symbols(l: &mut Link<'_>, ctx: Ctx) -> Result<()> {
-    let symtabs: Vec<usize> = (0..l.shdrs.len()).filter(|&i| l.shdrs[i].sh_type == sh::SHT_SYMTAB).collect();
+    let symtabs: Vec<usize> = (0..l.shdrs.len())
+        .filter(|&i| l.shdrs[i].sh_type == sh::SHT_SYMTAB)
+        .collect();
     if symtabs.len() > 1 {
         return Err(l.unsupported_section(symtabs[1], "a second SHT_SYMTAB"));
     }
@@ -522,24 +586,33 @@ fn read_symbols(l: &mut Link<'_>, ctx: Ctx) -> Result<()> {
         return Ok(());
     };
     let h = l.shdrs[st].clone();
-    l.symtab_offset = h.sh_offset;
-    if h.sh_entsize != SYM_SIZE || h.sh_size % SYM_SIZE != 0 {
+    if h.sh_entsize != SYM_SIZE || !h.sh_size.is_multiple_of(SYM_SIZE) {
         return Err(malformed(
             ".symtab",
             h.sh_offset,
-            format!("sh_entsize {} / sh_size {} is not a whole number of 24-byte symbols", h.sh_entsize, h.sh_size),
+            format!(
+                "sh_entsize {} / sh_size {} is not a whole number of 24-byte symbols",
+                h.sh_entsize, h.sh_size
+            ),
         ));
     }
     let count = (h.sh_size / SYM_SIZE) as usize;
     let link_idx = h.sh_link as usize;
     if link_idx >= l.shdrs.len() || l.shdrs[link_idx].sh_type != sh::SHT_STRTAB || link_idx == 0 {
-        return Err(malformed(".symtab", h.sh_offset, format!("sh_link {} is not a string table", h.sh_link)));
+        return Err(malformed(
+            ".symtab",
+            h.sh_offset,
+            format!("sh_link {} is not a string table", h.sh_link),
+        ));
     }
     let first_global = h.sh_info as usize;
     if count > 0 && (first_global == 0 || first_global > count) {
-        return Err(malformed(".symtab", h.sh_offset, format!("sh_info {first_global} is not in 1..={count}")));
+        return Err(malformed(
+            ".symtab",
+            h.sh_offset,
+            format!("sh_info {first_global} is not in 1..={count}"),
+        ));
     }
-    l.first_global = first_global;
     let sh_str = &l.shdrs[link_idx];
     let strtab = &l.bytes[sh_str.sh_offset as usize..(sh_str.sh_offset + sh_str.sh_size) as usize];
     // Every other string table must be the section name table.
@@ -556,17 +629,38 @@ fn read_symbols(l: &mut Link<'_>, ctx: Ctx) -> Result<()> {
             .to_vec()
     };
     if syms.len() != count {
-        return Err(malformed(".symtab", h.sh_offset, format!("read {} of {count} symbols", syms.len())));
+        return Err(malformed(
+            ".symtab",
+            h.sh_offset,
+            format!("read {} of {count} symbols", syms.len()),
+        ));
     }
     let mut out = Vec::with_capacity(count);
     for (i, s) in syms.iter().enumerate() {
         let at = h.sh_offset + i as u64 * SYM_SIZE;
         let name = c_str(strtab, s.st_name)
-            .ok_or_else(|| malformed(format!("name of symbol #{i}"), at, format!("st_name {} is outside .strtab", s.st_name)))?
+            .ok_or_else(|| {
+                malformed(
+                    format!("name of symbol #{i}"),
+                    at,
+                    format!("st_name {} is outside .strtab", s.st_name),
+                )
+            })?
             .to_vec();
-        let bad = |why: String| RelinkError::UnsupportedSymbol { name: lossy(&name), index: i, offset: at, why };
+        let bad = |why: String| RelinkError::UnsupportedSymbol {
+            name: lossy(&name),
+            index: i,
+            offset: at,
+            why,
+        };
         if i == 0 {
-            out.push(InputSymbol { name, st_info: 0, st_other: 0, st_size: 0, def: Def::Undefined });
+            out.push(InputSymbol {
+                name,
+                st_info: 0,
+                st_other: 0,
+                st_size: 0,
+                def: Def::Undefined,
+            });
             continue;
         }
         let bind = s.st_info >> 4;
@@ -589,7 +683,10 @@ fn read_symbols(l: &mut Link<'_>, ctx: Ctx) -> Result<()> {
             )));
         }
         if s.st_other & !3 != 0 {
-            return Err(bad(format!("st_other {:#x} has bits beyond the visibility", s.st_other)));
+            return Err(bad(format!(
+                "st_other {:#x} has bits beyond the visibility",
+                s.st_other
+            )));
         }
         let shndx = s.st_shndx;
         let def = if shndx == sh::SHN_UNDEF as usize {
@@ -604,13 +701,20 @@ fn read_symbols(l: &mut Link<'_>, ctx: Ctx) -> Result<()> {
         } else if shndx >= sh::SHN_LORESERVE as usize {
             return Err(bad(format!("reserved section index {shndx:#x}")));
         } else if shndx >= l.shdrs.len() {
-            return Err(malformed(format!("symbol #{i}"), at, format!("st_shndx {shndx} is not a section")));
+            return Err(malformed(
+                format!("symbol #{i}"),
+                at,
+                format!("st_shndx {shndx} is not a section"),
+            ));
         } else {
             match l.roles[shndx] {
                 Role::Kept(k) => Def::Section(k, s.st_value),
                 Role::Discarded => Def::Discarded,
                 Role::Null | Role::Consumed => {
-                    return Err(bad(format!("defined in section {} which has no place in the output", l.section_name(shndx))))
+                    return Err(bad(format!(
+                        "defined in section {} which has no place in the output",
+                        l.section_name(shndx)
+                    )))
                 }
             }
         };
@@ -624,15 +728,28 @@ fn read_symbols(l: &mut Link<'_>, ctx: Ctx) -> Result<()> {
             if bind == sym::STB_WEAK {
                 return Err(bad("an undefined weak symbol (lld would export it unresolved)".into()));
             }
-            return Err(RelinkError::UndefinedSymbol { name: lossy(&name), index: i, referenced_at: None });
+            return Err(RelinkError::UndefinedSymbol {
+                name: lossy(&name),
+                index: i,
+                referenced_at: None,
+            });
         }
         if bind != sym::STB_LOCAL && def == Def::Discarded {
             return Err(bad("a global symbol in a discarded section".into()));
         }
-        out.push(InputSymbol { name, st_info: s.st_info, st_other: s.st_other, st_size: s.st_size, def });
+        out.push(InputSymbol {
+            name,
+            st_info: s.st_info,
+            st_other: s.st_other,
+            st_size: s.st_size,
+            def,
+        });
     }
     // Two definitions of one global name would be a duplicate-symbol error in lld.
-    let mut globals: Vec<&[u8]> = out[first_global.min(out.len())..].iter().map(|s| s.name.as_slice()).collect();
+    let mut globals: Vec<&[u8]> = out[first_global.min(out.len())..]
+        .iter()
+        .map(|s| s.name.as_slice())
+        .collect();
     globals.sort_unstable();
     if let Some(w) = globals.windows(2).find(|w| w[0] == w[1]) {
         let name = lossy(w[0]);
@@ -657,6 +774,76 @@ fn read_symbols(l: &mut Link<'_>, ctx: Ctx) -> Result<()> {
     Ok(())
 }
 
+/// Replaces the descriptor of the one NT_AMDGPU_METADATA note ("AMDGPU", type 32) with `blob`.
+fn replace_metadata(l: &mut Link<'_>, blob: &[u8]) -> Result<()> {
+    const NT_AMDGPU_METADATA: u32 = 32;
+    let u32_at = |d: &[u8], at: usize| u32::from_le_bytes([d[at], d[at + 1], d[at + 2], d[at + 3]]) as usize;
+    let mut found: Option<(usize, usize, usize, usize)> = None; // (input, entry start, entry end, namesz)
+    for k in 0..l.inputs.len() {
+        let inp = &l.inputs[k];
+        if inp.sh_type != sh::SHT_NOTE {
+            continue;
+        }
+        let file_off = l.shdrs[inp.index].sh_offset;
+        let d = &inp.data;
+        let mut at = 0usize;
+        while at < d.len() {
+            let bad = |msg: String| malformed(format!("note in {}", lossy(&inp.name)), file_off + at as u64, msg);
+            if d.len() - at < 12 {
+                return Err(bad(format!("{} bytes left, a note header needs 12", d.len() - at)));
+            }
+            let (namesz, descsz, n_type) = (u32_at(d, at), u32_at(d, at + 4), u32_at(d, at + 8) as u32);
+            let name_end = (at + 12).checked_add(namesz).filter(|&e| e <= d.len());
+            let desc_at = (at + 12).checked_add(namesz.div_ceil(4) * 4);
+            let end = desc_at
+                .and_then(|x| x.checked_add(descsz.div_ceil(4) * 4))
+                .filter(|&e| e <= d.len());
+            let (Some(name_end), Some(end)) = (name_end, end) else {
+                return Err(bad(format!(
+                    "name ({namesz} bytes) and descriptor ({descsz} bytes) overrun the section"
+                )));
+            };
+            if n_type == NT_AMDGPU_METADATA && &d[at + 12..name_end] == b"AMDGPU\0" {
+                if found.is_some() {
+                    return Err(bad("a second NT_AMDGPU_METADATA note".into()));
+                }
+                found = Some((k, at, end, namesz));
+            }
+            at = end;
+        }
+    }
+    let Some((k, start, end, namesz)) = found else {
+        return Err(malformed(
+            "metadata note",
+            0,
+            "the object has no NT_AMDGPU_METADATA note to replace",
+        ));
+    };
+    let index = l.inputs[k].index;
+    if l.inputs[k].align != 4 {
+        return Err(l.unsupported_section(index, "replacing the metadata in a note section not aligned to 4"));
+    }
+    if l.shdrs
+        .iter()
+        .any(|h| h.sh_type == sh::SHT_RELA && h.sh_info as usize == index && h.sh_size > 0)
+    {
+        return Err(l.unsupported_section(index, "replacing the metadata in a note section that has relocations"));
+    }
+    let descsz = u32::try_from(blob.len()).map_err(|_| layout_err("metadata above 4 GiB"))?;
+    let old = &l.inputs[k].data;
+    let mut data = Vec::with_capacity(old.len() + blob.len());
+    data.extend_from_slice(&old[..start]);
+    data.extend_from_slice(&old[start..start + 4]); // namesz
+    data.extend_from_slice(&descsz.to_le_bytes());
+    data.extend_from_slice(&old[start + 8..start + 12 + namesz.div_ceil(4) * 4]); // type, name
+    data.extend_from_slice(blob);
+    data.resize(data.len() + (blob.len().div_ceil(4) * 4 - blob.len()), 0);
+    data.extend_from_slice(&old[end..]);
+    l.inputs[k].size = data.len() as u64;
+    l.inputs[k].data = data;
+    Ok(())
+}
+
 // ---------------------------------------------------------------------------------------------
 // Output sections
 
@@ -676,23 +863,31 @@ fn is_relro_name(name: &[u8]) -> bool {
 }
 
 /// Groups input sections into output sections and adds the synthetic ones, in lld's order.
-fn build_outputs(l: &mut Link<'_>) -> Result<()> {
+fn build_outputs(l: &mut Link<'_>, need_got: bool, need_rela_dyn: bool) -> Result<()> {
     let mut outs: Vec<OutputSection> = Vec::new();
+    let mut by_name: HashMap<Vec<u8>, usize> = HashMap::new();
     for k in 0..l.inputs.len() {
         let inp = &l.inputs[k];
         let oname = output_name(&inp.name).to_vec();
-        let found = outs.iter().position(|o| o.name == oname);
+        let found = by_name.get(&oname).copied();
         let o = match found {
             Some(o) => {
                 let out = &outs[o];
                 if out.sh_type != inp.sh_type {
                     return Err(l.unsupported_section(
                         inp.index,
-                        format!("type {:#x} differs from other input sections of {}", inp.sh_type, lossy(&oname)),
+                        format!(
+                            "type {:#x} differs from other input sections of {}",
+                            inp.sh_type,
+                            lossy(&oname)
+                        ),
                     ));
                 }
                 if (out.flags ^ inp.flags) & u64::from(sh::SHF_ALLOC) != 0 {
-                    return Err(l.unsupported_section(inp.index, format!("mixes allocated and non-allocated parts of {}", lossy(&oname))));
+                    return Err(l.unsupported_section(
+                        inp.index,
+                        format!("mixes allocated and non-allocated parts of {}", lossy(&oname)),
+                    ));
                 }
                 o
             }
@@ -713,6 +908,7 @@ fn build_outputs(l: &mut Link<'_>) -> Result<()> {
                     info: 0,
                     index: 0,
                 });
+                by_name.insert(oname.clone(), outs.len() - 1);
                 outs.len() - 1
             }
         };
@@ -735,23 +931,87 @@ fn build_outputs(l: &mut Link<'_>) -> Result<()> {
     }
     let a = u64::from(sh::SHF_ALLOC);
     let wa = u64::from(sh::SHF_ALLOC | sh::SHF_WRITE);
-    outs.push(OutputSection::synthetic(".dynsym", Synth::DynSym, sh::SHT_DYNSYM, a, 8, SYM_SIZE));
-    outs.push(OutputSection::synthetic(".gnu.hash", Synth::GnuHash, SHT_GNU_HASH, a, 8, 0));
+    outs.push(OutputSection::synthetic(
+        ".dynsym",
+        Synth::DynSym,
+        sh::SHT_DYNSYM,
+        a,
+        8,
+        SYM_SIZE,
+    ));
+    outs.push(OutputSection::synthetic(
+        ".gnu.hash",
+        Synth::GnuHash,
+        SHT_GNU_HASH,
+        a,
+        8,
+        0,
+    ));
     outs.push(OutputSection::synthetic(".hash", Synth::Hash, sh::SHT_HASH, a, 4, 4));
     let mut dynamic = OutputSection::synthetic(".dynamic", Synth::Dynamic, sh::SHT_DYNAMIC, wa, 8, DYN_SIZE);
     dynamic.relro = true;
     outs.push(dynamic);
-    outs.push(OutputSection::synthetic(".dynstr", Synth::DynStr, sh::SHT_STRTAB, a, 1, 0));
+    outs.push(OutputSection::synthetic(
+        ".dynstr",
+        Synth::DynStr,
+        sh::SHT_STRTAB,
+        a,
+        1,
+        0,
+    ));
+    if need_rela_dyn {
+        outs.push(OutputSection::synthetic(
+            ".rela.dyn",
+            Synth::RelaDyn,
+            sh::SHT_RELA,
+            a,
+            8,
+            24,
+        ));
+    }
+    if need_got {
+        let mut got = OutputSection::synthetic(".got", Synth::Got, sh::SHT_PROGBITS, wa, 8, 0);
+        got.relro = true;
+        outs.push(got);
+    }
     let mut pad = OutputSection::synthetic(".relro_padding", Synth::RelroPadding, sh::SHT_NOBITS, wa, 1, 0);
     pad.relro = true;
     outs.push(pad);
     let ms = u64::from(sh::SHF_MERGE | sh::SHF_STRINGS);
-    outs.push(OutputSection::synthetic(".comment", Synth::Comment, sh::SHT_PROGBITS, ms, 1, 1));
+    outs.push(OutputSection::synthetic(
+        ".comment",
+        Synth::Comment,
+        sh::SHT_PROGBITS,
+        ms,
+        1,
+        1,
+    ));
     // Stable sort by rank; .symtab, .shstrtab, .strtab go last.
     outs.sort_by_key(|o| o.rank());
-    outs.push(OutputSection::synthetic(".symtab", Synth::SymTab, sh::SHT_SYMTAB, 0, 8, SYM_SIZE));
-    outs.push(OutputSection::synthetic(".shstrtab", Synth::ShStrTab, sh::SHT_STRTAB, 0, 1, 0));
-    outs.push(OutputSection::synthetic(".strtab", Synth::StrTab, sh::SHT_STRTAB, 0, 1, 0));
+    outs.push(OutputSection::synthetic(
+        ".symtab",
+        Synth::SymTab,
+        sh::SHT_SYMTAB,
+        0,
+        8,
+        SYM_SIZE,
+    ));
+    outs.push(OutputSection::synthetic(
+        ".shstrtab",
+        Synth::ShStrTab,
+        sh::SHT_STRTAB,
+        0,
+        1,
+        0,
+    ));
+    outs.push(OutputSection::synthetic(
+        ".strtab",
+        Synth::StrTab,
+        sh::SHT_STRTAB,
+        0,
+        1,
+        0,
+    ));
     // Input sections point at output sections by index: renumber after the sort.
     for (o, out) in outs.iter_mut().enumerate() {
         out.index = o + 1;
@@ -765,7 +1025,10 @@ fn build_outputs(l: &mut Link<'_>) -> Result<()> {
 }
 
 fn find(l: &Link<'_>, s: Synth) -> usize {
-    l.outputs.iter().position(|o| o.synth == s).expect("synthetic section present")
+    l.outputs
+        .iter()
+        .position(|o| o.synth == s)
+        .expect("synthetic section present")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -805,24 +1068,47 @@ fn build_symbols(l: &Link<'_>) -> Result<Symbols> {
     let mut strtab = vec![0u8];
     // addSymbol order: file locals, then every global in symbol-table order, then _DYNAMIC.
     let mut added: Vec<(OutSym, bool)> = Vec::new(); // (symbol, is_local in the output)
-    for s in l.symbols.iter().skip(1) {
+    for (src, s) in l.symbols.iter().enumerate().skip(1) {
         if s.bind() != sym::STB_LOCAL || s.sym_type() == sym::STT_SECTION {
             continue;
         }
         let Some(def) = out_def(s.def) else { continue };
         let name_off = push_str(&mut strtab, &s.name)?;
-        added.push((OutSym { name: s.name.clone(), st_info: s.st_info, st_other: s.st_other, st_size: s.st_size, def, name_off }, true));
+        added.push((
+            OutSym {
+                name: s.name.clone(),
+                st_info: s.st_info,
+                st_other: s.st_other,
+                st_size: s.st_size,
+                def,
+                name_off,
+                src,
+            },
+            true,
+        ));
     }
     let mut exported_src: Vec<OutSym> = Vec::new();
-    for s in l.symbols.iter().skip(1) {
+    for (src, s) in l.symbols.iter().enumerate().skip(1) {
         if s.bind() == sym::STB_LOCAL {
             continue;
         }
         let Some(def) = out_def(s.def) else { continue };
         let name_off = push_str(&mut strtab, &s.name)?;
         let local = s.localised();
-        let st_info = if local { (sym::STB_LOCAL << 4) | s.sym_type() } else { s.st_info };
-        let o = OutSym { name: s.name.clone(), st_info, st_other: s.st_other, st_size: s.st_size, def, name_off };
+        let st_info = if local {
+            (sym::STB_LOCAL << 4) | s.sym_type()
+        } else {
+            s.st_info
+        };
+        let o = OutSym {
+            name: s.name.clone(),
+            st_info,
+            st_other: s.st_other,
+            st_size: s.st_size,
+            def,
+            name_off,
+            src,
+        };
         if !local {
             exported_src.push(o.clone());
         }
@@ -837,6 +1123,7 @@ fn build_symbols(l: &Link<'_>) -> Result<Symbols> {
             st_size: 0,
             def: OutDef::Output(dynamic_idx),
             name_off,
+            src: 0,
         },
         true,
     ));
@@ -860,22 +1147,31 @@ fn build_symbols(l: &Link<'_>) -> Result<Symbols> {
         u32::try_from(next_power_of_2(dynsym.len() as u64 * 12 / 64)).map_err(|_| layout_err("bloom filter size"))?
     };
     let entry = symtab[num_local..].iter().find(|s| s.name == b"_start").map(|s| s.def);
-    Ok(Symbols { symtab, num_local, strtab, dynsym, dynstr, gnu_buckets: nb, gnu_bloom, entry })
+    Ok(Symbols {
+        symtab,
+        num_local,
+        strtab,
+        dynsym,
+        dynstr,
+        gnu_buckets: nb,
+        gnu_bloom,
+        entry,
+    })
 }
 
 fn shstrtab(l: &Link<'_>) -> (Vec<u8>, Vec<u32>) {
     let mut table = vec![0u8];
     let mut offs = Vec::with_capacity(l.outputs.len());
-    let mut seen: Vec<(&[u8], u32)> = Vec::new();
+    let mut seen: HashMap<&[u8], u32> = HashMap::new();
     for o in &l.outputs {
-        if let Some(&(_, off)) = seen.iter().find(|(n, _)| *n == o.name.as_slice()) {
+        if let Some(&off) = seen.get(o.name.as_slice()) {
             offs.push(off);
             continue;
         }
         let off = table.len() as u32;
         table.extend_from_slice(&o.name);
         table.push(0);
-        seen.push((&o.name, off));
+        seen.insert(&o.name, off);
         offs.push(off);
     }
     (table, offs)
@@ -897,7 +1193,14 @@ struct Segment {
 }
 
 fn plan_segments(l: &Link<'_>) -> Vec<Segment> {
-    let mut segs = vec![Segment { p_type: oe::PT_PHDR, flags: oe::PF_R, first: None, last: None, headers: false, align: 8 }];
+    let mut segs = vec![Segment {
+        p_type: oe::PT_PHDR,
+        flags: oe::PF_R,
+        first: None,
+        last: None,
+        headers: false,
+        align: 8,
+    }];
     let alloc: Vec<usize> = (0..l.outputs.len()).filter(|&o| l.outputs[o].alloc()).collect();
     // The first non-RELRO section after the RELRO ones starts a new PT_LOAD.
     let mut relro_end = None;
@@ -924,9 +1227,23 @@ fn plan_segments(l: &Link<'_>) -> Vec<Segment> {
             }
         };
         if loads.is_empty() {
-            loads.push(Segment { p_type: oe::PT_LOAD, flags, first: Some(o), last: Some(o), headers: true, align: MAX_PAGE });
+            loads.push(Segment {
+                p_type: oe::PT_LOAD,
+                flags,
+                first: Some(o),
+                last: Some(o),
+                headers: true,
+                align: MAX_PAGE,
+            });
         } else if start_new {
-            loads.push(Segment { p_type: oe::PT_LOAD, flags, first: Some(o), last: Some(o), headers: false, align: MAX_PAGE });
+            loads.push(Segment {
+                p_type: oe::PT_LOAD,
+                flags,
+                first: Some(o),
+                last: Some(o),
+                headers: false,
+                align: MAX_PAGE,
+            });
         } else if let Some(cur) = loads.last_mut() {
             cur.last = Some(o);
         }
@@ -936,12 +1253,33 @@ fn plan_segments(l: &Link<'_>) -> Vec<Segment> {
     }
     segs.extend(loads);
     let dynamic = find(l, Synth::Dynamic);
-    segs.push(Segment { p_type: oe::PT_DYNAMIC, flags: oe::PF_R | oe::PF_W, first: Some(dynamic), last: Some(dynamic), headers: false, align: 8 });
+    segs.push(Segment {
+        p_type: oe::PT_DYNAMIC,
+        flags: oe::PF_R | oe::PF_W,
+        first: Some(dynamic),
+        last: Some(dynamic),
+        headers: false,
+        align: 8,
+    });
     let relro: Vec<usize> = alloc.iter().copied().filter(|&o| l.outputs[o].relro).collect();
     if let (Some(&f), Some(&t)) = (relro.first(), relro.last()) {
-        segs.push(Segment { p_type: oe::PT_GNU_RELRO, flags: oe::PF_R, first: Some(f), last: Some(t), headers: false, align: 1 });
+        segs.push(Segment {
+            p_type: oe::PT_GNU_RELRO,
+            flags: oe::PF_R,
+            first: Some(f),
+            last: Some(t),
+            headers: false,
+            align: 1,
+        });
     }
-    segs.push(Segment { p_type: oe::PT_GNU_STACK, flags: oe::PF_R | oe::PF_W, first: None, last: None, headers: false, align: 0 });
+    segs.push(Segment {
+        p_type: oe::PT_GNU_STACK,
+        flags: oe::PF_R | oe::PF_W,
+        first: None,
+        last: None,
+        headers: false,
+        align: 0,
+    });
     // One PT_NOTE per run of consecutive allocated notes with equal alignment.
     let mut cur: Option<Segment> = None;
     for o in 0..l.outputs.len() {
@@ -953,7 +1291,14 @@ fn plan_segments(l: &Link<'_>) -> Vec<Segment> {
                     if let Some(n) = cur.take() {
                         segs.push(n);
                     }
-                    cur = Some(Segment { p_type: oe::PT_NOTE, flags: oe::PF_R, first: Some(o), last: Some(o), headers: false, align: sec.align });
+                    cur = Some(Segment {
+                        p_type: oe::PT_NOTE,
+                        flags: oe::PF_R,
+                        first: Some(o),
+                        last: Some(o),
+                        headers: false,
+                        align: sec.align,
+                    });
                 }
             }
         } else if let Some(n) = cur.take() {
@@ -967,7 +1312,7 @@ fn plan_segments(l: &Link<'_>) -> Vec<Segment> {
 }
 
 /// Which output sections each PT_LOAD covers: (load covering the section, is its first section).
-fn load_map<'s>(n: usize, segs: &'s [Segment]) -> (Vec<Option<&'s Segment>>, Vec<bool>) {
+fn load_map(n: usize, segs: &[Segment]) -> (Vec<Option<&Segment>>, Vec<bool>) {
     let mut load_of = vec![None; n];
     let mut first_of_load = vec![false; n];
     for s in segs.iter().filter(|s| s.p_type == oe::PT_LOAD) {
@@ -988,14 +1333,13 @@ fn assign_layout(l: &mut Link<'_>, segs: &mut Vec<Segment>) -> Result<(u64, u64)
     let headers_size = EHDR_SIZE + PHDR_SIZE * segs.len() as u64;
     let (_, first_of_load) = load_map(l.outputs.len(), segs);
     let mut dot = headers_size;
-    for o in 0..l.outputs.len() {
-        if !l.outputs[o].alloc() {
+    for (sec, &first) in l.outputs.iter_mut().zip(&first_of_load) {
+        if !sec.alloc() {
             continue;
         }
-        if first_of_load[o] {
+        if first {
             dot = add(align_to(dot, MAX_PAGE)?, dot % MAX_PAGE, "segment address")?;
         }
-        let sec = &mut l.outputs[o];
         dot = align_to(dot, sec.align)?;
         sec.addr = dot;
         if sec.synth == Synth::RelroPadding {
@@ -1034,7 +1378,10 @@ fn assign_layout(l: &mut Link<'_>, segs: &mut Vec<Segment>) -> Result<(u64, u64)
                     Some(f) if !seg.headers => (l.outputs[f].offset, l.outputs[f].addr),
                     _ => (0, 0),
                 };
-                sec_addr.checked_sub(faddr).and_then(|d| foff.checked_add(d)).ok_or_else(|| layout_err("segment offset"))?
+                sec_addr
+                    .checked_sub(faddr)
+                    .and_then(|d| foff.checked_add(d))
+                    .ok_or_else(|| layout_err("segment offset"))?
             }
         };
         let sec = &mut l.outputs[o];
@@ -1078,36 +1425,116 @@ fn out_shndx(l: &Link<'_>, d: OutDef) -> u16 {
     }
 }
 
-fn apply_relocations(l: &mut Link<'_>) -> Result<()> {
+/// What to do for one input relocation, decided before layout (lld's scanRelocations).
+#[derive(Debug, Clone)]
+enum Action {
+    /// Write S + A (absolute) or S + A - P (pc-relative) into the location.
+    Static { s: OutDef, pc_rel: bool },
+    /// Write GOT-entry + A - P.
+    GotPc { slot: usize },
+    /// Leave the location as it is; a dynamic R_AMDGPU_RELATIVE64 with addend S + A.
+    DynRelative { s: OutDef },
+    /// Leave the location as it is; a dynamic R_AMDGPU_ABS64 against the (exported) symbol.
+    DynSymbol { sym: usize },
+}
+
+#[derive(Debug, Clone)]
+struct Reloc {
+    /// Input section and offset of the location.
+    k: usize,
+    offset: u64,
+    r_type: u32,
+    addend: i64,
+    action: Action,
+    symbol: String,
+}
+
+/// One GOT entry: the symbol it holds, and how the entry gets its value.
+#[derive(Debug, Clone, Copy)]
+enum GotKind {
+    /// Non-preemptible, section-relative: R_AMDGPU_RELATIVE64.
+    Relative(OutDef),
+    /// Preemptible: R_AMDGPU_ABS64 against the symbol.
+    Symbolic(usize),
+    /// Non-preemptible absolute: the value, written at link time.
+    Constant(u64),
+}
+
+#[derive(Debug, Default)]
+struct Scan {
+    relocs: Vec<Reloc>,
+    /// GOT entries in lld's order (globals in symbol-table order, then locals).
+    got: Vec<(usize, GotKind)>,
+    /// Number of dynamic relocations, and how many of them are relative.
+    dyn_count: usize,
+    relative_count: usize,
+}
+
+/// Checks every relocation and decides its treatment (fail closed on anything lld would not link
+/// or that this linker does not reproduce).
+fn scan_relocations(l: &Link<'_>) -> Result<Scan> {
     let ctx = l.ctx;
+    let mut scan = Scan::default();
+    let mut got_set: BTreeSet<usize> = BTreeSet::new();
+    // Relocation sections ordered by the section they apply to (lld scans input sections in order).
+    let mut relas: Vec<(usize, usize)> = Vec::new(); // (kept input index, rela section index)
     for ri in 0..l.shdrs.len() {
-        if l.shdrs[ri].sh_type != sh::SHT_RELA {
+        let h = &l.shdrs[ri];
+        if h.sh_type != sh::SHT_RELA {
             continue;
         }
-        let h = l.shdrs[ri].clone();
         let rname = l.section_name(ri);
         let target = h.sh_info as usize;
-        if h.sh_size == 0 {
-            continue;
-        }
-        if h.sh_entsize != 24 || h.sh_size % 24 != 0 {
-            return Err(malformed(rname, h.sh_offset, format!("sh_entsize {} / sh_size {} is not a whole number of 24-byte RELA entries", h.sh_entsize, h.sh_size)));
-        }
         let k = match l.roles.get(target) {
             Some(Role::Kept(k)) => *k,
             Some(Role::Discarded) => continue,
-            _ => return Err(l.unsupported_section(ri, format!("relocates section #{target}, which is not an output section"))),
+            _ => {
+                return Err(l.unsupported_section(
+                    ri,
+                    format!("relocates section #{target}, which is not an output section"),
+                ))
+            }
         };
+        if h.sh_size == 0 {
+            continue;
+        }
+        if h.sh_entsize != 24 || !h.sh_size.is_multiple_of(24) {
+            return Err(malformed(
+                rname,
+                h.sh_offset,
+                format!(
+                    "sh_entsize {} / sh_size {} is not a whole number of 24-byte RELA entries",
+                    h.sh_entsize, h.sh_size
+                ),
+            ));
+        }
+        if h.sh_link as usize >= l.shdrs.len() || l.shdrs[h.sh_link as usize].sh_type != sh::SHT_SYMTAB {
+            return Err(malformed(
+                rname,
+                h.sh_offset,
+                format!("sh_link {} is not the symbol table", h.sh_link),
+            ));
+        }
         if l.inputs[k].flags & u64::from(sh::SHF_ALLOC) == 0 {
             return Err(l.unsupported_section(ri, "relocations in a non-allocated section"));
         }
         if l.inputs[k].sh_type == sh::SHT_NOBITS {
             return Err(l.unsupported_section(ri, "relocations in a NOBITS section"));
         }
+        if relas.iter().any(|&(kk, _)| kk == k) {
+            return Err(l.unsupported_section(ri, "a second relocation section for the same section"));
+        }
+        relas.push((k, ri));
+    }
+    relas.sort_unstable();
+    for (k, ri) in relas {
+        let h = &l.shdrs[ri];
+        let rname = l.section_name(ri);
         let tname = lossy(&l.inputs[k].name);
+        let writable = l.inputs[k].flags & u64::from(sh::SHF_WRITE) != 0;
         let relocs = RelocSection::parse(l.bytes, h.sh_offset as usize, h.sh_size as usize, true, ctx)
             .map_err(|e| malformed(rname.clone(), h.sh_offset, e.to_string()))?;
-        for r in relocs.iter() {
+        for (ei, r) in relocs.iter().enumerate() {
             let r_type = r.r_type;
             let offset = r.r_offset;
             let tn = relocation_name(r_type).to_string();
@@ -1125,30 +1552,46 @@ fn apply_relocations(l: &mut Link<'_>) -> Result<()> {
             let width: u64 = match r_type {
                 R_AMDGPU_REL64 | R_AMDGPU_ABS64 => 8,
                 R_AMDGPU_REL32 | R_AMDGPU_REL32_LO | R_AMDGPU_REL32_HI | R_AMDGPU_ABS32 => 4,
+                R_AMDGPU_GOTPCREL | R_AMDGPU_GOTPCREL32_LO | R_AMDGPU_GOTPCREL32_HI => 4,
                 R_AMDGPU_REL16 => 2,
-                7..=9 => return Err(unsupported(l.symbol_name(r.r_sym), "needs a global offset table (GOT), which this linker does not build")),
-                1 | 2 => return Err(unsupported(l.symbol_name(r.r_sym), "lld rejects this type too (unknown relocation)")),
-                13 => return Err(unsupported(l.symbol_name(r.r_sym), "a dynamic relocation type in a relocatable object")),
+                1 | 2 => {
+                    return Err(unsupported(
+                        l.symbol_name(r.r_sym),
+                        "lld rejects this type too (unknown relocation)",
+                    ))
+                }
+                R_AMDGPU_RELATIVE64 => {
+                    return Err(unsupported(
+                        l.symbol_name(r.r_sym),
+                        "a dynamic relocation type in a relocatable object",
+                    ))
+                }
                 _ => return Err(unsupported(l.symbol_name(r.r_sym), "unknown relocation type")),
             };
             if r.r_sym == 0 || r.r_sym >= l.symbols.len() {
                 return Err(malformed(
-                    format!("relocation in {rname}"),
-                    h.sh_offset,
-                    format!("symbol index {} at {tname}+{offset:#x} is not a symbol (table has {})", r.r_sym, l.symbols.len()),
+                    format!("relocation #{ei} in {rname}"),
+                    h.sh_offset + ei as u64 * 24,
+                    format!(
+                        "symbol index {} at {tname}+{offset:#x} is not a symbol (the table has {})",
+                        r.r_sym,
+                        l.symbols.len()
+                    ),
                 ));
             }
             if offset.checked_add(width).is_none_or(|e| e > l.inputs[k].size) {
                 return Err(malformed(
-                    format!("relocation {tn} in {rname}"),
-                    h.sh_offset,
-                    format!("offset {offset:#x} + {width} is outside {tname} ({} bytes)", l.inputs[k].size),
+                    format!("relocation #{ei} ({tn}) in {rname}"),
+                    h.sh_offset + ei as u64 * 24,
+                    format!(
+                        "offset {offset:#x} + {width} is outside {tname} ({} bytes)",
+                        l.inputs[k].size
+                    ),
                 ));
             }
             let s = &l.symbols[r.r_sym];
             let sname = l.symbol_name(r.r_sym);
-            let pc_rel = !matches!(r_type, R_AMDGPU_ABS32 | R_AMDGPU_ABS64);
-            let sv = match s.def {
+            let def = match s.def {
                 Def::Undefined => {
                     return Err(RelinkError::UndefinedSymbol {
                         name: sname,
@@ -1157,52 +1600,183 @@ fn apply_relocations(l: &mut Link<'_>) -> Result<()> {
                     })
                 }
                 Def::Discarded => return Err(unsupported(sname, "the symbol is in a discarded section")),
-                Def::Absolute(_) if s.preemptible() => {
-                    return Err(unsupported(sname, "the symbol is preemptible (global, default visibility): lld needs a dynamic relocation"));
+                Def::Section(sk, _) if l.inputs[sk].flags & u64::from(sh::SHF_ALLOC) == 0 => {
+                    return Err(unsupported(sname, "the symbol is in a non-allocated section"))
                 }
-                Def::Absolute(v) => {
-                    if pc_rel {
-                        return Err(unsupported(sname, "PC-relative against an absolute symbol needs a dynamic relocation"));
-                    }
-                    v
+                Def::Absolute(v) => OutDef::Absolute(v),
+                Def::Section(sk, v) => OutDef::Section(sk, v),
+            };
+            let absolute = matches!(def, OutDef::Absolute(_));
+            let preemptible = s.preemptible();
+            let action = match r_type {
+                R_AMDGPU_GOTPCREL | R_AMDGPU_GOTPCREL32_LO | R_AMDGPU_GOTPCREL32_HI => {
+                    got_set.insert(r.r_sym);
+                    Action::GotPc { slot: r.r_sym } // symbol index; turned into a slot below
                 }
-                Def::Section(sk, v) => {
-                    if !pc_rel {
-                        return Err(unsupported(sname, "an absolute address of a section-relative symbol needs a dynamic relocation (R_AMDGPU_RELATIVE64), which this linker does not emit"));
+                R_AMDGPU_ABS32 | R_AMDGPU_ABS64 => {
+                    if absolute && !preemptible {
+                        Action::Static { s: def, pc_rel: false }
+                    } else if r_type == R_AMDGPU_ABS32 {
+                        return Err(unsupported(sname, "a 32-bit absolute address in a shared object needs a dynamic relocation that does not exist (lld: recompile with -fPIC)"));
+                    } else if !writable {
+                        return Err(unsupported(sname, "a dynamic relocation in a read-only section (a text relocation; lld: recompile with -fPIC)"));
+                    } else if preemptible {
+                        scan.dyn_count += 1;
+                        Action::DynSymbol { sym: r.r_sym }
+                    } else {
+                        scan.dyn_count += 1;
+                        scan.relative_count += 1;
+                        Action::DynRelative { s: def }
                     }
-                    if s.preemptible() {
-                        return Err(unsupported(sname, "the symbol is preemptible (global, default visibility): lld needs a dynamic relocation or rejects it"));
+                }
+                _ => {
+                    if preemptible {
+                        return Err(unsupported(sname, "PC-relative against a preemptible symbol (global, default visibility); lld: recompile with -fPIC"));
                     }
-                    if l.inputs[sk].flags & u64::from(sh::SHF_ALLOC) == 0 {
-                        return Err(unsupported(sname, "the symbol is in a non-allocated section"));
+                    if absolute {
+                        return Err(unsupported(sname, "PC-relative against an absolute symbol needs a dynamic relocation (lld: recompile with -fPIC)"));
                     }
-                    sym_value(l, OutDef::Section(sk, v))
+                    Action::Static { s: def, pc_rel: true }
                 }
             };
-            let a = r.r_addend.unwrap_or(0) as u64;
-            let inp = &l.inputs[k];
-            let p = l.outputs[inp.out].addr.wrapping_add(inp.out_off).wrapping_add(offset);
-            let val = if pc_rel { sv.wrapping_add(a).wrapping_sub(p) } else { sv.wrapping_add(a) };
-            let at = offset as usize;
-            let data = &mut l.inputs[k].data;
-            match r_type {
-                R_AMDGPU_REL64 | R_AMDGPU_ABS64 => data[at..at + 8].copy_from_slice(&val.to_le_bytes()),
-                R_AMDGPU_REL32 | R_AMDGPU_REL32_LO | R_AMDGPU_ABS32 => {
-                    data[at..at + 4].copy_from_slice(&(val as u32).to_le_bytes())
-                }
-                R_AMDGPU_REL32_HI => data[at..at + 4].copy_from_slice(&((val >> 32) as u32).to_le_bytes()),
-                R_AMDGPU_REL16 => {
-                    let simm = (val as i64).wrapping_sub(4) / 4;
-                    if !(i64::from(i16::MIN)..=i64::from(i16::MAX)).contains(&simm) {
-                        return Err(RelinkError::RelocationOverflow { type_name: tn, section: tname, offset, symbol: sname, value: val });
-                    }
-                    data[at..at + 2].copy_from_slice(&(simm as i16).to_le_bytes());
-                }
-                _ => unreachable!("relocation types are filtered above"),
-            }
+            scan.relocs.push(Reloc {
+                k,
+                offset,
+                r_type,
+                addend: r.r_addend.unwrap_or(0),
+                action,
+                symbol: sname,
+            });
         }
     }
-    Ok(())
+    // GOT entries: lld's postScanRelocations visits globals in symbol-table order, then locals.
+    let mut got_syms: Vec<usize> = got_set.into_iter().collect();
+    got_syms.sort_by_key(|&i| (l.symbols[i].bind() == sym::STB_LOCAL, i));
+    let slot_of: HashMap<usize, usize> = got_syms.iter().enumerate().map(|(slot, &i)| (i, slot)).collect();
+    for &i in &got_syms {
+        let s = &l.symbols[i];
+        let kind = match s.def {
+            _ if s.preemptible() => {
+                scan.dyn_count += 1;
+                GotKind::Symbolic(i)
+            }
+            Def::Absolute(v) => GotKind::Constant(v),
+            Def::Section(sk, v) => {
+                scan.dyn_count += 1;
+                scan.relative_count += 1;
+                GotKind::Relative(OutDef::Section(sk, v))
+            }
+            Def::Undefined | Def::Discarded => unreachable!("rejected while scanning"),
+        };
+        scan.got.push((i, kind));
+    }
+    for r in &mut scan.relocs {
+        if let Action::GotPc { slot } = &mut r.action {
+            *slot = slot_of[slot];
+        }
+    }
+    Ok(scan)
+}
+
+/// A dynamic relocation for .rela.dyn.
+#[derive(Debug, Clone, Copy)]
+struct DynReloc {
+    r_offset: u64,
+    r_type: u32,
+    r_sym: u32,
+    r_addend: i64,
+}
+
+/// Applies the static relocations (after layout); returns the GOT contents and .rela.dyn entries.
+fn apply_relocations(
+    l: &mut Link<'_>,
+    scan: &Scan,
+    dynsym_index: &dyn Fn(usize) -> u32,
+) -> Result<(Vec<u8>, Vec<DynReloc>)> {
+    let got_addr = l.outputs.iter().find(|o| o.synth == Synth::Got).map_or(0, |o| o.addr);
+    let mut got = vec![0u8; scan.got.len() * 8];
+    let mut dynrel = Vec::with_capacity(scan.dyn_count);
+    for (slot, &(_, kind)) in scan.got.iter().enumerate() {
+        let at = got_addr.wrapping_add(8 * slot as u64);
+        match kind {
+            GotKind::Relative(d) => dynrel.push(DynReloc {
+                r_offset: at,
+                r_type: R_AMDGPU_RELATIVE64,
+                r_sym: 0,
+                r_addend: sym_value(l, d) as i64,
+            }),
+            GotKind::Symbolic(i) => dynrel.push(DynReloc {
+                r_offset: at,
+                r_type: R_AMDGPU_ABS64,
+                r_sym: dynsym_index(i),
+                r_addend: 0,
+            }),
+            GotKind::Constant(v) => got[8 * slot..8 * slot + 8].copy_from_slice(&v.to_le_bytes()),
+        }
+    }
+    for r in &scan.relocs {
+        let inp = &l.inputs[r.k];
+        let p = l.outputs[inp.out].addr.wrapping_add(inp.out_off).wrapping_add(r.offset);
+        let a = r.addend as u64;
+        let val = match r.action {
+            Action::Static { s, pc_rel } => {
+                let sv = sym_value(l, s);
+                if pc_rel {
+                    sv.wrapping_add(a).wrapping_sub(p)
+                } else {
+                    sv.wrapping_add(a)
+                }
+            }
+            Action::GotPc { slot } => got_addr.wrapping_add(8 * slot as u64).wrapping_add(a).wrapping_sub(p),
+            Action::DynRelative { s } => {
+                let addend = sym_value(l, s).wrapping_add(a) as i64;
+                dynrel.push(DynReloc {
+                    r_offset: p,
+                    r_type: R_AMDGPU_RELATIVE64,
+                    r_sym: 0,
+                    r_addend: addend,
+                });
+                continue;
+            }
+            Action::DynSymbol { sym } => {
+                dynrel.push(DynReloc {
+                    r_offset: p,
+                    r_type: R_AMDGPU_ABS64,
+                    r_sym: dynsym_index(sym),
+                    r_addend: r.addend,
+                });
+                continue;
+            }
+        };
+        let at = r.offset as usize;
+        let data = &mut l.inputs[r.k].data;
+        match r.r_type {
+            R_AMDGPU_REL64 | R_AMDGPU_ABS64 => data[at..at + 8].copy_from_slice(&val.to_le_bytes()),
+            R_AMDGPU_REL32 | R_AMDGPU_REL32_LO | R_AMDGPU_ABS32 | R_AMDGPU_GOTPCREL | R_AMDGPU_GOTPCREL32_LO => {
+                data[at..at + 4].copy_from_slice(&(val as u32).to_le_bytes())
+            }
+            R_AMDGPU_REL32_HI | R_AMDGPU_GOTPCREL32_HI => {
+                data[at..at + 4].copy_from_slice(&((val >> 32) as u32).to_le_bytes())
+            }
+            R_AMDGPU_REL16 => {
+                let simm = (val as i64).wrapping_sub(4) / 4;
+                if !(i64::from(i16::MIN)..=i64::from(i16::MAX)).contains(&simm) {
+                    return Err(RelinkError::RelocationOverflow {
+                        type_name: relocation_name(r.r_type).to_string(),
+                        section: lossy(&l.inputs[r.k].name),
+                        offset: r.offset,
+                        symbol: r.symbol.clone(),
+                        value: val,
+                    });
+                }
+                data[at..at + 2].copy_from_slice(&(simm as i16).to_le_bytes());
+            }
+            _ => unreachable!("relocation types are filtered while scanning"),
+        }
+    }
+    // -z combreloc: relative relocations first, then by symbol index and offset.
+    dynrel.sort_by_key(|d| (d.r_type != R_AMDGPU_RELATIVE64, d.r_sym, d.r_offset));
+    Ok((got, dynrel))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1210,13 +1784,21 @@ fn apply_relocations(l: &mut Link<'_>) -> Result<()> {
 
 pub(crate) fn link(bytes: &[u8], options: &LinkOptions) -> Result<Vec<u8>> {
     let mut l = read_input(bytes)?;
-    build_outputs(&mut l)?;
+    if let Some(blob) = &options.metadata {
+        replace_metadata(&mut l, blob)?;
+    }
+    let scan = scan_relocations(&l)?;
+    build_outputs(&mut l, !scan.got.is_empty(), scan.dyn_count > 0)?;
     let syms = build_symbols(&l)?;
     let (shstr, shnames) = shstrtab(&l);
 
     // Sizes of the synthetic sections.
     let ndyn = syms.dynsym.len() as u64;
-    let dyn_entries: u64 = 7;
+    let dyn_entries: u64 = 7 + if scan.dyn_count > 0 {
+        3 + u64::from(scan.relative_count > 0)
+    } else {
+        0
+    };
     for o in 0..l.outputs.len() {
         let size = match l.outputs[o].synth {
             Synth::Input | Synth::RelroPadding => continue,
@@ -1226,6 +1808,8 @@ pub(crate) fn link(bytes: &[u8], options: &LinkOptions) -> Result<Vec<u8>> {
             Synth::DynStr => syms.dynstr.len() as u64,
             Synth::Dynamic => dyn_entries * DYN_SIZE,
             Synth::Comment => LINKER_COMMENT.len() as u64 + 1,
+            Synth::RelaDyn => 24 * scan.dyn_count as u64,
+            Synth::Got => 8 * scan.got.len() as u64,
             Synth::SymTab => (syms.symtab.len() as u64 + 1) * SYM_SIZE,
             Synth::ShStrTab => shstr.len() as u64,
             Synth::StrTab => syms.strtab.len() as u64,
@@ -1237,9 +1821,12 @@ pub(crate) fn link(bytes: &[u8], options: &LinkOptions) -> Result<Vec<u8>> {
     for o in 0..l.outputs.len() {
         let (link, info) = match l.outputs[o].synth {
             Synth::DynSym => (dynstr_i, 1),
-            Synth::GnuHash | Synth::Hash => (dynsym_i, 0),
+            Synth::GnuHash | Synth::Hash | Synth::RelaDyn => (dynsym_i, 0),
             Synth::Dynamic => (dynstr_i, 0),
-            Synth::SymTab => (strtab_i, u32::try_from(syms.num_local + 1).map_err(|_| layout_err("too many symbols"))?),
+            Synth::SymTab => (
+                strtab_i,
+                u32::try_from(syms.num_local + 1).map_err(|_| layout_err("too many symbols"))?,
+            ),
             _ => (0, 0),
         };
         l.outputs[o].link = link;
@@ -1251,7 +1838,20 @@ pub(crate) fn link(bytes: &[u8], options: &LinkOptions) -> Result<Vec<u8>> {
 
     let mut segs = plan_segments(&l);
     let (headers_size, shoff) = assign_layout(&mut l, &mut segs)?;
-    apply_relocations(&mut l)?;
+    let file_size = shoff + SHDR_SIZE * (l.outputs.len() as u64 + 1);
+    if file_size > MAX_OUTPUT {
+        return Err(layout_err(format!(
+            "the output would be {file_size} bytes (limit {MAX_OUTPUT})"
+        )));
+    }
+    let dyn_pos: HashMap<usize, u32> = syms
+        .dynsym
+        .iter()
+        .enumerate()
+        .map(|(p, d)| (d.src, p as u32 + 1))
+        .collect();
+    let dynsym_index = |src: usize| dyn_pos.get(&src).copied().unwrap_or(0);
+    let (got, dynrel) = apply_relocations(&mut l, &scan, &dynsym_index)?;
 
     // Program headers from the layout (lld's setPhdrs).
     let mut phdrs = Vec::with_capacity(segs.len());
@@ -1263,15 +1863,26 @@ pub(crate) fn link(bytes: &[u8], options: &LinkOptions) -> Result<Vec<u8>> {
             filesz = headers_size - EHDR_SIZE;
             memsz = filesz;
         } else if let (Some(f), Some(t)) = (s.first, s.last) {
-            let (first_off, first_addr) = if s.headers { (0, 0) } else { (l.outputs[f].offset, l.outputs[f].addr) };
+            let (first_off, first_addr) = if s.headers {
+                (0, 0)
+            } else {
+                (l.outputs[f].offset, l.outputs[f].addr)
+            };
             let last = &l.outputs[t];
-            filesz = last.offset - first_off + if last.nobits() { 0 } else { last.size };
-            memsz = last.addr + last.size - first_addr;
+            let span = |end: Option<u64>, start: u64| {
+                end.and_then(|e| e.checked_sub(start))
+                    .ok_or_else(|| layout_err("segment extent"))
+            };
+            filesz = span(
+                last.offset.checked_add(if last.nobits() { 0 } else { last.size }),
+                first_off,
+            )?;
+            memsz = span(last.addr.checked_add(last.size), first_addr)?;
             offset = first_off;
             vaddr = first_addr;
         }
         if s.p_type == oe::PT_GNU_RELRO {
-            memsz = align_to(offset + memsz, COMMON_PAGE)? - offset;
+            memsz = align_to(add(offset, memsz, "RELRO end")?, COMMON_PAGE)? - offset;
         }
         phdrs.push(ProgramHeader {
             p_type: s.p_type,
@@ -1285,24 +1896,43 @@ pub(crate) fn link(bytes: &[u8], options: &LinkOptions) -> Result<Vec<u8>> {
         });
     }
 
-    let e_flags = options.e_flags_override.unwrap_or_else(|| u32::from_le_bytes([bytes[48], bytes[49], bytes[50], bytes[51]]));
+    let e_flags = options
+        .e_flags_override
+        .unwrap_or_else(|| u32::from_le_bytes([bytes[48], bytes[49], bytes[50], bytes[51]]));
     let e_entry = syms.entry.map(|d| sym_value(&l, d)).unwrap_or(0);
-    write_output(&l, &syms, &shstr, &shnames, &phdrs, shoff, e_flags, e_entry, bytes[7], bytes[8])
+    let out = Output {
+        syms: &syms,
+        shstr: &shstr,
+        shnames: &shnames,
+        phdrs: &phdrs,
+        got: &got,
+        dynrel: &dynrel,
+        relative_count: scan.relative_count,
+    };
+    write_output(&l, &out, shoff, e_flags, e_entry, bytes[7], bytes[8])
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Everything the writer needs besides the link state.
+struct Output<'o> {
+    syms: &'o Symbols,
+    shstr: &'o [u8],
+    shnames: &'o [u32],
+    phdrs: &'o [ProgramHeader],
+    got: &'o [u8],
+    dynrel: &'o [DynReloc],
+    relative_count: usize,
+}
+
 fn write_output(
     l: &Link<'_>,
-    syms: &Symbols,
-    shstr: &[u8],
-    shnames: &[u32],
-    phdrs: &[ProgramHeader],
+    out: &Output<'_>,
     shoff: u64,
     e_flags: u32,
     e_entry: u64,
     os_abi: u8,
     abi_version: u8,
 ) -> Result<Vec<u8>> {
+    let (syms, shstr, shnames, phdrs) = (out.syms, out.shstr, out.shnames, out.phdrs);
     let mut buf = Vec::new();
     let mut w = Writer::new(Endianness::Little, true, &mut buf);
     let ndyn = syms.dynsym.len() as u32;
@@ -1325,6 +1955,9 @@ fn write_output(
             Synth::Dynamic => {
                 w.reserve_dynamic((sec.size / DYN_SIZE) as usize);
             }
+            Synth::RelaDyn => {
+                w.reserve_relocations(out.dynrel.len(), true);
+            }
             _ => {
                 w.reserve(sec.size as usize, 1);
             }
@@ -1341,8 +1974,15 @@ fn write_output(
     }
     w.reserve_section_headers();
 
-    w.write_file_header(&FileHeader { os_abi, abi_version, e_type: oe::ET_DYN, e_machine: EM_AMDGPU, e_entry, e_flags })
-        .map_err(|e| RelinkError::Write(e.to_string()))?;
+    w.write_file_header(&FileHeader {
+        os_abi,
+        abi_version,
+        e_type: oe::ET_DYN,
+        e_machine: EM_AMDGPU,
+        e_entry,
+        e_flags,
+    })
+    .map_err(|e| RelinkError::Write(e.to_string()))?;
     w.write_align_program_headers();
     for p in phdrs {
         w.write_program_header(p);
@@ -1400,7 +2040,13 @@ fn write_output(
             }
             Synth::Hash => {
                 let hashes: Vec<u32> = syms.dynsym.iter().map(|s| oe::hash(&s.name)).collect();
-                w.write_hash(ndyn + 1, ndyn + 1, |i| if i == 0 { None } else { hashes.get(i as usize - 1).copied() });
+                w.write_hash(ndyn + 1, ndyn + 1, |i| {
+                    if i == 0 {
+                        None
+                    } else {
+                        hashes.get(i as usize - 1).copied()
+                    }
+                });
             }
             Synth::DynStr => w.write(&syms.dynstr),
             Synth::StrTab => w.write(&syms.strtab),
@@ -1412,6 +2058,14 @@ fn write_output(
             Synth::Dynamic => {
                 let addr = |s: Synth| l.outputs[find(l, s)].addr;
                 w.write_align_dynamic();
+                if !out.dynrel.is_empty() {
+                    w.write_dynamic(oe::DT_RELA, addr(Synth::RelaDyn));
+                    w.write_dynamic(oe::DT_RELASZ, 24 * out.dynrel.len() as u64);
+                    w.write_dynamic(oe::DT_RELAENT, 24);
+                    if out.relative_count > 0 {
+                        w.write_dynamic(oe::DT_RELACOUNT, out.relative_count as u64);
+                    }
+                }
                 w.write_dynamic(oe::DT_SYMTAB, addr(Synth::DynSym));
                 w.write_dynamic(oe::DT_SYMENT, SYM_SIZE);
                 w.write_dynamic(oe::DT_STRTAB, addr(Synth::DynStr));
@@ -1421,28 +2075,116 @@ fn write_output(
                 w.write_dynamic(oe::DT_NULL, 0);
             }
             Synth::RelroPadding => {}
+            Synth::Got => w.write(out.got),
+            Synth::RelaDyn => {
+                w.write_align_relocation();
+                for d in out.dynrel {
+                    w.write_relocation(
+                        true,
+                        &object::write::elf::Rel {
+                            r_offset: d.r_offset,
+                            r_sym: d.r_sym,
+                            r_type: d.r_type,
+                            r_addend: d.r_addend,
+                        },
+                    );
+                }
+            }
         }
     }
     w.pad_until(shoff as usize);
-    let shdr = |name: u32, t: u32, flags: u64, addr: u64, off: u64, size: u64, link: u32, info: u32, align: u64, ent: u64| {
-        oe::SectionHeader64::<LE> {
-            sh_name: U32::new(e, name),
-            sh_type: U32::new(e, t),
-            sh_flags: U64::new(e, flags),
-            sh_addr: U64::new(e, addr),
-            sh_offset: U64::new(e, off),
-            sh_size: U64::new(e, size),
-            sh_link: U32::new(e, link),
-            sh_info: U32::new(e, info),
-            sh_addralign: U64::new(e, align),
-            sh_entsize: U64::new(e, ent),
-        }
-    };
+    let shdr =
+        |name: u32, t: u32, flags: u64, addr: u64, off: u64, size: u64, link: u32, info: u32, align: u64, ent: u64| {
+            oe::SectionHeader64::<LE> {
+                sh_name: U32::new(e, name),
+                sh_type: U32::new(e, t),
+                sh_flags: U64::new(e, flags),
+                sh_addr: U64::new(e, addr),
+                sh_offset: U64::new(e, off),
+                sh_size: U64::new(e, size),
+                sh_link: U32::new(e, link),
+                sh_info: U32::new(e, info),
+                sh_addralign: U64::new(e, align),
+                sh_entsize: U64::new(e, ent),
+            }
+        };
     w.write(object::bytes_of(&shdr(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
     for (o, sec) in l.outputs.iter().enumerate() {
-        let h = shdr(shnames[o], sec.sh_type, sec.flags, sec.addr, sec.offset, sec.size, sec.link, sec.info, sec.align, sec.entsize);
+        let h = shdr(
+            shnames[o],
+            sec.sh_type,
+            sec.flags,
+            sec.addr,
+            sec.offset,
+            sec.size,
+            sec.link,
+            sec.info,
+            sec.align,
+            sec.entsize,
+        );
         w.write(object::bytes_of(&h));
     }
     drop(w);
     Ok(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skewed_alignment_matches_llvm_align_to() {
+        // Value below the skew, above it, equal to it; skew larger than the alignment.
+        assert_eq!(align_to_skew(0x5c0, 0x1000, 0x600).unwrap(), 0x600);
+        assert_eq!(align_to_skew(0x700, 0x1000, 0x600).unwrap(), 0x1600);
+        assert_eq!(align_to_skew(0x600, 0x1000, 0x600).unwrap(), 0x600);
+        assert_eq!(align_to_skew(0xd00, 0x1000, 0x2d00).unwrap(), 0xd00);
+        assert!(align_to_skew(u64::MAX - 1, 0x1000, 0x10).is_err());
+    }
+
+    #[test]
+    fn next_power_of_two_is_strictly_greater() {
+        assert_eq!(next_power_of_2(0), 1);
+        assert_eq!(next_power_of_2(1), 2);
+        assert_eq!(next_power_of_2(2), 4);
+        assert_eq!(next_power_of_2(3), 4);
+        assert_eq!(next_power_of_2(4), 8);
+    }
+
+    #[test]
+    fn output_section_names_follow_lld() {
+        assert_eq!(output_name(b".text.foo"), b".text");
+        assert_eq!(output_name(b".text"), b".text");
+        assert_eq!(output_name(b".textual"), b".textual");
+        assert_eq!(output_name(b".data.rel.ro.x"), b".data.rel.ro");
+        assert_eq!(output_name(b".data.x"), b".data");
+        assert_eq!(output_name(b".rodata.str1.1"), b".rodata");
+        assert_eq!(output_name(b".bss.k"), b".bss");
+        assert_eq!(output_name(b".AMDGPU.gpr_maximums"), b".AMDGPU.gpr_maximums");
+    }
+
+    #[test]
+    fn string_lookup_is_bounded() {
+        assert_eq!(c_str(b"\0abc\0", 1), Some(&b"abc"[..]));
+        assert_eq!(c_str(b"\0abc", 1), None);
+        assert_eq!(c_str(b"abc\0", 9), None);
+    }
+
+    #[test]
+    fn header_errors_name_the_field() {
+        let mut h = vec![0u8; 64];
+        h[..4].copy_from_slice(b"\x7fELF");
+        h[4] = 2;
+        h[5] = 1;
+        h[16] = 1;
+        h[18] = 224;
+        // No sections at all.
+        let e = link(&h, &LinkOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("e_shnum is 0"), "{e}");
+        h[58] = 64;
+        h[60] = 1;
+        h[40] = 200; // e_shoff beyond the end
+        let e = link(&h, &LinkOptions::default()).unwrap_err();
+        assert!(e.to_string().contains("section header table at offset 0xc8"), "{e}");
+    }
 }
