@@ -16,6 +16,8 @@ pub struct OpEmitter<'ctx, 'm> {
     pub ctx: &'ctx Context,
     pub module: &'m Module<'ctx>,
     pub b: &'m Builder<'ctx>,
+    /// The thread's lane in its source wave (0..31), for v_mbcnt.
+    pub lane: IntValue<'ctx>,
 }
 
 /// Why an operation could not be emitted.
@@ -65,6 +67,15 @@ impl<'ctx> OpEmitter<'ctx, '_> {
     /// The IR of one ALU operation on integer bit patterns (sources as `op.srcs` give their
     /// widths, 16-bit types in i32); returns (value, flag).
     pub fn emit(&self, op: &AluOp, v: &[IntValue<'ctx>], flag_in: IntValue<'ctx>) -> Result<(IntValue<'ctx>, Option<IntValue<'ctx>>), EmitError> {
+        let (value, flag) = self.emit_raw(op, v, flag_in)?;
+        let value = match op.dst {
+            Some(t) => self.fit(value, t)?,
+            None => value,
+        };
+        Ok((value, flag))
+    }
+
+    fn emit_raw(&self, op: &AluOp, v: &[IntValue<'ctx>], flag_in: IntValue<'ctx>) -> Result<(IntValue<'ctx>, Option<IntValue<'ctx>>), EmitError> {
         let b = &self.b;
         let (i32t, i64t, f32t) = (self.ctx.i32_type(), self.ctx.i64_type(), self.ctx.f32_type());
         let f = |x: IntValue<'ctx>| -> Result<_, BuilderError> { Ok(b.build_bit_cast(x, f32t, "")?.into_float_value()) };
@@ -249,6 +260,149 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                     }
                 };
                 none(bits(r)?)
+            }
+            AddF64 | MulF64 | FmaF64 => {
+                let f64t = self.ctx.f64_type();
+                let d = |x: IntValue<'ctx>| -> Result<_, BuilderError> { Ok(b.build_bit_cast(x, f64t, "")?.into_float_value()) };
+                let r = match op.op {
+                    AddF64 => b.build_float_add(d(v[0])?, d(v[1])?, "")?,
+                    MulF64 => b.build_float_mul(d(v[0])?, d(v[1])?, "")?,
+                    _ => {
+                        let fma = self.intrinsic("llvm.fma", &[f64t.into()])?;
+                        b.build_call(fma, &[d(v[0])?.into(), d(v[1])?.into(), d(v[2])?.into()], "")?
+                            .try_as_basic_value()
+                            .basic()
+                            .unwrap()
+                            .into_float_value()
+                    }
+                };
+                none(b.build_bit_cast(r, i64t, "")?.into_int_value())
+            }
+            CvtF64F32 => {
+                let x = b.build_float_ext(f(v[0])?, self.ctx.f64_type(), "")?;
+                none(b.build_bit_cast(x, i64t, "")?.into_int_value())
+            }
+            CvtF32F64 => {
+                let x = b.build_bit_cast(v[0], self.ctx.f64_type(), "")?.into_float_value();
+                none(bits(b.build_float_trunc(x, f32t, "")?)?)
+            }
+            CvtF64I32 | CvtF64U32 => {
+                let f64t = self.ctx.f64_type();
+                let x = if op.op == CvtF64I32 { b.build_signed_int_to_float(v[0], f64t, "")? } else { b.build_unsigned_int_to_float(v[0], f64t, "")? };
+                none(b.build_bit_cast(x, i64t, "")?.into_int_value())
+            }
+            CvtI32F32 | CvtU32F32 | CvtI32F64 | CvtU32F64 => {
+                // The ISA saturates and maps NaN to 0: exactly llvm.fpto[su]i.sat.
+                let src = match op.op {
+                    CvtI32F32 | CvtU32F32 => f(v[0])?,
+                    _ => b.build_bit_cast(v[0], self.ctx.f64_type(), "")?.into_float_value(),
+                };
+                let name = if matches!(op.op, CvtI32F32 | CvtI32F64) { "llvm.fptosi.sat" } else { "llvm.fptoui.sat" };
+                none(self.call(name, &[i32t.into(), src.get_type().into()], &[src.into()])?)
+            }
+            FloorF32 | TruncF32 | RndneF32 => {
+                let name = match op.op {
+                    FloorF32 => "llvm.floor",
+                    TruncF32 => "llvm.trunc",
+                    _ => "llvm.roundeven",
+                };
+                let i = self.intrinsic(name, &[f32t.into()])?;
+                let r = b.build_call(i, &[f(v[0])?.into()], "")?.try_as_basic_value().basic().unwrap().into_float_value();
+                none(bits(r)?)
+            }
+            MadU64U32 => {
+                let i128t = self.ctx.i128_type();
+                let p = b.build_int_mul(b.build_int_z_extend(v[0], i128t, "")?, b.build_int_z_extend(v[1], i128t, "")?, "")?;
+                let t = b.build_int_add(p, b.build_int_z_extend(v[2], i128t, "")?, "")?;
+                let carry = b.build_int_compare(IntPredicate::UGT, t, i128t.const_int(u64::MAX, false), "")?;
+                Ok((b.build_int_truncate(t, i64t, "")?, Some(carry)))
+            }
+            MadNcU64U32 => {
+                let p = b.build_int_mul(b.build_int_z_extend(v[0], i64t, "")?, b.build_int_z_extend(v[1], i64t, "")?, "")?;
+                none(b.build_int_add(p, v[2], "")?)
+            }
+            MulU64 | SMulU64 => none(b.build_int_mul(v[0], v[1], "")?),
+            LshlAddU64 => {
+                // Shift amounts 0..=4 (bits 2:0; 5..=7 shift by 0), as the emulator models it.
+                let s = b.build_and(v[1], c32(7), "")?;
+                let s = b.build_select(b.build_int_compare(IntPredicate::UGT, s, c32(4), "")?, c32(0), s, "")?.into_int_value();
+                let s = b.build_int_z_extend(s, i64t, "")?;
+                none(b.build_int_add(b.build_left_shift(v[0], s, "")?, v[2], "")?)
+            }
+            AshrrevI64 => none(b.build_right_shift(v[1], b.build_int_z_extend(sh_mask(self.fit(v[0], Ty::U32)?, 64)?, i64t, "")?, true, "")?),
+            MinU64 | MaxU64 | MinI64 | MaxI64 => {
+                let pred = match op.op {
+                    MinU64 => IntPredicate::ULT,
+                    MaxU64 => IntPredicate::UGT,
+                    MinI64 => IntPredicate::SLT,
+                    _ => IntPredicate::SGT,
+                };
+                let c = b.build_int_compare(pred, v[0], v[1], "")?;
+                none(b.build_select(c, v[0], v[1], "")?.into_int_value())
+            }
+            Min3U32 | Max3U32 | Min3I32 | Max3I32 => {
+                let pred = match op.op {
+                    Min3U32 => IntPredicate::ULT,
+                    Max3U32 => IntPredicate::UGT,
+                    Min3I32 => IntPredicate::SLT,
+                    _ => IntPredicate::SGT,
+                };
+                let pick = |x: IntValue<'ctx>, y: IntValue<'ctx>| -> Result<IntValue<'ctx>, BuilderError> {
+                    let c = b.build_int_compare(pred, x, y, "")?;
+                    Ok(b.build_select(c, x, y, "")?.into_int_value())
+                };
+                none(pick(pick(v[0], v[1])?, v[2])?)
+            }
+            BfrevB32 | SBrevB32 => none(self.call("llvm.bitreverse", &[i32t.into()], &[v[0].into()])?),
+            BcntU32B32 => none(b.build_int_add(self.call("llvm.ctpop", &[i32t.into()], &[v[0].into()])?, v[1], "")?),
+            FfbhU32 | FfblB32 | FfbhI32 => {
+                // Bit scans: -1 when there is no bit to find.
+                let x = if op.op == FfbhI32 {
+                    let neg = b.build_int_compare(IntPredicate::SLT, v[0], c32(0), "")?;
+                    b.build_select(neg, b.build_not(v[0], "")?, v[0], "")?.into_int_value()
+                } else {
+                    v[0]
+                };
+                let name = if op.op == FfblB32 { "llvm.cttz" } else { "llvm.ctlz" };
+                let n = self.call(name, &[i32t.into()], &[x.into(), self.ctx.bool_type().const_zero().into()])?;
+                let z = b.build_int_compare(IntPredicate::EQ, x, c32(0), "")?;
+                none(b.build_select(z, i32t.const_all_ones(), n, "")?.into_int_value())
+            }
+            AlignbitB32 => {
+                // ({S0, S1} >> S2[4:0])[31:0] is a funnel shift right.
+                none(self.call("llvm.fshr", &[i32t.into()], &[v[0].into(), v[1].into(), sh_mask(v[2], 32)?.into()])?)
+            }
+            SubbU32 | SubbrevU32 | SSubbU32 => {
+                let (x, y) = if op.op == SubbrevU32 { (v[1], v[0]) } else { (v[0], v[1]) };
+                let w = b.build_int_sub(b.build_int_sub(b.build_int_z_extend(x, i64t, "")?, b.build_int_z_extend(y, i64t, "")?, "")?, b.build_int_z_extend(flag_in, i64t, "")?, "")?;
+                let borrow = b.build_int_compare(IntPredicate::SLT, w, i64t.const_zero(), "")?;
+                Ok((b.build_int_truncate(w, i32t, "")?, Some(borrow)))
+            }
+            SAddcU32 => {
+                let w = b.build_int_add(b.build_int_add(b.build_int_z_extend(v[0], i64t, "")?, b.build_int_z_extend(v[1], i64t, "")?, "")?, b.build_int_z_extend(flag_in, i64t, "")?, "")?;
+                let carry = b.build_int_compare(IntPredicate::UGT, w, i64t.const_int(u32::MAX as u64, false), "")?;
+                Ok((b.build_int_truncate(w, i32t, "")?, Some(carry)))
+            }
+            SBcnt1B64 => {
+                let n = self.call("llvm.ctpop", &[i64t.into()], &[v[0].into()])?;
+                let n = b.build_int_truncate(n, i32t, "")?;
+                Ok((n, Some(nz(n)?)))
+            }
+            SFf1B64 => {
+                let t = self.call("llvm.cttz", &[i64t.into()], &[v[0].into(), self.ctx.bool_type().const_zero().into()])?;
+                let t = b.build_int_truncate(t, i32t, "")?;
+                let z = b.build_int_compare(IntPredicate::EQ, v[0], i64t.const_zero(), "")?;
+                none(b.build_select(z, i32t.const_all_ones(), t, "")?.into_int_value())
+            }
+            MbcntLo | MbcntHi => {
+                // Count of mask bits below this lane. A wave32 source lane is < 32, so the
+                // high-half form adds nothing.
+                if op.op == MbcntHi {
+                    return none(v[1]);
+                }
+                let below = b.build_int_sub(b.build_left_shift(c32(1), self.lane, "")?, c32(1), "")?;
+                let n = self.call("llvm.ctpop", &[i32t.into()], &[b.build_and(v[0], below, "")?.into()])?;
+                none(b.build_int_add(n, v[1], "")?)
             }
             CvtF32U32 => none(bits(b.build_unsigned_int_to_float(v[0], f32t, "")?)?),
             CvtF32I32 => none(bits(b.build_signed_int_to_float(v[0], f32t, "")?)?),

@@ -572,7 +572,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     fn emit_op(&self, inst: &Instruction, op: &AluOp, v: &[IntValue<'ctx>], flag_in: IntValue<'ctx>) -> Result<(IntValue<'ctx>, Option<IntValue<'ctx>>), RaiseError> {
-        let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b };
+        let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane };
         e.emit(op, v, flag_in).map_err(|m| self.err(inst, m.0))
     }
 

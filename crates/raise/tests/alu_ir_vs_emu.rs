@@ -21,7 +21,7 @@ extern "C" {
     fn LLVMLinkInMCJIT();
 }
 
-type OpFn = unsafe extern "C" fn(*mut u64, u64, u64, u64, u64);
+type OpFn = unsafe extern "C" fn(*mut u64, u64, u64, u64, u64, u32);
 
 fn mnemonics() -> BTreeSet<String> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../emu/src/alu/testdata");
@@ -48,6 +48,7 @@ fn operand(state: &mut u64, ty: Ty) -> u64 {
         0 => r >> 59,                     // small
         1 => (r >> 3) & 63,               // shift-amount range
         2 => u64::MAX - ((r >> 8) & 7),   // near all-ones
+        3 if ty == Ty::F64 => [0u64, 1 << 63, 0x7ff0 << 48, 0xfff0 << 48, 0x7ff8 << 48, 1, 0x3ff0 << 48][(r >> 5) as usize % 7],
         3 if ty == Ty::F32 => [0u64, 0x8000_0000, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0x0000_0001, 0x3f80_0000][(r >> 5) as usize % 7],
         4 if ty == Ty::F32 => (0x3f00_0000 + ((r >> 8) & 0x00ff_ffff)) | ((r >> 40) & 1) << 31, // ~[0.5, 2)
         _ => r,
@@ -78,7 +79,7 @@ fn raised_alu_ops_compute_what_the_emulator_computes() {
         let ctx = Context::create();
         let module = ctx.create_module(&m);
         let i64t = ctx.i64_type();
-        let fn_ty = ctx.void_type().fn_type(&[ctx.ptr_type(Default::default()).into(), i64t.into(), i64t.into(), i64t.into(), i64t.into()], false);
+        let fn_ty = ctx.void_type().fn_type(&[ctx.ptr_type(Default::default()).into(), i64t.into(), i64t.into(), i64t.into(), i64t.into(), ctx.i32_type().into()], false);
         let f = module.add_function("f", fn_ty, None);
         let b = ctx.create_builder();
         b.position_at_end(ctx.append_basic_block(f, "entry"));
@@ -89,7 +90,8 @@ fn raised_alu_ops_compute_what_the_emulator_computes() {
             srcs.push(if t.bits() == 64 { p } else { b.build_int_truncate(p, ctx.i32_type(), "").unwrap() });
         }
         let flag = b.build_int_truncate(f.get_nth_param(4).unwrap().into_int_value(), ctx.bool_type(), "").unwrap();
-        let em = OpEmitter { ctx: &ctx, module: &module, b: &b };
+        let lane = f.get_nth_param(5).unwrap().into_int_value();
+        let em = OpEmitter { ctx: &ctx, module: &module, b: &b, lane };
         let (value, flag_out) = match em.emit(&op, &srcs, flag) {
             Ok(r) => r,
             Err(e) => {
@@ -123,15 +125,17 @@ fn raised_alu_ops_compute_what_the_emulator_computes() {
         for _ in 0..2000 {
             let s: Vec<u64> = op.srcs.iter().map(|&t| operand(&mut state, t)).collect();
             let flag_in = next(&mut state) & 1;
+            let lane = (next(&mut state) & 31) as u32;
             let mut src = [0u64; 3];
             src[..s.len()].copy_from_slice(&s);
             let mut got = [0u64; 2];
-            unsafe { jf(got.as_mut_ptr(), src[0], src[1], src[2], flag_in) };
-            let want = alu::eval(&op, &AluIn { src, flag: flag_in == 1, ..Default::default() }, &mode);
+            unsafe { jf(got.as_mut_ptr(), src[0], src[1], src[2], flag_in, lane) };
+            let want = alu::eval(&op, &AluIn { src, flag: flag_in == 1, lane, ..Default::default() }, &mode);
             let dst_bits = op.dst.map(|t| t.bits()).unwrap_or(0);
             let mask = if dst_bits == 64 { u64::MAX } else { (1u64 << dst_bits) - 1 };
             let (g, w) = (got[0] & mask, want.value & mask);
-            let both_nan = op.dst == Some(Ty::F32) && f32::from_bits(g as u32).is_nan() && f32::from_bits(w as u32).is_nan();
+            let both_nan = (op.dst == Some(Ty::F32) && f32::from_bits(g as u32).is_nan() && f32::from_bits(w as u32).is_nan())
+                || (op.dst == Some(Ty::F64) && f64::from_bits(g).is_nan() && f64::from_bits(w).is_nan());
             if op.dst.is_some() && g != w && !both_nan {
                 failures.push(format!("{m}{s:x?} flag {flag_in}: IR {g:#x}, emulator {w:#x}"));
                 break;
@@ -148,5 +152,5 @@ fn raised_alu_ops_compute_what_the_emulator_computes() {
     eprintln!("{} ops agree: {checked:?}", checked.len());
     eprintln!("{} ops not raised yet: {not_raised:?}", not_raised.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(checked.len() >= 60, "only {} ALU ops are raised and checked", checked.len());
+    assert!(checked.len() >= 170, "only {} ALU ops are raised and checked", checked.len());
 }
