@@ -40,12 +40,19 @@ pub fn decode_stream(target: Target, bytes: &[u8], decoder: Decoder) -> Result<V
     let mut lines = Vec::new();
     let mut at = 0;
     while at < bytes.len() {
+        let mut skip = 4;
         let decoded = match &mut llvm {
             Some(d) => d.decode(&bytes[at..], at as u64).ok_or_else(|| {
                 let end = (at + 4).min(bytes.len());
                 format!("LLVM decodes no instruction at offset {at:#x}: bytes [{}]", hex(&bytes[at..end]))
             }),
-            None => hx_isa::decode(target, bytes, at).map(|i| (i.len as usize, i.text())).map_err(|e| e.to_string()),
+            None => hx_isa::decode(target, bytes, at).map(|i| (i.len as usize, i.text())).map_err(|e| {
+                // A valid but unmodelled instruction: skip its fixed part, not just one dword.
+                if let hx_isa::DecodeError::Unsupported { format, .. } = &e {
+                    skip = hx_isa::spec::format_len(*format).max(4);
+                }
+                e.to_string()
+            }),
         };
         match decoded {
             Ok((len, text)) => {
@@ -54,7 +61,7 @@ pub fn decode_stream(target: Target, bytes: &[u8], decoder: Decoder) -> Result<V
             }
             Err(message) => {
                 lines.push(Line::Error { offset: at, message });
-                at += 4;
+                at += skip;
             }
         }
     }
