@@ -283,7 +283,7 @@ impl<'ctx> Raiser<'ctx, '_> {
 
     /// Reads a scalar register of `dwords` (1 or 2) as i32 or i64.
     fn read_sreg(&self, r: Reg, dwords: u8, inst: &Instruction) -> Result<IntValue<'ctx>, RaiseError> {
-        let (i32t, i64t) = (self.ctx.i32_type(), self.ctx.i64_type());
+        let i32t = self.ctx.i32_type();
         let rd = |i: usize| -> Result<IntValue<'ctx>, RaiseError> {
             match r.class {
                 RegClass::Scc => Ok(self.b.build_int_z_extend(self.b.build_load(self.ctx.bool_type(), self.scc, "")?.into_int_value(), i32t, "")?),
@@ -301,21 +301,30 @@ impl<'ctx> Raiser<'ctx, '_> {
         if dwords == 1 {
             return rd(0);
         }
-        let lo = self.b.build_int_z_extend(rd(0)?, i64t, "")?;
-        let hi = self.b.build_int_z_extend(rd(1)?, i64t, "")?;
-        let hi = self.b.build_left_shift(hi, i64t.const_int(32, false), "")?;
+        self.join(rd(0)?, rd(1)?)
+    }
+
+    /// Two dwords as one i64 (low first).
+    fn join(&self, lo: IntValue<'ctx>, hi: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
+        let i64t = self.ctx.i64_type();
+        let lo = self.b.build_int_z_extend(lo, i64t, "")?;
+        let hi = self.b.build_left_shift(self.b.build_int_z_extend(hi, i64t, "")?, i64t.const_int(32, false), "")?;
         Ok(self.b.build_or(lo, hi, "")?)
     }
 
-    fn write_sreg(&self, r: Reg, dwords: u8, v: IntValue<'ctx>, inst: &Instruction) -> Result<(), RaiseError> {
+    /// A value as `dwords` i32 parts (low first).
+    fn split(&self, v: IntValue<'ctx>, dwords: u8) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
         let i32t = self.ctx.i32_type();
-        let parts = if dwords == 1 {
+        Ok(if dwords == 1 {
             vec![self.b.build_int_truncate_or_bit_cast(v, i32t, "")?]
         } else {
             let sh = self.b.build_right_shift(v, self.ctx.i64_type().const_int(32, false), false, "")?;
             vec![self.b.build_int_truncate(v, i32t, "")?, self.b.build_int_truncate(sh, i32t, "")?]
-        };
-        for (i, p) in parts.into_iter().enumerate() {
+        })
+    }
+
+    fn write_sreg(&self, r: Reg, dwords: u8, v: IntValue<'ctx>, inst: &Instruction) -> Result<(), RaiseError> {
+        for (i, p) in self.split(v, dwords)?.into_iter().enumerate() {
             if let Some(slot) = self.sreg_slot(r.class, r.index as usize + i, inst)? {
                 self.b.build_store(slot, p)?;
             }
@@ -324,28 +333,17 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     fn read_vreg(&self, r: Reg, dwords: u8, inst: &Instruction) -> Result<IntValue<'ctx>, RaiseError> {
-        let i64t = self.ctx.i64_type();
         let get = |i: usize| self.vgpr.get(r.index as usize + i).copied().ok_or_else(|| self.err(inst, "VGPR out of range"));
         let lo = self.load(get(0)?)?;
         if dwords == 1 {
             return Ok(lo);
         }
-        let hi = self.load(get(1)?)?;
-        let lo = self.b.build_int_z_extend(lo, i64t, "")?;
-        let hi = self.b.build_left_shift(self.b.build_int_z_extend(hi, i64t, "")?, i64t.const_int(32, false), "")?;
-        Ok(self.b.build_or(lo, hi, "")?)
+        self.join(lo, self.load(get(1)?)?)
     }
 
     /// Writes a VGPR where this thread is active (the predicated-SIMT write).
     fn write_vreg(&self, r: Reg, dwords: u8, v: IntValue<'ctx>, active: IntValue<'ctx>, inst: &Instruction) -> Result<(), RaiseError> {
-        let i32t = self.ctx.i32_type();
-        let parts = if dwords == 1 {
-            vec![self.b.build_int_truncate_or_bit_cast(v, i32t, "")?]
-        } else {
-            let sh = self.b.build_right_shift(v, self.ctx.i64_type().const_int(32, false), false, "")?;
-            vec![self.b.build_int_truncate(v, i32t, "")?, self.b.build_int_truncate(sh, i32t, "")?]
-        };
-        for (i, p) in parts.into_iter().enumerate() {
+        for (i, p) in self.split(v, dwords)?.into_iter().enumerate() {
             let slot = *self.vgpr.get(r.index as usize + i).ok_or_else(|| self.err(inst, "VGPR out of range"))?;
             let old = self.load(slot)?;
             let new = self.b.build_select(active, p, old, "")?.into_int_value();
