@@ -268,11 +268,30 @@ fn source_value(wave: &Wave, o: &InstOperand, lane: usize, ty: alu::Ty, inst: &I
     Ok(if ty.bits() == 16 { v & 0xffff } else if ty.bits() == 32 { v & 0xffff_ffff } else { v })
 }
 
+/// SOPK forms whose destination is also their first source (`s_addk_i32 sdst, simm16`).
+fn sopk_reads_dst(m: &str) -> bool {
+    m.starts_with("s_addk_") || m.starts_with("s_mulk_")
+}
+
 fn exec_salu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut Group<'_>) -> Result<Flow, EmuError> {
-    let ops = split_operands(inst, op)?;
+    let m = inst.mnemonic();
+    let ops = if sopk_reads_dst(m) {
+        let all: Vec<&InstOperand> = inst.operands().collect();
+        let (Some(d), Some(k)) = (all.first().copied(), all.get(1).copied()) else { return Err(unsupported(inst, "operands")) };
+        AluOperands { vdst: None, mask_dst: None, sdst: Some(d), srcs: vec![d, k], mask_src: None }
+    } else {
+        split_operands(inst, op)?
+    };
     let mut input = alu::AluIn { flag: wave.scc, ..Default::default() };
     for (k, o) in ops.srcs.iter().enumerate() {
-        input.src[k] = source_value(wave, o, 0, op.srcs[k], inst)?;
+        let mut v = source_value(wave, o, 0, op.srcs[k], inst)?;
+        // s_cmpk_*: the 16-bit immediate is sign-extended for signed compares, else zero-extended.
+        if let (alu::Op::Cmp(c), Kind::Imm16(_)) = (op.op, &o.spec.kind) {
+            if c.k_imm && matches!(c.kind, crate::alu::cmp::CmpKind::Int { signed: true, .. }) {
+                v = v as u16 as i16 as i32 as u32 as u64;
+            }
+        }
+        input.src[k] = v;
     }
     if let (Some(d), Some(t)) = (ops.sdst, op.dst) {
         let old = source_value(wave, d, 0, t, inst)?;
@@ -299,8 +318,9 @@ fn exec_salu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
 fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut Group<'_>) -> Result<Flow, EmuError> {
     let ops = split_operands(inst, op)?;
     let mods = inst.mods;
-    if mods.omod != 0 || mods.clamp {
-        return Err(unsupported(inst, "output modifiers"));
+    let float_dst = op.dst.filter(|t| t.is_float());
+    if (mods.omod != 0 || mods.clamp) && float_dst.is_none() {
+        return Err(unsupported(inst, "clamp/omod on an integer result"));
     }
     let mask_in = match ops.mask_src {
         Some(loc) => read_mask(wave, loc, inst)?,
@@ -334,7 +354,16 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
                 input.src[op.srcs.len() - 1] = old;
             }
         }
-        let out = alu::eval(op, &input, &group.fp_mode);
+        let mut out = alu::eval(op, &input, &group.fp_mode);
+        if mods.omod != 0 || mods.clamp {
+            let m = &group.fp_mode;
+            out.value = match float_dst {
+                Some(alu::Ty::F32) => crate::alu::omod_clamp_f32(out.value as u32, mods.omod, mods.clamp, m) as u64,
+                Some(alu::Ty::F64) => crate::alu::omod_clamp_f64(out.value, mods.omod, mods.clamp, m),
+                Some(alu::Ty::F16) => crate::alu::omod_clamp_f16(out.value as u32, mods.omod, mods.clamp, m) as u64,
+                _ => return Err(unsupported(inst, "output modifiers on this type")),
+            };
+        }
         if let (Some(d), Some(t)) = (ops.vdst, op.dst) {
             let Operand::Reg(r) = d.value else { return Err(unsupported(inst, "a non-register destination")) };
             let v = out.value;

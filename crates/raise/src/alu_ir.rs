@@ -168,6 +168,16 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 };
                 Ok((r, Some(flag)))
             }
+            SAddkI32 | SMulkI32 => {
+                // The 16-bit immediate (second source) is sign-extended.
+                let k = b.build_int_s_extend(b.build_int_truncate(v[1], self.ctx.i16_type(), "")?, i32t, "")?;
+                if op.op == SMulkI32 {
+                    return none(b.build_int_mul(v[0], k, "")?);
+                }
+                let r = b.build_int_add(v[0], k, "")?;
+                let x = b.build_and(b.build_xor(r, v[0], "")?, b.build_xor(r, k, "")?, "")?;
+                Ok((r, Some(b.build_int_compare(IntPredicate::SLT, x, c32(0), "")?)))
+            }
             SMulI32 | MulLoU32 => none(b.build_int_mul(v[0], v[1], "")?),
             MulHiU32 | SMulHiU32 => {
                 let w = b.build_int_mul(b.build_int_z_extend(v[0], i64t, "")?, b.build_int_z_extend(v[1], i64t, "")?, "")?;

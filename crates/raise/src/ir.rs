@@ -462,14 +462,30 @@ impl<'ctx> Raiser<'ctx, '_> {
 
     fn salu(&mut self, inst: &Instruction, op: &AluOp) -> Result<(), RaiseError> {
         let ops: Vec<&InstOperand> = inst.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
-        let (dst, srcs) = if op.dst.is_some() { (ops.first().copied(), &ops[1.min(ops.len())..]) } else { (None, &ops[..]) };
+        // `s_addk_i32 sdst, simm16`: the destination is also the first source.
+        let reads_dst = inst.mnemonic().starts_with("s_addk_") || inst.mnemonic().starts_with("s_mulk_");
+        let with_dst: Vec<&InstOperand> = if reads_dst { ops.clone() } else { Vec::new() };
+        let (dst, srcs) = if reads_dst {
+            (ops.first().copied(), &with_dst[..])
+        } else if op.dst.is_some() {
+            (ops.first().copied(), &ops[1.min(ops.len())..])
+        } else {
+            (None, &ops[..])
+        };
         let nsrc = op.srcs.len() - op.acc as usize;
         if srcs.len() != nsrc {
             return Err(self.err(inst, format!("{} sources, the ALU table says {nsrc}", srcs.len())));
         }
         let mut vals = Vec::new();
         for (k, o) in srcs.iter().enumerate() {
-            vals.push(self.source(o, op.srcs[k], inst)?);
+            let mut v = self.source(o, op.srcs[k], inst)?;
+            // s_cmpk_*: the 16-bit immediate is sign-extended for signed compares.
+            if let (Op::Cmp(c), Kind::Imm16(_), Operand::Imm(imm)) = (op.op, &o.spec.kind, o.value) {
+                if c.k_imm && matches!(c.kind, hx_emu::alu::cmp::CmpKind::Int { signed: true, .. }) {
+                    v = self.i32(imm as u16 as i16 as i32 as u32 as u64);
+                }
+            }
+            vals.push(v);
         }
         if op.acc {
             let d = dst.ok_or_else(|| self.err(inst, "no destination"))?;
