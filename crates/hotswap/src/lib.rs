@@ -2,7 +2,7 @@
 //!
 //! Pipeline (one crate per stage): codeobj (read) -> isa (decode) -> raise (LLVM IR) ->
 //! lower (gfx942/gfx950 object) -> relink (code object). Today the read stage and inspection
-//! exist; [`translate`] fails closed with [`Error::NotImplemented`] until raise/lower/relink land.
+//! exist; [`translate`] fails closed, naming kernel, offset and mnemonic, on what they do not handle.
 
 pub use hx_codeobj as codeobj;
 pub use hx_llvm::{GpuTarget, OptLevel};
@@ -38,8 +38,40 @@ pub enum Error {
     Lower(#[from] hx_lower::LowerError),
     #[error(transparent)]
     Relink(#[from] hx_relink::RelinkError),
-    #[error("translation stage `{stage}` is not implemented yet; nothing was translated")]
-    NotImplemented { stage: &'static str },
+    #[error("bundle entry {id}: {cause}")]
+    BundleEntry { id: String, cause: Box<Error> },
+}
+
+/// Identifies the translator's behaviour for caches: bump it whenever any stage changes what a
+/// translation produces, so that a cache never serves an older translator's output.
+pub const TRANSLATOR_ID: &str = concat!("hotswap-xlate/", env!("CARGO_PKG_VERSION"), "/pipeline-1");
+
+/// What kind of failure an [`Error`] is, for callers that map errors to status codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The input is not a well-formed code object or bundle.
+    BadInput,
+    /// The input is well formed but not gfx1250 code.
+    NotGfx1250,
+    /// Something the translator does not handle (yet): an instruction, register, form.
+    Unsupported,
+    /// LLVM or an internal step failed on input that was accepted.
+    Internal,
+    /// Anything else that stopped the translation.
+    Failed,
+}
+
+impl Error {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::CodeObject(_) | Error::Bundle(_) => ErrorKind::BadInput,
+            Error::NotGfx1250 { .. } => ErrorKind::NotGfx1250,
+            Error::UnsupportedProcessor { .. } | Error::Raise(_) => ErrorKind::Unsupported,
+            Error::Llvm(_) | Error::Lower(_) | Error::Relink(_) => ErrorKind::Internal,
+            Error::BundleEntry { cause, .. } => cause.kind(),
+            Error::Emu(_) | Error::Run(_) => ErrorKind::Failed,
+        }
+    }
 }
 
 /// Options of one translation.
@@ -67,11 +99,11 @@ pub struct Translated {
 /// Anything the stages do not handle exactly is an error naming kernel, offset and mnemonic;
 /// nothing is ever returned untranslated.
 pub fn translate(bytes: &[u8], options: &Options) -> Result<Translated, Error> {
-    if hx_codeobj::bundle::is_bundle(bytes) {
-        return Err(Error::Run("offload bundles are not translated yet: extract the gfx1250 entry".into()));
-    }
     if options.target == GpuTarget::Gfx1250 {
         return Err(Error::Run("the target must be gfx942 or gfx950".into()));
+    }
+    if hx_codeobj::bundle::is_bundle(bytes) {
+        return Ok(Translated { bytes: translate::translate_bundle(bytes, options)? });
     }
     Ok(Translated { bytes: translate::translate_code_object(bytes, options)? })
 }

@@ -108,3 +108,31 @@ pub fn translate_code_object(bytes: &[u8], options: &Options) -> Result<Vec<u8>,
     }
     Ok(linked)
 }
+
+/// Translates every gfx1250 code object of an offload bundle and adds it under the target's
+/// entry id (`hipv4-amdgcn-amd-amdhsa--gfx942`), keeping every other entry; the bundle is
+/// written back in the format it came in. An entry the target already has natively is kept
+/// and its gfx1250 sibling is not translated.
+pub fn translate_bundle(bytes: &[u8], options: &Options) -> Result<Vec<u8>, Error> {
+    use hx_codeobj::bundle::{parse_id, Bundle, BundleEntry};
+    let mut bundle = Bundle::parse(bytes)?;
+    let mut added = Vec::new();
+    for e in &bundle.entries {
+        let id = parse_id(&e.id);
+        if id.processor() != "gfx1250" || !id.triple.starts_with("amdgcn") {
+            continue;
+        }
+        let target_id = format!("{}-{}--{}", id.kind, id.triple, options.target.cpu());
+        let native = bundle.entries.iter().any(|o| {
+            let p = parse_id(&o.id);
+            p.kind == id.kind && p.processor() == options.target.cpu()
+        });
+        if native {
+            continue;
+        }
+        let data = translate_code_object(&e.data, options).map_err(|c| Error::BundleEntry { id: e.id.clone(), cause: Box::new(c) })?;
+        added.push(BundleEntry { id: target_id, data });
+    }
+    bundle.entries.extend(added);
+    Ok(bundle.write()?)
+}

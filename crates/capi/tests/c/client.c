@@ -1,0 +1,99 @@
+/* A C client of libhotswap_capi, built against include/hotswap.h and linked with -lhotswap_capi.
+ * usage: client <code-object> <expected-status-name> <expected-message-substring> [out-file]
+ * Checks the exact statuses of bad calls, then translates the file and checks the outcome. */
+#include "hotswap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures = 0;
+
+#define CHECK(cond, ...)                                   \
+  do {                                                     \
+    if (!(cond)) {                                         \
+      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+      fprintf(stderr, __VA_ARGS__);                        \
+      fprintf(stderr, "\n");                               \
+      failures++;                                          \
+    }                                                      \
+  } while (0)
+
+static unsigned char *read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  unsigned char *buf = malloc((size_t)n);
+  if (fread(buf, 1, (size_t)n, f) != (size_t)n) { fclose(f); free(buf); return NULL; }
+  fclose(f);
+  *len = (size_t)n;
+  return buf;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4) { fprintf(stderr, "usage: client <in> <status> <message> [out]\n"); return 2; }
+  const char *v = hx_version();
+  CHECK(v && strlen(v) > 0, "hx_version is empty");
+  printf("version %s\n", v);
+
+  hx_options opts;
+  CHECK(hx_options_init(&opts) == HX_STATUS_OK, "hx_options_init");
+  CHECK(opts.struct_size == sizeof(hx_options), "struct_size %u", opts.struct_size);
+  CHECK(opts.target == HX_TARGET_GFX942, "default target %u", opts.target);
+
+  hx_buffer out = {(uint8_t *)1, 1};
+  unsigned char garbage[64];
+  for (int i = 0; i < 64; i++) garbage[i] = (unsigned char)(i * 37 + 11);
+
+  /* Bad arguments: exact statuses, the buffer cleared, a message set. */
+  CHECK(hx_translate(NULL, 10, &opts, &out) == HX_STATUS_INVALID_ARGUMENT, "NULL data");
+  CHECK(out.data == NULL && out.len == 0, "out not cleared");
+  CHECK(strstr(hx_last_error(), "data is NULL") != NULL, "message: %s", hx_last_error());
+  CHECK(hx_translate(garbage, 0, &opts, &out) == HX_STATUS_INVALID_ARGUMENT, "zero length");
+  CHECK(hx_translate(garbage, sizeof garbage, &opts, NULL) == HX_STATUS_INVALID_ARGUMENT, "NULL out");
+  CHECK(hx_translate(garbage, (size_t)-1, &opts, &out) == HX_STATUS_INVALID_ARGUMENT, "huge length");
+  hx_options bad = opts;
+  bad.target = 1250;
+  CHECK(hx_translate(garbage, sizeof garbage, &bad, &out) == HX_STATUS_INVALID_ARGUMENT, "bad target");
+  CHECK(strstr(hx_last_error(), "1250") != NULL, "message: %s", hx_last_error());
+  bad = opts;
+  bad.struct_size = 4;
+  CHECK(hx_translate(garbage, sizeof garbage, &bad, &out) == HX_STATUS_INVALID_ARGUMENT, "small struct");
+  bad = opts;
+  bad.flags = 0x80000000u;
+  CHECK(hx_translate(garbage, sizeof garbage, &bad, &out) == HX_STATUS_INVALID_ARGUMENT, "unknown flag");
+  CHECK(hx_translate(garbage, sizeof garbage, &opts, &out) == HX_STATUS_BAD_INPUT, "garbage: %s", hx_last_error());
+  CHECK(strlen(hx_last_error()) > 0, "garbage has no message");
+  hx_buffer_free(NULL);
+  hx_buffer_free(&out);
+  CHECK(strcmp(hx_status_name(HX_STATUS_NOT_IMPLEMENTED), "HX_STATUS_NOT_IMPLEMENTED") == 0, "status name");
+  CHECK(strcmp(hx_status_name(999), "HX_STATUS_UNKNOWN") == 0, "unknown status name");
+
+  /* The real input. */
+  size_t len = 0;
+  unsigned char *in = read_file(argv[1], &len);
+  CHECK(in != NULL, "cannot read %s", argv[1]);
+  if (in) {
+    hx_status s = hx_translate(in, len, NULL, &out);
+    printf("status %s\nmessage %s\n", hx_status_name(s), hx_last_error());
+    CHECK(strcmp(hx_status_name(s), argv[2]) == 0, "status %s, expected %s", hx_status_name(s), argv[2]);
+    CHECK(strstr(hx_last_error(), argv[3]) != NULL, "message `%s` lacks `%s`", hx_last_error(), argv[3]);
+    if (s == HX_STATUS_OK) {
+      CHECK(out.data != NULL && out.len > 0, "OK without bytes");
+      if (argc > 4) {
+        FILE *f = fopen(argv[4], "wb");
+        CHECK(f && fwrite(out.data, 1, out.len, f) == out.len, "cannot write %s", argv[4]);
+        if (f) fclose(f);
+      }
+    } else {
+      CHECK(out.data == NULL && out.len == 0, "failure left a buffer");
+    }
+    hx_buffer_free(&out);
+    CHECK(out.data == NULL, "hx_buffer_free did not clear");
+    free(in);
+  }
+  printf("%s\n", failures ? "FAILED" : "ALL OK");
+  return failures ? 1 : 0;
+}
