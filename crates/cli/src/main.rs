@@ -63,6 +63,26 @@ enum Command {
         #[arg(long)]
         dump: Option<PathBuf>,
     },
+    /// Translate, then run source and translation in the emulator on the same seeded buffers;
+    /// exit code 0 only if every buffer matches.
+    Verify {
+        file: PathBuf,
+        #[arg(long, default_value = "gfx942")]
+        target: String,
+        /// Only this kernel (default: every kernel).
+        #[arg(long)]
+        kernel: Option<String>,
+        #[arg(long, default_value = "64")]
+        grid: String,
+        #[arg(long, default_value = "64")]
+        block: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 65536)]
+        buffer_bytes: usize,
+        #[arg(long = "value")]
+        values: Vec<String>,
+    },
     /// Disassemble: every kernel and function of a code object, or raw bytes (--raw), or one
     /// instruction per line of LLVM MC-test hex bytes (--hex-lines).
     Disasm {
@@ -129,12 +149,38 @@ fn run(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
+        Some(Command::Verify { file, target, kernel, grid, block, seed, buffer_bytes, values }) => {
+            let target = parse_target(&target)?;
+            let run = hotswap::run::RunOptions {
+                grid: dims(&grid)?,
+                block: dims(&block)?,
+                dynamic_lds: 0,
+                seed,
+                buffer_bytes,
+                values: values.iter().map(|v| named_value(v)).collect::<Result<_>>()?,
+                limits: Default::default(),
+            };
+            let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
+            let options = hotswap::Options { target, ..Default::default() };
+            let report = hotswap::run::verify(&bytes, &options, &run, kernel.as_deref()).with_context(|| format!("verifying {}", file.display()))?;
+            for c in &report.checks {
+                match c.first_difference {
+                    None => println!("{} {}: match", c.kernel, c.buffer),
+                    Some(at) => println!("{} {}: DIFFERS from byte {at}", c.kernel, c.buffer),
+                }
+            }
+            for ((k, a), (_, b)) in report.source_stats.iter().zip(&report.translated_stats) {
+                println!("{k}: {} instructions on gfx1250, {} on {}", a.total(), b.total(), target.cpu());
+            }
+            if !report.all_match() {
+                bail!("translation of {} does not compute what the source computes", file.display());
+            }
+            Ok(())
+        }
         Some(Command::Disasm { file, mcpu, raw, hex_lines, llvm }) => disasm(&file, mcpu.as_deref(), raw, hex_lines, llvm),
         None => {
             let Some(input) = cli.input else { bail!("no input file given (see --help)") };
-            let target = hotswap::GpuTarget::from_cpu(&cli.target)
-                .filter(|t| *t != hotswap::GpuTarget::Gfx1250)
-                .with_context(|| format!("unknown target {} (expected gfx942 or gfx950)", cli.target))?;
+            let target = parse_target(&cli.target)?;
             let opt_level = hotswap::OptLevel::parse(&cli.opt_level)
                 .with_context(|| format!("unknown optimisation level {}", cli.opt_level))?;
             let bytes = std::fs::read(&input).with_context(|| format!("reading {}", input.display()))?;
@@ -212,4 +258,10 @@ fn named_value(s: &str) -> Result<(String, u64)> {
         v.parse::<i64>()? as u64
     };
     Ok((name.to_string(), n))
+}
+
+fn parse_target(s: &str) -> Result<hotswap::GpuTarget> {
+    hotswap::GpuTarget::from_cpu(s)
+        .filter(|t| *t != hotswap::GpuTarget::Gfx1250)
+        .with_context(|| format!("unknown target {s} (expected gfx942 or gfx950)"))
 }

@@ -152,3 +152,13 @@ fn translation_fails_closed_on_what_it_does_not_handle() {
     let out = run(&[input.to_str().unwrap(), "--target", "gfx1100"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown target gfx1100"));
 }
+
+#[test]
+fn verify_fails_unless_the_translation_is_proven() {
+    let input = corpus_file(GpuTarget::Gfx1250, "saxpy");
+    let out = run(&["verify", input.to_str().unwrap(), "--target", "gfx942", "--grid", "1024", "--block", "128"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("kernel saxpy"));
+    let out = run(&["verify", input.to_str().unwrap(), "--target", "gfx942", "--kernel", "nope"]);
+    assert_eq!(out.status.code(), Some(1));
+}

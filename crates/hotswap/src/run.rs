@@ -94,3 +94,50 @@ pub fn run(bytes: &[u8], kernel: &str, o: &RunOptions) -> Result<RunResult, Erro
         .collect();
     Ok(RunResult { buffers, stats: r.stats })
 }
+
+/// One buffer's comparison in a verification.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BufferCheck {
+    pub kernel: String,
+    pub buffer: String,
+    /// Byte offset of the first difference, None when identical.
+    pub first_difference: Option<usize>,
+}
+
+/// The outcome of [`verify`]: every buffer of every kernel run.
+#[derive(Debug, Clone)]
+pub struct VerifyReport {
+    pub checks: Vec<BufferCheck>,
+    pub source_stats: Vec<(String, Stats)>,
+    pub translated_stats: Vec<(String, Stats)>,
+}
+
+impl VerifyReport {
+    pub fn all_match(&self) -> bool {
+        !self.checks.is_empty() && self.checks.iter().all(|c| c.first_difference.is_none())
+    }
+}
+
+/// Translates `bytes` and runs every kernel (or `only`) of the source and of the translation in
+/// the emulator on the same seeded buffers, comparing every buffer byte for byte.
+pub fn verify(bytes: &[u8], options: &crate::Options, run_options: &RunOptions, only: Option<&str>) -> Result<VerifyReport, Error> {
+    let translated = crate::translate(bytes, options)?;
+    let co = CodeObject::parse(bytes)?;
+    let mut report = VerifyReport { checks: Vec::new(), source_stats: Vec::new(), translated_stats: Vec::new() };
+    for k in co.kernels.iter().filter(|k| only.is_none_or(|o| o == k.name)) {
+        let a = run(bytes, &k.name, run_options)?;
+        let b = run(&translated.bytes, &k.name, run_options)?;
+        for ((name, x), (_, y)) in a.buffers.iter().zip(&b.buffers) {
+            let first_difference = x.iter().zip(y).position(|(p, q)| p != q).or((x.len() != y.len()).then_some(x.len().min(y.len())));
+            report.checks.push(BufferCheck { kernel: k.name.clone(), buffer: name.clone(), first_difference });
+        }
+        report.source_stats.push((k.name.clone(), a.stats));
+        report.translated_stats.push((k.name.clone(), b.stats));
+    }
+    if let Some(o) = only {
+        if report.checks.is_empty() && co.kernel(o).is_none() {
+            return Err(Error::Run(format!("no kernel {o} in the code object")));
+        }
+    }
+    Ok(report)
+}
