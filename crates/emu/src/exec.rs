@@ -105,7 +105,6 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
         }
         _ => {}
     }
-    let _ = wave_index;
     // DPP/SDWA forms read other lanes or sub-dwords, and a VOPD word holds two operations:
     // the ALU table names only the operation, so these must not reach it as plain ops.
     if m.ends_with("_dpp") || m.ends_with("_sdwa") || m.starts_with("v_dual_") {
@@ -116,6 +115,7 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
     }
     match m {
         _ if m.starts_with("s_load_") => return exec_smem_load(wave, inst, group),
+        _ if m.starts_with("ds_") => return exec_ds(wave, wave_index, inst, group),
         _ if m.contains("_saveexec_") || m.contains("_wrexec_") => return exec_saveexec(wave, inst),
         "s_setreg_imm32_b32" | "s_setreg_b32" => return exec_setreg(wave, inst),
         "s_getreg_b32" => return exec_getreg(wave, inst),
@@ -543,5 +543,67 @@ fn exec_saveexec(wave: &mut Wave, inst: &Instruction) -> Result<Flow, EmuError> 
     }
     wave.exec = new;
     wave.scc = new != 0;
+    Ok(Flow::Next)
+}
+
+/// The register an operand in encoding field `f` names.
+fn field_reg(inst: &Instruction, f: hx_isa::Field) -> Option<Reg> {
+    inst.operands().find(|o| o.spec.field == f).and_then(|o| match o.value {
+        Operand::Reg(r) => Some(r),
+        _ => None,
+    })
+}
+
+/// ds_*: LDS accesses and the DS cross-lane operations.
+fn exec_ds(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut Group<'_>) -> Result<Flow, EmuError> {
+    use crate::mem_ops;
+    use hx_isa::Field;
+    let m = inst.mnemonic();
+    let offset = inst
+        .operands()
+        .find(|o| o.spec.field == Field::DsOffset)
+        .and_then(|o| match o.value {
+            Operand::Imm(v) => Some(v as u16),
+            _ => None,
+        })
+        .unwrap_or(0);
+    let (vdst, addr, d0, d1) = (field_reg(inst, Field::DsVdst), field_reg(inst, Field::DsAddr), field_reg(inst, Field::DsData0), field_reg(inst, Field::DsData1));
+    let need = |r: Option<Reg>, what: &str| r.ok_or_else(|| unsupported(inst, format!("no {what} register")));
+    match m {
+        "ds_bpermute_b32" => {
+            mem_ops::ds_bpermute(wave, need(vdst, "destination")?, need(addr, "address")?, need(d0, "data")?, offset, false)?;
+            return Ok(Flow::Next);
+        }
+        "ds_permute_b32" => {
+            mem_ops::ds_permute(wave, need(vdst, "destination")?, need(addr, "address")?, need(d0, "data")?, offset)?;
+            return Ok(Flow::Next);
+        }
+        // The data register sits in the address field.
+        "ds_swizzle_b32" => {
+            mem_ops::ds_swizzle(wave, need(vdst, "destination")?, need(addr, "data")?, offset)?;
+            return Ok(Flow::Next);
+        }
+        _ => {}
+    }
+    let shape = mem_ops::classify(m).ok_or_else(|| unsupported(inst, "this LDS operation"))?;
+    let op = shape.to_op(offset as u8, (offset >> 8) as u8, false);
+    let addr = need(addr, "address")?;
+    // Two-address forms carry their offsets in the op; the others add the 16-bit offset.
+    let extra = if op.pair.is_some() { 0 } else { offset as u64 };
+    let mut addrs = vec![0u64; wave.lanes];
+    for (lane, a) in addrs.iter_mut().enumerate() {
+        if wave.lane_active(lane) {
+            *a = (wave.read_vreg(Reg { dwords: 1, ..addr }, lane)? as u32 as u64) + extra;
+        }
+    }
+    let (data, data2) = match (op.kind, d0, d1) {
+        (mem_ops::MemKind::Atomic(mem_ops::AtomicOp::CmpSwap), Some(a), Some(b)) => {
+            let (src, cmp) = mem_ops::ds_cmpswap_regs(group.target, a, b);
+            (Some(src), Some(cmp))
+        }
+        _ => (d0, d1),
+    };
+    let regs = mem_ops::MemRegs { dst: vdst, data, data2 };
+    mem_ops::execute_in_group(&op, wave, wave_index, group, &addrs, &regs)?;
     Ok(Flow::Next)
 }
