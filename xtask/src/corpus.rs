@@ -1,4 +1,5 @@
-//! `cargo xtask corpus`: corpus/kernels/<name>.ll -> corpus/<target>/<name>.hsaco.
+//! `cargo xtask corpus`: corpus/kernels/<name>.ll -> corpus/<target>/<name>.hsaco, for every target
+//! the object's launch description lists (top-level `targets`, default gfx1250, gfx942 and gfx950).
 //!
 //! Each IR file is compiled in-process (hx-llvm, O2) to a relocatable object and linked by
 //! `rust-lld -flavor gnu -shared`, as ROCm's clang links AMDGPU code objects with ld.lld.
@@ -74,6 +75,12 @@ pub fn build_one(source: &Path, target: GpuTarget, work: &Path) -> Result<Vec<u8
     link_with_rust_lld(&obj, &work.join(target.cpu()), &stem)
 }
 
+/// The targets corpus object `stem` is built for, from its launch description.
+pub fn targets_of(stem: &str) -> Result<Vec<GpuTarget>> {
+    let obj = hx_corpus::object(stem).with_context(|| format!("reading the launch description of {stem}"))?;
+    Ok(GpuTarget::ALL.into_iter().filter(|t| obj.builds_for(t.cpu())).collect())
+}
+
 /// Output path of one corpus object.
 pub fn output_path(target: GpuTarget, stem: &str) -> PathBuf {
     corpus_dir().join(target.cpu()).join(format!("{stem}.hsaco"))
@@ -86,7 +93,7 @@ pub fn build(check: bool) -> Result<Vec<PathBuf>> {
     let mut differ = Vec::new();
     for src in kernel_sources()? {
         let stem = src.file_stem().unwrap().to_string_lossy().to_string();
-        for target in GpuTarget::ALL {
+        for target in targets_of(&stem)? {
             let bytes = build_one(&src, target, &work)?;
             let out = output_path(target, &stem);
             if check {

@@ -29,7 +29,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// The formats generated for each target, in table order.
-pub const FORMATS: [Format; 10] = [
+pub const FORMATS: [Format; 11] = [
     Format::Sop1,
     Format::Sop2,
     Format::Sopk,
@@ -40,6 +40,7 @@ pub const FORMATS: [Format; 10] = [
     Format::Vopc,
     Format::Smem,
     Format::Vop3,
+    Format::Ds,
 ];
 
 /// Random words per opcode in the whole-instruction check of the generator.
@@ -99,6 +100,11 @@ fn canonical(f: Field) -> u32 {
         Field::Vop3Src2 => 0x128,
         Field::Vop3Clamp | Field::Vop3Omod | Field::Vop3OpSel => 0,
         Field::Vop3Sdst => 12,
+        Field::DsVdst => 10,
+        Field::DsAddr => 30,
+        Field::DsData0 => 20,
+        Field::DsData1 => 40,
+        Field::DsOffset | Field::DsGds | Field::DsAcc | Field::DsBit16 | Field::DsBit17 => 0,
         Field::Vop3Neg0
         | Field::Vop3Neg1
         | Field::Vop3Neg2
@@ -135,6 +141,11 @@ fn alternates(f: Field) -> &'static [u32] {
         Field::Vop3Omod => &[1, 2, 3],
         Field::Vop3OpSel => &[1, 2, 8],
         Field::Vop3Sdst => &[14, 0, 1],
+        Field::DsVdst => &[12, 0, 1],
+        Field::DsAddr => &[32, 0, 1],
+        Field::DsData0 => &[22, 0, 1],
+        Field::DsData1 => &[42, 0, 1],
+        Field::DsOffset | Field::DsGds | Field::DsAcc | Field::DsBit16 | Field::DsBit17 => &[1],
         Field::Vop3Neg0
         | Field::Vop3Neg1
         | Field::Vop3Neg2
@@ -168,7 +179,7 @@ struct Oracle {
 impl Oracle {
     fn ask(&mut self, word: u64, lit: [u32; 2]) -> Option<Answer> {
         let w0 = word as u32;
-        if spec::oracle_crashes(self.target, w0, lit[0])
+        if spec::oracle_crashes64(self.target, word, lit[0])
             || spec::vop_extension(self.target, w0).is_some()
         {
             return None;
@@ -218,6 +229,14 @@ fn split_text(text: &str) -> (String, Vec<String>) {
         ops.push(cur.trim().to_string());
     }
     (mn.to_string(), ops)
+}
+
+/// `w` with the format's fixed bits and opcode field set to `opcode`.
+fn encode_opcode(family: spec::Family, format: Format, opcode: u32, w: u64) -> u64 {
+    let (mask, m, shift, width) = format_encoding(family, format).expect("format has an encoding");
+    let opbits = ((1u32 << width) - 1) << shift;
+    let lo = (w as u32 & !mask & !opbits) | m | ((opcode << shift) & opbits);
+    (w & !0xffff_ffff) | lo as u64
 }
 
 fn encode(family: spec::Family, format: Format, opcode: u32, fields: &[(Field, u32)]) -> u64 {
@@ -350,6 +369,19 @@ fn candidates(f: Field) -> Vec<Kind> {
             v
         }
         Field::Vop3Clamp => vec![Kind::Flag("clamp")],
+        Field::DsVdst => [1, 2, 3, 4]
+            .map(|dwords| Kind::VDst { dwords })
+            .into_iter()
+            .chain([2, 3, 4].map(|dwords| Kind::VDstAv { dwords }))
+            .collect(),
+        Field::DsAddr | Field::DsData0 | Field::DsData1 => [1, 2, 3, 4]
+            .map(|dwords| Kind::VReg { dwords })
+            .into_iter()
+            .chain([2, 3, 4].map(|dwords| Kind::VRegAv { dwords }))
+            .collect(),
+        Field::DsOffset => vec![Kind::DsOffset16, Kind::DsOffsetPair],
+        Field::DsGds => vec![Kind::Flag("gds")],
+        Field::DsAcc | Field::DsBit16 | Field::DsBit17 => vec![],
         Field::Vop3Sdst => vec![
             Kind::SDst { dwords: 1 },
             Kind::SDst { dwords: 2 },
@@ -477,6 +509,20 @@ fn probe_values_plain(f: Field) -> Vec<(u32, [u32; 2])> {
         Field::Vop3Omod => (0..4).for_each(|x| v.push((x, LIT))),
         Field::Vop3OpSel => (0..16).for_each(|x| v.push((x, LIT))),
         Field::Vop3Sdst => (0..128).for_each(|x| v.push((x, LIT))),
+        Field::DsVdst | Field::DsAddr | Field::DsData0 | Field::DsData1 => {
+            (0..256).for_each(|x| v.push((x, LIT)))
+        }
+        Field::DsOffset => {
+            for x in [
+                0u32, 1, 2, 0x10, 0xff, 0x100, 0x201, 0x1000, 0x8000, 0xff00, 0xfffe, 0xffff,
+                0x1234, 0x00ab,
+            ] {
+                v.push((x, LIT));
+            }
+        }
+        Field::DsGds | Field::DsAcc | Field::DsBit16 | Field::DsBit17 => {
+            (0..2).for_each(|x| v.push((x, LIT)))
+        }
         Field::Vop3Neg0
         | Field::Vop3Neg1
         | Field::Vop3Neg2
@@ -532,6 +578,8 @@ fn is_modifier_field(f: Field) -> bool {
             | Field::Vop3Clamp
             | Field::Vop3Omod
             | Field::Vop3OpSel
+            | Field::DsOffset
+            | Field::DsGds
     )
 }
 
@@ -631,7 +679,10 @@ impl Gen {
             {
                 let (_, oa) = split_text(&a.text);
                 let (_, ob) = split_text(&b.text);
-                if oa.len() == ob.len() && oa.len() > 1 && (oa[1] == "s0" && ob[1] == "s2" || oa[1] == "s[0:1]" && ob[1] == "s[2:3]") {
+                if oa.len() == ob.len()
+                    && oa.len() > 1
+                    && (oa[1] == "s0" && ob[1] == "s2" || oa[1] == "s[0:1]" && ob[1] == "s[2:3]")
+                {
                     self.vop3_sdst = true;
                     fields = &[
                         Field::Vop3Vdst,
@@ -650,19 +701,53 @@ impl Gen {
         let mut masks: Vec<u32> = (0..(1u32 << n)).collect();
         masks.sort_by_key(|m| (m.count_ones(), *m));
         let mut base = None;
-        for m in masks {
-            let fv: Vec<(Field, u32)> = fields
-                .iter()
-                .enumerate()
-                .map(|(i, &f)| (f, if m >> i & 1 == 1 { 0 } else { canonical(f) }))
-                .collect();
-            let w = encode(self.target.family(), format, op, &fv);
-            if let Some(a) = self.oracle.ask(w, LIT) {
-                base = Some((fv, w, a));
-                break;
+        // Some destinations must name one register (v_cmpx_*_e64: exec_lo, 126).
+        // Some destinations must name one register (v_cmpx_*_e64: exec_lo, 126); some
+        // instructions need a flag (GFX9 ds_gws_*: gds).
+        let special = |f: Field| match f {
+            Field::Vop3Vdst => Some(126),
+            Field::DsGds => Some(1),
+            _ => None,
+        };
+        'search: for alt in [false, true] {
+            for &m in &masks {
+                let fv: Vec<(Field, u32)> = fields
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &f)| {
+                        let v = if m >> i & 1 == 1 { 0 } else { canonical(f) };
+                        (f, if alt { special(f).unwrap_or(v) } else { v })
+                    })
+                    .collect();
+                let w = encode(self.target.family(), format, op, &fv);
+                if let Some(a) = self.oracle.ask(w, LIT) {
+                    base = Some((fv, w, a));
+                    break 'search;
+                }
             }
         }
         let Some((fv, bw, ba)) = base else {
+            // No canonical form decodes: call the opcode invalid only if random words of it
+            // never decode either.
+            let (mask, m, shift, _) =
+                format_encoding(self.target.family(), format).expect("encoding");
+            let len = spec::format_len(format);
+            let mut rng = 0x51ed_2701_u64 ^ (op as u64) << 20 ^ format as u64;
+            for _ in 0..RANDOM_CHECKS {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let lo = ((rng >> 8) as u32 & !mask) | m;
+                let lo = (lo & !(((1u32 << 10) - 1) << shift)) | (op << shift);
+                let w = lo as u64 | if len == 8 { (rng >> 32) << 32 } else { 0 };
+                let w = encode_opcode(self.target.family(), format, op, w);
+                if let Some(a) = self.oracle.ask(w, [0x1234_5678, 0x9abc_def0]) {
+                    return Entry::Unsupported {
+                        text: a.text.clone(),
+                        why: format!("no canonical form decodes, but {w:#x} does"),
+                    };
+                }
+            }
             return Entry::Invalid;
         };
         let (mnemonic, ops) = split_text(&ba.text);
@@ -800,7 +885,14 @@ impl Gen {
             }
             // Register-class names LLVM's notes mention for this operand give further candidates.
             let mut cands = candidates(f);
-            if matches!(f, Field::Src0 | Field::SmemSdata) {
+            if matches!(
+                f,
+                Field::Src0
+                    | Field::SmemSdata
+                    | Field::Vop3Src0
+                    | Field::Vop3Src1
+                    | Field::Vop3Src2
+            ) {
                 let mut classes: Vec<&'static str> = Vec::new();
                 for (_, _, _, a) in &answers {
                     if let Some(a) = a {
@@ -817,8 +909,34 @@ impl Gen {
                     }
                 }
                 for class in classes {
-                    if f == Field::Src0 {
-                        cands.extend([1, 2].map(|dwords| Kind::VSrcVgpr { dwords, class }));
+                    if f != Field::SmemSdata {
+                        let idx = match f {
+                            Field::Vop3Src1 => 1,
+                            Field::Vop3Src2 => 2,
+                            _ => 0,
+                        };
+                        let mods: &[spec::SrcMods] = if matches!(f, Field::Src0) {
+                            &[spec::SrcMods::ModsIgnored]
+                        } else {
+                            &[
+                                spec::SrcMods::ModsIgnored,
+                                spec::SrcMods::ModsInvalid,
+                                spec::SrcMods::ModsNegInvalid,
+                            ]
+                        };
+                        for &m in mods {
+                            cands.extend([1, 2].map(|dwords| Kind::VSrcVgpr {
+                                dwords,
+                                class,
+                                idx,
+                                mods: m,
+                            }));
+                            cands.push(Kind::VSrcSgpr {
+                                class,
+                                idx,
+                                mods: m,
+                            });
+                        }
                     } else {
                         cands.extend(
                             [1, 2, 3, 4, 8, 16].map(|dwords| Kind::SDstX { dwords, class }),
@@ -837,6 +955,12 @@ impl Gen {
                         } | Kind::VSrcNoConst {
                             mods: spec::SrcMods::ModsInvalid,
                             ..
+                        } | Kind::VSrcVgpr {
+                            mods: spec::SrcMods::ModsInvalid,
+                            ..
+                        } | Kind::VSrcSgpr {
+                            mods: spec::SrcMods::ModsInvalid,
+                            ..
                         }
                     )
                 });
@@ -844,7 +968,7 @@ impl Gen {
             let mut fit = None;
             'cand: for kind in cands {
                 for (v, w, l, a) in &answers {
-                    if spec::oracle_crashes(self.target, *w as u32, l[0]) {
+                    if spec::oracle_crashes64(self.target, *w, l[0]) {
                         continue;
                     }
                     // With a mandatory literal in the base form, a literal source interacts with
@@ -977,7 +1101,10 @@ impl Gen {
         if format == Format::Vop3 {
             let has_mods = |idx: u8| {
                 specs.iter().any(|s: &OperandSpec| match s.kind {
-                    Kind::VSrcM { idx: i, mods, .. } | Kind::VSrcNoConst { idx: i, mods, .. } => {
+                    Kind::VSrcM { idx: i, mods, .. }
+                    | Kind::VSrcNoConst { idx: i, mods, .. }
+                    | Kind::VSrcVgpr { idx: i, mods, .. }
+                    | Kind::VSrcSgpr { idx: i, mods, .. } => {
                         i == idx && mods != spec::SrcMods::ModsIgnored
                     }
                     _ => false,
@@ -1007,6 +1134,16 @@ impl Gen {
                 }
             }
         }
+        // GFX9 DS acc bit: AGPR data/destination, not modelled yet.
+        if format == Format::Ds && self.target.family() == spec::Family::Gfx9 {
+            match self.oracle.ask(Field::DsAcc.insert(bw, 1), LIT) {
+                None => unused.push((Field::DsAcc, Unused::MustBe(0))),
+                Some(a) if a.text == ba.text && a.comment == ba.comment => {
+                    unused.push((Field::DsAcc, Unused::Ignored))
+                }
+                Some(_) => unused.push((Field::DsAcc, Unused::Unmodelled(0))),
+            }
+        }
         let info = OpInfo {
             mnemonic: leak_str(mnemonic),
             format,
@@ -1029,7 +1166,46 @@ impl Gen {
                 (rng >> 16) as u32
             };
             let lo = (next() & !mask & !opbits) | m | (op << shift);
-            let w = lo as u64 | if len == 8 { (next() as u64) << 32 } else { 0 };
+            let mut w = lo as u64 | if len == 8 { (next() as u64) << 32 } else { 0 };
+            if format == Format::Vop3 && next() % 2 == 0 {
+                // Half the VOP3 words: VGPR sources and no neg bits, so that valid words with
+                // modifiers (op_sel, clamp, omod, abs) are frequent.
+                w &= !(0x7u64 << 61);
+                for i in 0..3 {
+                    w |= 0x100u64 << (32 + 9 * i);
+                }
+            }
+            let l = [
+                LIT_PROBES[(next() % LIT_PROBES.len() as u32) as usize][0],
+                next(),
+            ];
+            let a = self.oracle.ask(w, l);
+            all_probes.push((w, l, a));
+        }
+        // Words derived from the base: every field of the table entry random (operands from
+        // their whole range), constraints kept, and one random bit of the fixed part flipped
+        // in half of them (bits no field covers are checked this way).
+        for k in 0..RANDOM_CHECKS {
+            let mut next = || {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                (rng >> 16) as u32
+            };
+            let mut w = bw;
+            for spec in info.operands {
+                let (_, width) = spec.field.bits();
+                if width > 0 && width <= 32 {
+                    w = spec.field.insert(w, next());
+                }
+            }
+            if k % 2 == 1 {
+                let bit = next() % (8 * len as u32);
+                let is_op = bit < 32 && ((opbits | mask) >> bit) & 1 == 1;
+                if !is_op {
+                    w ^= 1u64 << bit;
+                }
+            }
             let l = [
                 LIT_PROBES[(next() % LIT_PROBES.len() as u32) as usize][0],
                 next(),
@@ -1038,7 +1214,7 @@ impl Gen {
             all_probes.push((w, l, a));
         }
         for (w, l, a) in &all_probes {
-            if spec::oracle_crashes(self.target, *w as u32, l[0])
+            if spec::oracle_crashes64(self.target, *w, l[0])
                 || spec::vop_extension(self.target, *w as u32).is_some()
             {
                 continue;

@@ -1,8 +1,12 @@
 use anyhow::{bail, Result};
 
+mod isa_tables;
+
 const USAGE: &str = "usage: cargo xtask <command>
   corpus [--check]   compile corpus/kernels/*.ll for gfx1250, gfx942, gfx950 and link them
                      into corpus/<target>/<name>.hsaco (--check: compare, write nothing)
+  tables             regenerate crates/isa/src/tables/*.rs from LLVM's disassembler
+                     (checked by crates/isa/tests/tables_fresh.rs)
   build-one IR TARGET OUT
                      compile one LLVM IR file for gfx1250|gfx942|gfx950 and link it to OUT";
 
@@ -19,6 +23,10 @@ fn main() -> Result<()> {
                 bail!("{} corpus objects differ from a rebuild", differ.len());
             }
             Ok(())
+        }
+        Some("tables") => {
+            let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/isa/src/tables");
+            isa_tables::generate(&out)
         }
         Some("build-one") if args.len() == 4 => {
             let target = hx_llvm::GpuTarget::from_cpu(&args[2])

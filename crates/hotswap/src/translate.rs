@@ -82,6 +82,8 @@ pub fn translate_code_object(bytes: &[u8], options: &Options) -> Result<Vec<u8>,
     }
     let source_md = co.metadata.as_ref().ok_or_else(|| Error::Run("the code object has no metadata note".into()))?;
     let ctx = Context::create();
+    // LLVM's error diagnostics come back as errors instead of ending the process.
+    let diags = hx_llvm::Diagnostics::install(&ctx);
     let module = ctx.create_module("hotswap");
     let mut attrs = Vec::new();
     for k in &co.kernels {
@@ -93,6 +95,7 @@ pub fn translate_code_object(bytes: &[u8], options: &Options) -> Result<Vec<u8>,
     hx_lower::apply_kernel_attrs(&module, &attrs)?;
     let lower = LowerOptions { target: options.target, opt: options.opt_level, xnack: None, sramecc: None };
     let object = hx_lower::lower(&module, "hotswap", &lower, hx_lower::Emit::Object)?;
+    diags.check("hotswap")?;
     let target_co = CodeObject::parse(&object)?;
     let target_md = target_co.metadata.as_ref().ok_or_else(|| Error::Run("the target compile wrote no metadata".into()))?;
     let merged = merge_metadata(source_md, target_md)?;

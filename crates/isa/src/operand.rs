@@ -276,6 +276,22 @@ pub fn with_src_mods(t: &str, value: &Operand, (neg, abs): (bool, bool)) -> Stri
     s
 }
 
+/// Kinds whose field uses the scalar source encodings (where 254/255 select literals).
+fn scalar_source_kind(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::SSrc(_)
+            | Kind::SReg(_)
+            | Kind::SSrcM0Space(_)
+            | Kind::VSrc(_)
+            | Kind::VSrcLo128(_)
+            | Kind::VSrcVgpr { .. }
+            | Kind::VSrcSgpr { .. }
+            | Kind::VSrcM { .. }
+            | Kind::VSrcNoConst { .. }
+    )
+}
+
 /// The (neg, abs) bits of VOP3 source `idx`.
 pub fn src_mod_bits(word: u64, idx: u8) -> (bool, bool) {
     let neg = (word >> (61 + idx as u64)) & 1 == 1;
@@ -317,7 +333,24 @@ pub fn decode_operand(
             }))
         }
         Kind::VSrcLo128(ty) => decode_operand(target, Kind::VSrc(ty), v, word, lits, warn),
-        Kind::VSrcVgpr { dwords, .. } => {
+        Kind::VSrcSgpr { idx, mods, .. } => {
+            let (neg, abs) = src_mod_bits(word, idx);
+            if (mods == SrcMods::ModsInvalid && (neg || abs))
+                || (mods == SrcMods::ModsNegInvalid && neg)
+            {
+                return Err(OperandError::Invalid);
+            }
+            decode_operand(target, Kind::VSrc(ValType::B32), v, word, lits, warn)
+        }
+        Kind::VSrcVgpr {
+            dwords, idx, mods, ..
+        } => {
+            let (neg, abs) = src_mod_bits(word, idx);
+            if (mods == SrcMods::ModsInvalid && (neg || abs))
+                || (mods == SrcMods::ModsNegInvalid && neg)
+            {
+                return Err(OperandError::Invalid);
+            }
             let ty = if dwords >= 2 {
                 ValType::B64
             } else {
@@ -345,9 +378,13 @@ pub fn decode_operand(
         Kind::Imm16(_) => Ok(Operand::Imm(v & 0xffff)),
         Kind::Fixed(_) => Ok(Operand::Implicit),
         Kind::SBase { dwords } => decode_scalar(target, 2 * v, dwords, None, lits, warn),
-        Kind::SmemOff | Kind::Flag(_) | Kind::SmemCachePolicy | Kind::Omod | Kind::OpSel { .. } => {
-            Ok(Operand::Imm(v))
-        }
+        Kind::SmemOff
+        | Kind::Flag(_)
+        | Kind::SmemCachePolicy
+        | Kind::Omod
+        | Kind::OpSel { .. }
+        | Kind::DsOffset16
+        | Kind::DsOffsetPair => Ok(Operand::Imm(v)),
         Kind::VSrcM { ty, idx, mods } => {
             let (neg, abs) = src_mod_bits(word, idx);
             if (mods == SrcMods::ModsInvalid && (neg || abs))
@@ -387,7 +424,11 @@ pub fn decode_operand(
             }
             Ok(Operand::Imm(v))
         }
-        Kind::VDst { dwords } | Kind::VReg { dwords } | Kind::VRegLo128 { dwords } => {
+        Kind::VDst { dwords }
+        | Kind::VReg { dwords }
+        | Kind::VRegLo128 { dwords }
+        | Kind::VDstAv { dwords }
+        | Kind::VRegAv { dwords } => {
             if v > 255 {
                 return Err(OperandError::Invalid);
             }
@@ -732,6 +773,10 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
         (Kind::VSrcM { ty, .. }, other) => {
             format_operand(out, target, Kind::VSrc(ty), &other, names)
         }
+        // A mask operand (SReg class): VGPR tuples carry no alignment note.
+        (Kind::VSrcNoConst { .. }, Operand::Reg(r)) if r.class == RegClass::Vgpr => {
+            format_reg(out, r)
+        }
         (Kind::VSrcNoConst { dwords, .. }, other @ Operand::Reg(_)) => format_operand(
             out,
             target,
@@ -745,6 +790,22 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
         ),
         (Kind::VSrcNoConst { .. }, other) => {
             format_operand(out, target, Kind::SReg(ValType::B32), &other, names)
+        }
+        (Kind::DsOffset16, Operand::Imm(v)) => {
+            if v != 0 {
+                let _ = write!(out, "offset:{v}");
+            }
+        }
+        (Kind::DsOffsetPair, Operand::Imm(v)) => {
+            let (o0, o1) = (v & 0xff, v >> 8);
+            let mut parts = Vec::new();
+            if o0 != 0 {
+                parts.push(format!("offset0:{o0}"));
+            }
+            if o1 != 0 {
+                parts.push(format!("offset1:{o1}"));
+            }
+            out.push_str(&parts.join(" "));
         }
         (Kind::Omod, Operand::Imm(v)) => match v {
             1 => out.push_str("mul:2"),
@@ -894,6 +955,13 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
         (Kind::VDstLo128 { dwords }, other) => {
             format_operand(out, target, Kind::VDst { dwords }, &other, names)
         }
+        (Kind::VSrcSgpr { class, .. }, Operand::Reg(r)) if r.class == RegClass::Vgpr => {
+            format_reg(out, r);
+            note(out, class);
+        }
+        (Kind::VSrcSgpr { .. }, other) => {
+            format_operand(out, target, Kind::SSrc(ValType::B32), &other, names)
+        }
         (Kind::VSrcVgpr { class, .. }, Operand::Reg(r)) if r.class == RegClass::LdsDirect => {
             out.push_str("src_lds_direct");
             if !class.contains("Lds") {
@@ -933,14 +1001,15 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
         (Kind::VSrc(_), Operand::Reg(r)) if r.class == RegClass::LdsDirect => {
             out.push_str("src_lds_direct")
         }
-        (Kind::VSrc(_) | Kind::VDst { .. } | Kind::VReg { .. }, Operand::Reg(r))
-            if r.class == RegClass::Vgpr && r.dwords >= 2 && r.index % 2 != 0 =>
-        {
+        (
+            Kind::VSrc(_) | Kind::VDst { .. } | Kind::VReg { .. } | Kind::VDstAv { .. } | Kind::VRegAv { .. },
+            Operand::Reg(r),
+        ) if r.class == RegClass::Vgpr && r.dwords >= 2 && r.index % 2 != 0 => {
             format_reg(out, r);
-            let class = if matches!(kind, Kind::VSrc(_)) {
-                "VS"
-            } else {
-                "VReg"
+            let class = match kind {
+                Kind::VSrc(_) => "VS",
+                Kind::VDstAv { .. } | Kind::VRegAv { .. } => "AV",
+                _ => "VReg",
             };
             let _ = write!(
                 out,
@@ -1197,10 +1266,10 @@ pub fn decode_fields(
     inst: &[u8],
 ) -> Result<Decoded, OperandError> {
     for &(f, u) in info.unused {
-        if let Unused::MustBe(v) = u {
-            if f.extract(word) != v {
-                return Err(OperandError::Invalid);
-            }
+        match u {
+            Unused::MustBe(v) if f.extract(word) != v => return Err(OperandError::Invalid),
+            Unused::Unmodelled(v) if f.extract(word) != v => return Err(OperandError::Unsupported),
+            _ => {}
         }
     }
     if info.operands.len() > MAX_OPERANDS {
@@ -1210,6 +1279,16 @@ pub fn decode_fields(
     let mut lits = LitReader::new(inst, fixed);
     let mut warn = String::new();
     let mut operands = [None; MAX_OPERANDS];
+    // GFX12.5: one operand in the 64-bit literal form (254) makes the instruction's shared
+    // literal 64 bits wide for every literal operand, whichever comes first.
+    if target.family() == Family::Gfx12_5
+        && info
+            .operands
+            .iter()
+            .any(|s| scalar_source_kind(s.kind) && s.field.extract(word) == 254)
+    {
+        let _ = lits.read(true)?;
+    }
     for (slot, spec) in operands.iter_mut().zip(info.operands) {
         let raw = spec.field.extract(word);
         let value = decode_operand(target, spec.kind, raw, word, &mut lits, &mut warn)?;
@@ -1254,7 +1333,12 @@ pub fn format_inst(
         if !t.is_empty() {
             let modifier = matches!(
                 op.spec.kind,
-                Kind::Flag(_) | Kind::SmemCachePolicy | Kind::Omod | Kind::OpSel { .. }
+                Kind::DsOffset16
+                    | Kind::DsOffsetPair
+                    | Kind::Flag(_)
+                    | Kind::SmemCachePolicy
+                    | Kind::Omod
+                    | Kind::OpSel { .. }
             );
             s.push_str(if first || modifier { " " } else { ", " });
             s.push_str(&t);

@@ -155,6 +155,20 @@ pub enum Field {
     Vop3OpSel,
     /// VOP3 with a scalar destination (carry out), bits 14:8 (instead of abs and op_sel).
     Vop3Sdst,
+    /// DS: the 16-bit offset field (offset0 in 7:0, offset1 in 15:8).
+    DsOffset,
+    /// GFX9 DS: gds, bit 16.
+    DsGds,
+    /// GFX9 DS: acc, bit 25 (data/destination are AGPRs; not modelled yet).
+    DsAcc,
+    /// GFX12 DS: bits 16 and 17 (no operand; LLVM checks or ignores them).
+    DsBit16,
+    DsBit17,
+    /// DS dword 1: address VGPR (39:32), data0 (47:40), data1 (55:48), destination (63:56).
+    DsAddr,
+    DsData0,
+    DsData1,
+    DsVdst,
     /// VOP3 neg (61..63) and abs (8..10) bits of one source, as constraints of opcodes that
     /// lack that source or its modifiers.
     Vop3Neg0,
@@ -194,6 +208,15 @@ impl Field {
             Field::Vop3Omod => (59, 2),
             Field::Vop3OpSel => (11, 4),
             Field::Vop3Sdst => (8, 7),
+            Field::DsOffset => (0, 16),
+            Field::DsGds => (16, 1),
+            Field::DsAcc => (25, 1),
+            Field::DsBit16 => (16, 1),
+            Field::DsBit17 => (17, 1),
+            Field::DsAddr => (32, 8),
+            Field::DsData0 => (40, 8),
+            Field::DsData1 => (48, 8),
+            Field::DsVdst => (56, 8),
             Field::Vop3Neg0 => (61, 1),
             Field::Vop3Neg1 => (62, 1),
             Field::Vop3Neg2 => (63, 1),
@@ -351,15 +374,32 @@ pub enum Kind {
     VSrc(ValType),
     /// VGPR source (8-bit field).
     VReg { dwords: u8 },
+    /// As `VDst`/`VReg` for operands of LLVM's AGPR-or-VGPR classes (`AV_*`): the same VGPRs,
+    /// but misaligned tuples print with the `AV_.._Align2` class name (GFX9 DS).
+    VDstAv { dwords: u8 },
+    VRegAv { dwords: u8 },
     /// As `VSrc`, but the operand class is `VS_32_Lo128` (GFX12 16-bit operands without
     /// true16): v128 and up print with LLVM's invalid-register note.
     VSrcLo128(ValType),
     /// 9-bit source whose class (named as LLVM names it, e.g. `VGPR_32`) is VGPRs only: scalar
     /// registers print with LLVM's invalid-register note, constants with its invalid-immediate
-    /// note.
-    VSrcVgpr { dwords: u8, class: &'static str },
+    /// note. In VOP3, `idx` is the source number and `mods` its neg/abs bits' rule (never
+    /// printed); elsewhere 0 and `ModsIgnored`.
+    VSrcVgpr {
+        dwords: u8,
+        class: &'static str,
+        idx: u8,
+        mods: SrcMods,
+    },
     /// VGPR source (8-bit field) of class `VGPR_32_Lo128`: v128 and up print with LLVM's note.
     VRegLo128 { dwords: u8 },
+    /// 9-bit source whose class (as LLVM names it, e.g. `SReg_32`) admits no VGPR: VGPRs print
+    /// with LLVM's invalid-register note, scalars as `SSrc(B32)`. `idx`/`mods` as for `VSrcVgpr`.
+    VSrcSgpr {
+        class: &'static str,
+        idx: u8,
+        mods: SrcMods,
+    },
     /// Vector destination limited to v0..v127 (GFX12 16-bit results): v128 and up are invalid.
     VDstLo128 { dwords: u8 },
     /// Scalar destination in an 8-bit field (VOP3 compares): constants decode too and print
@@ -386,6 +426,10 @@ pub enum Kind {
     Omod,
     /// VOP3 op_sel printed as `op_sel:[s0,..,dst]` with this many source bits, when non-zero.
     OpSel { srcs: u8 },
+    /// DS single offset: `offset:N` (decimal) when non-zero.
+    DsOffset16,
+    /// DS two offsets: `offset0:a offset1:b`, each printed when non-zero.
+    DsOffsetPair,
     /// GFX9 SMEM offset: `0x10` (imm), `s5` (SGPR offset), `s5 offset:0x10` (imm + soe).
     G9SmemOff,
     /// As `SmemOffset`, but a negative offset is invalid (buffer loads).
@@ -399,6 +443,9 @@ pub enum Kind {
 /// Constraint on an encoding field that does not hold an operand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Unused {
+    /// LLVM accepts other values, but this crate models only this one: other values are
+    /// reported as unsupported.
+    Unmodelled(u32),
     /// LLVM ignores the field.
     Ignored,
     /// The field must hold exactly this value, else the word is not a valid instruction.
@@ -449,14 +496,32 @@ pub fn format_fields(family: Family, format: Format) -> &'static [Field] {
             Field::SmemScale,
             Field::SmemCpol,
         ],
+        Format::Ds if family == Family::Gfx9 => &[
+            Field::DsVdst,
+            Field::DsAddr,
+            Field::DsData0,
+            Field::DsData1,
+            Field::DsOffset,
+            Field::DsGds,
+        ],
+        Format::Ds => &[
+            Field::DsVdst,
+            Field::DsAddr,
+            Field::DsData0,
+            Field::DsData1,
+            Field::DsOffset,
+            Field::DsBit16,
+            Field::DsBit17,
+        ],
         Format::Vop3 => &[
             Field::Vop3Vdst,
             Field::Vop3Src0,
             Field::Vop3Src1,
             Field::Vop3Src2,
+            // LLVM prints op_sel, then clamp, then the output modifier.
+            Field::Vop3OpSel,
             Field::Vop3Clamp,
             Field::Vop3Omod,
-            Field::Vop3OpSel,
         ],
         _ => &[],
     }
@@ -476,6 +541,10 @@ pub fn format_encoding(family: Family, format: Format) -> Option<(u32, u32, u32,
         Format::Vopc => (0xfe00_0000, 0x7c00_0000, 17, 8),
         Format::Vop2 => (0x8000_0000, 0x0000_0000, 25, 6),
         Format::Smem => (0xfc00_0000, 0xf400_0000, 13, 6),
+        Format::Ds => match family {
+            Family::Gfx12_5 => (0xfc00_0000, 0xd800_0000, 18, 8),
+            Family::Gfx9 => (0xfc00_0000, 0xd800_0000, 17, 8),
+        },
         Format::Vop3 => match family {
             Family::Gfx12_5 => (0xfc00_0000, 0xd400_0000, 16, 10),
             Family::Gfx9 => (0xfc00_0000, 0xd000_0000, 16, 10),
@@ -486,19 +555,20 @@ pub fn format_encoding(family: Family, format: Format) -> Option<(u32, u32, u32,
 
 /// Is `format` decoded from the tables for `target`?
 pub fn modelled(_target: Target, format: Format) -> bool {
-    match format {
+    matches!(
+        format,
         Format::Sop1
-        | Format::Sop2
-        | Format::Sopk
-        | Format::Sopc
-        | Format::Sopp
-        | Format::Vop1
-        | Format::Vop2
-        | Format::Vopc => true,
-        Format::Smem => true,
-        Format::Vop3 => true,
-        _ => false,
-    }
+            | Format::Sop2
+            | Format::Sopk
+            | Format::Sopc
+            | Format::Sopp
+            | Format::Vop1
+            | Format::Vop2
+            | Format::Vopc
+            | Format::Smem
+            | Format::Vop3
+            | Format::Ds
+    )
 }
 
 /// Bytes of the fixed part of a format (before any literal).
@@ -548,7 +618,8 @@ pub fn opcode_count(family: Family, format: Format) -> u32 {
 ///   v_madmk_f16/v_madak_f16 0x24/0x25) when the literal is 0xff;
 /// - gfx1250 SMEM s_load_b96/s_buffer_load_b96 (opcodes 0x05/0x15) with TTMP data registers;
 /// - gfx942 VOP3 compares (opcodes 0x10..=0xff) and v_readlane_b32 (0x289) with destination
-///   field 255 (a segmentation fault).
+///   field 255 (a segmentation fault);
+/// - see [`oracle_crashes64`] for the 64-bit encodings whose second dword matters.
 pub fn oracle_crashes(target: Target, word: u32, lit: u32) -> bool {
     let vop2 = word >> 31 == 0 && (word >> 25) < 0x3e;
     let vop2_op = (word >> 25) & 0x3f;
@@ -563,13 +634,15 @@ pub fn oracle_crashes(target: Target, word: u32, lit: u32) -> bool {
                 || (vop2 && matches!(vop2_op, 0x37 | 0x38) && lit == 0xff)
                 || (smem && matches!(smem_op, 0x05 | 0x15) && (108..=123).contains(&sdata))
         }
-        Target::Gfx942 => {
+        Target::Gfx942 | Target::Gfx950 => {
             let vop3 = word & 0xfc00_0000 == 0xd000_0000;
             let vop3_op = (word >> 16) & 0x3ff;
             (vop2 && matches!(vop2_op, 0x24 | 0x25) && lit == 0xff)
-                || (vop3 && (matches!(vop3_op, 0x10..=0xff) || vop3_op == 0x289) && word & 0xff == 0xff)
+                || (target == Target::Gfx942
+                    && vop3
+                    && (matches!(vop3_op, 0x10..=0xff) || vop3_op == 0x289)
+                    && word & 0xff == 0xff)
         }
-        Target::Gfx950 => vop2 && matches!(vop2_op, 0x24 | 0x25) && lit == 0xff,
     }
 }
 
@@ -585,4 +658,24 @@ pub fn vop_extension(target: Target, word: u32) -> Option<Format> {
         (Family::Gfx9, 249) => Some(Format::Sdwa),
         _ => None,
     }
+}
+
+/// As [`oracle_crashes`], for the 64-bit VOP3 encodings (dword 1 in bits 63:32 of `word`):
+/// - gfx942 VOP3 with a literal source (any source field 255; GFX9 VOP3 has no literals);
+/// - GFX9 VOP3 opcodes 0x3c0, 0x3c8, 0x3d0, 0x3dd with a scalar src2 (< 256);
+/// - gfx950 VOP3 opcodes 0x254..=0x263 with a scalar src0 (< 256).
+pub fn oracle_crashes64(target: Target, word: u64, lit: u32) -> bool {
+    let w0 = word as u32;
+    if oracle_crashes(target, w0, lit) {
+        return true;
+    }
+    let gfx9_vop3 = target.family() == Family::Gfx9 && w0 & 0xfc00_0000 == 0xd000_0000;
+    if !gfx9_vop3 {
+        return false;
+    }
+    let op = (w0 >> 16) & 0x3ff;
+    let src = |i: u32| ((word >> (32 + 9 * i)) & 0x1ff) as u32;
+    (target == Target::Gfx942 && (0..3).any(|i| src(i) == 255))
+        || (matches!(op, 0x3c0 | 0x3c8 | 0x3d0 | 0x3dd) && src(2) < 256)
+        || (target == Target::Gfx950 && (0x254..=0x263).contains(&op) && src(0) < 256)
 }

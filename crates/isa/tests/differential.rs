@@ -11,7 +11,7 @@ use common::{compare, gpu, Rng, Tally};
 use hx_isa::{spec, Format, Target};
 use hx_llvm::Disassembler;
 
-const FORMATS: [Format; 10] = [
+const FORMATS: [Format; 11] = [
     Format::Sop1,
     Format::Sop2,
     Format::Sopk,
@@ -22,6 +22,7 @@ const FORMATS: [Format; 10] = [
     Format::Vopc,
     Format::Smem,
     Format::Vop3,
+    Format::Ds,
 ];
 
 /// A random instruction buffer of `format`: the format's fixed bits, random opcode and fields,
@@ -64,11 +65,14 @@ fn sweep(target: Target, format: Format, n: u32, seed: u64) -> Tally {
             let l = rng.literal();
             buf[4 * i..4 * i + 4].copy_from_slice(&l.to_le_bytes());
         }
-        if spec::oracle_crashes(
-            target,
-            w,
-            u32::from_le_bytes([buf[4], buf[5], buf[6], buf[7]]),
-        ) {
+        let d1 = u32::from_le_bytes([buf[4], buf[5], buf[6], buf[7]]);
+        let d2 = u32::from_le_bytes([buf[8], buf[9], buf[10], buf[11]]);
+        let lit = if spec::format_len(format) == 8 {
+            d2
+        } else {
+            d1
+        };
+        if spec::oracle_crashes64(target, w as u64 | (d1 as u64) << 32, lit) {
             continue;
         }
         // DPP/SDWA are other formats (not modelled; LLVM 22 also aborts on some SDWA words).

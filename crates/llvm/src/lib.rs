@@ -204,6 +204,56 @@ pub enum Emit {
     LlvmIr,
 }
 
+/// Collects the error diagnostics LLVM reports in one context. Without a handler, LLVM prints an
+/// error diagnostic (a bad inline-assembly operand, an unsupported construct in the backend) and
+/// calls `exit(1)`, which would end the host process; with one, the diagnostic arrives here and
+/// the caller turns it into an error.
+pub struct Diagnostics {
+    errors: Box<std::sync::Mutex<Vec<String>>>,
+}
+
+extern "C" fn collect_diagnostic(info: llvm_sys::prelude::LLVMDiagnosticInfoRef, sink: *mut std::ffi::c_void) {
+    // SAFETY: `sink` is the Mutex installed by `Diagnostics::install`, alive while the context is.
+    unsafe {
+        if llvm_sys::core::LLVMGetDiagInfoSeverity(info) != llvm_sys::LLVMDiagnosticSeverity::LLVMDSError {
+            return;
+        }
+        let msg = llvm_sys::core::LLVMGetDiagInfoDescription(info);
+        let text = CStr::from_ptr(msg).to_string_lossy().to_string();
+        llvm_sys::core::LLVMDisposeMessage(msg);
+        let errors = &*(sink as *const std::sync::Mutex<Vec<String>>);
+        if let Ok(mut e) = errors.lock() {
+            e.push(text);
+        }
+    }
+}
+
+impl Diagnostics {
+    /// Installs the handler on `ctx`; keep the returned value alive as long as the context.
+    pub fn install(ctx: &Context) -> Diagnostics {
+        let errors = Box::new(std::sync::Mutex::new(Vec::new()));
+        let sink = &*errors as *const std::sync::Mutex<Vec<String>> as *mut std::ffi::c_void;
+        // SAFETY: the handler only reads `sink`, which lives in the Box owned by the result.
+        unsafe { llvm_sys::core::LLVMContextSetDiagnosticHandler(ctx.raw(), Some(collect_diagnostic), sink) };
+        Diagnostics { errors }
+    }
+
+    /// The errors reported so far.
+    pub fn take(&self) -> Vec<String> {
+        self.errors.lock().map(|mut e| std::mem::take(&mut *e)).unwrap_or_default()
+    }
+
+    /// Err(Codegen) if LLVM reported an error.
+    pub fn check(&self, name: &str) -> Result<()> {
+        let e = self.take();
+        if e.is_empty() {
+            Ok(())
+        } else {
+            Err(LlvmError::Codegen { name: name.to_string(), msg: e.join("; ") })
+        }
+    }
+}
+
 /// Verifies a module; never hand the backend a module that has not passed this (an `LLVM ERROR`
 /// inside codegen aborts the host process).
 pub fn verify(module: &Module<'_>, name: &str) -> Result<()> {
@@ -264,8 +314,11 @@ pub fn emit_with_machine(module: &Module<'_>, name: &str, tm: &TargetMachine, op
 /// Compiles LLVM IR text for `target` in-process, in a fresh context.
 pub fn compile_ir(ir: &str, name: &str, target: GpuTarget, opt: OptLevel, emit: Emit) -> Result<Vec<u8>> {
     let ctx = Context::create();
+    let diags = Diagnostics::install(&ctx);
     let module = parse_ir(&ctx, ir, name)?;
-    emit_module(&module, name, target, opt, emit)
+    let out = emit_module(&module, name, target, opt, emit)?;
+    diags.check(name)?;
+    Ok(out)
 }
 
 /// The in-process assembler: `asm` (AMDGPU assembly text) becomes a relocatable object for `target`
@@ -273,6 +326,7 @@ pub fn compile_ir(ir: &str, name: &str, target: GpuTarget, opt: OptLevel, emit: 
 pub fn assemble(asm: &str, name: &str, target: GpuTarget) -> Result<Vec<u8>> {
     init();
     let ctx = Context::create();
+    let diags = Diagnostics::install(&ctx);
     let module = ctx.create_module(name);
     module.set_inline_assembly(asm);
     let tm = target.target_machine(OptLevel::O0)?;
@@ -282,6 +336,7 @@ pub fn assemble(asm: &str, name: &str, target: GpuTarget) -> Result<Vec<u8>> {
     let buf = tm
         .write_to_memory_buffer(&module, FileType::Object)
         .map_err(|e| LlvmError::Codegen { name: name.to_string(), msg: e.to_string() })?;
+    diags.check(name)?;
     Ok(buf.as_slice().to_vec())
 }
 
@@ -330,18 +385,25 @@ impl Disassembler {
             return None;
         }
         let mut out = [0 as std::ffi::c_char; 512];
-        // SAFETY: `bytes` is a valid slice (LLVM only reads it), `out` is a writable buffer of the given size.
+        // LLVM 22's AMDGPU decoder can read a literal past the size it is given (seen with an
+        // 8-byte VOP3 word whose literal is cut off): hand it a zero-padded copy, and refuse any
+        // instruction longer than the real input.
+        let n = bytes.len().min(64);
+        let mut padded = [0u8; 64 + 32];
+        padded[..n].copy_from_slice(&bytes[..n]);
+        // SAFETY: `padded` outlives the call and has 32 readable bytes beyond `n`; `out` is a
+        // writable buffer of the given size.
         let len = unsafe {
             llvm_sys::disassembler::LLVMDisasmInstruction(
                 self.raw,
-                bytes.as_ptr() as *mut u8,
-                bytes.len() as u64,
+                padded.as_mut_ptr(),
+                n as u64,
                 pc,
                 out.as_mut_ptr(),
                 out.len(),
             )
         };
-        if len == 0 {
+        if len == 0 || len > n {
             return None;
         }
         // SAFETY: LLVM NUL-terminates within the buffer.
@@ -406,6 +468,16 @@ declare i32 @llvm.amdgcn.workitem.id.x()
         let (len, text) = d.decode(&[0x00, 0x00, 0x81, 0xbf], 0).unwrap();
         assert_eq!((len, text.as_str()), (4, "s_endpgm"));
         assert!(d.decode(&[], 0).is_none());
+    }
+
+    #[test]
+    fn bad_assembly_is_an_error_not_an_exit() {
+        // Without a diagnostic handler LLVM would print the error and exit the process.
+        let e = assemble(".text\nv_add_f32 v0, v1\n", "bad", GpuTarget::Gfx942).unwrap_err();
+        assert!(matches!(&e, LlvmError::Codegen { msg, .. } if msg.contains("invalid") || msg.contains("too few")), "{e}");
+        assert!(assemble(".text\nnot_an_instruction v0\n", "bad", GpuTarget::Gfx1250).is_err());
+        // And the next assembly in the same process still works.
+        assert!(assemble(".text\ns_endpgm\n", "ok", GpuTarget::Gfx1250).is_ok());
     }
 
     #[test]

@@ -138,7 +138,10 @@ pub fn lower(module: &Module<'_>, name: &str, options: &LowerOptions, emit: Emit
 /// Parses IR text, applies the attributes and lowers it, in a fresh context.
 pub fn lower_ir(ir: &str, name: &str, kernels: &[KernelAttrs], options: &LowerOptions, emit: Emit) -> Result<Vec<u8>, LowerError> {
     let ctx = hx_llvm::inkwell::context::Context::create();
+    let diags = hx_llvm::Diagnostics::install(&ctx);
     let module = hx_llvm::parse_ir(&ctx, ir, name)?;
     apply_kernel_attrs(&module, kernels)?;
-    lower(&module, name, options, emit)
+    let out = lower(&module, name, options, emit)?;
+    diags.check(name)?;
+    Ok(out)
 }

@@ -32,6 +32,8 @@ pub struct KernelAbi {
     pub preload: Option<(u16, u16, u16)>,
     pub private_segment_size: u32,
     pub group_segment_size: u32,
+    /// The code has DS instructions (set by [`raise_kernel`] from the code itself).
+    pub uses_lds: bool,
 }
 
 impl KernelAbi {
@@ -63,6 +65,7 @@ impl KernelAbi {
             preload,
             private_segment_size: d.private_segment_fixed_size,
             group_segment_size: d.group_segment_fixed_size,
+            uses_lds: false,
         })
     }
 }
@@ -86,6 +89,11 @@ struct Raiser<'ctx, 'a> {
     lane: IntValue<'ctx>,
     half_shift: IntValue<'ctx>,
     blocks: HashMap<usize, BasicBlock<'ctx>>,
+    func: FunctionValue<'ctx>,
+    /// Byte address (addrspace 3) of the kernel's LDS; the source's LDS offsets are relative to it.
+    lds_base: Option<IntValue<'ctx>>,
+    /// v0..31 lane base of this thread's half of the target wave (0 or 32), as i32.
+    half_base: IntValue<'ctx>,
 }
 
 /// Raises the kernel `name` (machine code `code`, entry state `abi`) into `module` as
@@ -146,8 +154,13 @@ pub fn raise_kernel<'ctx>(
         lane: i32t.const_zero(),
         half_shift: ctx.i64_type().const_zero(),
         blocks: HashMap::new(),
+        func,
+        lds_base: None,
+        half_base: i32t.const_zero(),
     };
-    r.init_state(abi)?;
+    let mut abi = abi.clone();
+    abi.uses_lds = graph.blocks.iter().flat_map(|bl| bl.insts.iter()).any(|i| i.mnemonic().starts_with("ds_"));
+    r.init_state(&abi)?;
     for bl in &graph.blocks {
         let bb = ctx.append_basic_block(func, &format!("b{:x}", bl.start));
         r.blocks.insert(bl.start, bb);
@@ -213,7 +226,20 @@ impl<'ctx> Raiser<'ctx, '_> {
         let lane64 = self.call("llvm.amdgcn.mbcnt.hi", &[], &[i32t.const_all_ones().into(), lo.into()])?;
         self.lane = self.b.build_and(lane64, self.i32(31), "lane")?;
         let half = self.b.build_and(lane64, self.i32(32), "")?;
+        self.half_base = half;
         self.half_shift = self.b.build_int_z_extend(half, i64t, "half_shift")?;
+        if abi.uses_lds {
+            // One LDS array the size of the source's static LDS (at least 4 bytes, so that it
+            // exists); every DS address is an offset from its base, as in the source.
+            let size = abi.group_segment_size.max(4);
+            let ty = self.ctx.i8_type().array_type(size);
+            let g = self.module.add_global(ty, Some(AddressSpace::from(3u16)), &format!("{}.lds", self.kernel));
+            g.set_initializer(&ty.get_poison());
+            g.set_alignment(16);
+            g.set_linkage(hx_llvm::inkwell::module::Linkage::Internal);
+            let base = self.b.build_ptr_to_int(g.as_pointer_value(), i32t, "lds_base")?;
+            self.lds_base = Some(base);
+        }
         for p in self.sgpr.iter().chain(&self.vgpr).chain(&self.ttmp).chain([&self.vcc_lo, &self.vcc_hi, &self.m0]) {
             self.b.build_store(*p, i32t.const_zero())?;
         }
@@ -405,6 +431,14 @@ impl<'ctx> Raiser<'ctx, '_> {
             | "s_wait_alu" | "s_delay_alu" | "s_clause" | "s_set_inst_prefetch_distance" | "v_nop" => return Ok(()),
             // The prologue's WAVE_MODE write (bit 25) has no gfx942 counterpart that changes results.
             "s_setreg_imm32_b32" => return self.setreg(inst),
+            // Split barrier: the work-group barrier where the source waits; every write before
+            // the signal is visible after the wait in both.
+            "s_barrier_signal" => return Ok(()),
+            "s_barrier_wait" => {
+                let f = self.intrinsic("llvm.amdgcn.s.barrier", &[])?;
+                self.b.build_call(f, &[], "")?;
+                return Ok(());
+            }
             "s_getreg_b32" => return self.getreg(inst),
             _ => {}
         }
@@ -418,6 +452,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         }
         if m.starts_with("s_load_") {
             return self.smem_load(inst);
+        }
+        if m.starts_with("ds_") {
+            return self.ds(inst);
         }
         if m.contains("_saveexec_") {
             return self.saveexec(inst);
@@ -693,3 +730,215 @@ fn is_modifier(k: &Kind) -> bool {
 
 /// The descriptor generation of gfx1250, for callers building a [`KernelAbi`].
 pub const SOURCE_GENERATION: Generation = Generation::Gfx125;
+
+impl<'ctx> Raiser<'ctx, '_> {
+    fn field_reg(&self, inst: &Instruction, f: hx_isa::Field) -> Option<Reg> {
+        inst.operands().find(|o| o.spec.field == f).and_then(|o| match o.value {
+            Operand::Reg(r) => Some(r),
+            _ => None,
+        })
+    }
+
+    /// Runs `body` only in threads where `cond` holds (memory must not be touched by inactive
+    /// threads); returns what `body` produced, or `default` in the other threads.
+    fn guarded(
+        &mut self,
+        cond: IntValue<'ctx>,
+        defaults: Vec<IntValue<'ctx>>,
+        body: &mut dyn FnMut(&mut Self) -> Result<Vec<IntValue<'ctx>>, RaiseError>,
+    ) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+        let from = self.b.get_insert_block().expect("the builder is in a block");
+        let then_bb = self.ctx.append_basic_block(self.func, "active");
+        let join_bb = self.ctx.append_basic_block(self.func, "join");
+        self.b.build_conditional_branch(cond, then_bb, join_bb)?;
+        self.b.position_at_end(then_bb);
+        let vals = body(self)?;
+        let then_end = self.b.get_insert_block().expect("the builder is in a block");
+        self.b.build_unconditional_branch(join_bb)?;
+        self.b.position_at_end(join_bb);
+        let mut out = Vec::new();
+        for (v, d) in vals.into_iter().zip(defaults) {
+            let phi = self.b.build_phi(v.get_type(), "")?;
+            phi.add_incoming(&[(&v, then_end), (&d, from)]);
+            out.push(phi.as_basic_value().into_int_value());
+        }
+        Ok(out)
+    }
+
+    fn lds_ptr(&self, addr: IntValue<'ctx>, inst: &Instruction) -> Result<PointerValue<'ctx>, RaiseError> {
+        let base = self.lds_base.ok_or_else(|| self.err(inst, "no LDS"))?;
+        let a = self.b.build_int_add(base, addr, "")?;
+        Ok(self.b.build_int_to_ptr(a, self.ctx.ptr_type(AddressSpace::from(3u16)), "")?)
+    }
+
+    /// ds_*: LDS loads, stores and atomics under the thread's EXEC bit; the cross-lane DS
+    /// operations confined to the thread's half of the target wave.
+    fn ds(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
+        use hx_isa::Field;
+        let m = inst.mnemonic();
+        let offset = inst
+            .operands()
+            .find(|o| o.spec.field == Field::DsOffset)
+            .and_then(|o| match o.value {
+                Operand::Imm(v) => Some(v as u64),
+                _ => None,
+            })
+            .unwrap_or(0);
+        let (vdst, addr, d0, d1) =
+            (self.field_reg(inst, Field::DsVdst), self.field_reg(inst, Field::DsAddr), self.field_reg(inst, Field::DsData0), self.field_reg(inst, Field::DsData1));
+        let i32t = self.ctx.i32_type();
+        let active = self.active()?;
+        let need = |r: Option<Reg>, what: &str| r.ok_or_else(|| RaiseError::at(self.kernel, inst.offset, m, format!("no {what} register")));
+        if m == "ds_bpermute_b32" || m == "ds_swizzle_b32" {
+            let dst = need(vdst, "destination")?;
+            // Inactive source lanes read as 0 (ISA); the hardware thread is running, so zero it.
+            let data_reg = if m == "ds_swizzle_b32" { need(addr, "data")? } else { need(d0, "data")? };
+            let data = self.read_vreg(data_reg, 1, inst)?;
+            let data = self.b.build_select(active, data, i32t.const_zero(), "")?.into_int_value();
+            let v = if m == "ds_bpermute_b32" {
+                // Lane (addr + offset) / 4 mod 32, within this thread's half.
+                let a = self.read_vreg(need(addr, "address")?, 1, inst)?;
+                let a = self.b.build_int_add(a, self.i32(offset), "")?;
+                let lane = self.b.build_and(self.b.build_right_shift(a, self.i32(2), false, "")?, self.i32(31), "")?;
+                let lane = self.b.build_or(lane, self.half_base, "")?;
+                let a = self.b.build_left_shift(lane, self.i32(2), "")?;
+                self.call("llvm.amdgcn.ds.bpermute", &[], &[a.into(), data.into()])?
+            } else {
+                // Swizzle patterns act within groups of 32 lanes on both wave sizes.
+                self.call("llvm.amdgcn.ds.swizzle", &[], &[data.into(), self.i32(offset).into()])?
+            };
+            return self.write_vreg(dst, 1, v, active, inst);
+        }
+        let a = self.read_vreg(need(addr, "address")?, 1, inst)?;
+        let dwords = |w: &str| -> u8 {
+            match w {
+                "b64" => 2,
+                "b96" => 3,
+                "b128" => 4,
+                _ => 1,
+            }
+        };
+        let width = m.rsplit('_').next().unwrap_or("");
+        if let Some(rest) = m.strip_prefix("ds_load_2addr_").or_else(|| m.strip_prefix("ds_store_2addr_")) {
+            let stride64 = rest.starts_with("stride64_");
+            let w = dwords(rest.trim_start_matches("stride64_"));
+            if w > 2 {
+                return Err(self.err(inst, "this two-address width"));
+            }
+            let unit = 4 * w as u64 * if stride64 { 64 } else { 1 };
+            let (o0, o1) = ((offset & 0xff) * unit, (offset >> 8) * unit);
+            let store = m.starts_with("ds_store");
+            let parts = if store {
+                let (x, y) = (need(d0, "data0")?, need(d1, "data1")?);
+                vec![self.read_vreg(x, w, inst)?, self.read_vreg(y, w, inst)?]
+            } else {
+                Vec::new()
+            };
+            let ty = if w == 2 { self.ctx.i64_type() } else { i32t };
+            let p0 = self.lds_ptr(self.b.build_int_add(a, self.i32(o0), "")?, inst)?;
+            let p1 = self.lds_ptr(self.b.build_int_add(a, self.i32(o1), "")?, inst)?;
+            let align = 4 * w as u32;
+            let defaults = if store { vec![] } else { vec![ty.const_zero(), ty.const_zero()] };
+            let got = self.guarded(active, defaults, &mut |r| {
+                if store {
+                    for (p, v) in [(p0, parts[0]), (p1, parts[1])] {
+                        let st = r.b.build_store(p, v)?;
+                        st.set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;
+                    }
+                    Ok(vec![])
+                } else {
+                    let mut out = Vec::new();
+                    for p in [p0, p1] {
+                        let ld = r.b.build_load(ty, p, "")?;
+                        hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld).unwrap().set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;
+                        out.push(ld.into_int_value());
+                    }
+                    Ok(out)
+                }
+            })?;
+            if !store {
+                let dst = need(vdst, "destination")?;
+                self.write_vreg(Reg { dwords: w, ..dst }, w, got[0], active, inst)?;
+                self.write_vreg(Reg { index: dst.index + w as u16, dwords: w, ..dst }, w, got[1], active, inst)?;
+            }
+            return Ok(());
+        }
+        let addr_off = self.b.build_int_add(a, self.i32(offset), "")?;
+        let ptr = self.lds_ptr(addr_off, inst)?;
+        if m.starts_with("ds_load_") || m.starts_with("ds_store_") {
+            let w = dwords(width);
+            let store = m.starts_with("ds_store_");
+            if !matches!(width, "b32" | "b64" | "b96" | "b128") {
+                return Err(self.err(inst, "sub-dword LDS accesses are not raised yet"));
+            }
+            let data = if store { Some(need(d0, "data")?) } else { None };
+            let words: Vec<IntValue<'ctx>> = match data {
+                Some(r) => (0..w).map(|i| self.read_vreg(Reg { index: r.index + i as u16, dwords: 1, ..r }, 1, inst)).collect::<Result<_, _>>()?,
+                None => vec![],
+            };
+            let defaults = if store { vec![] } else { vec![i32t.const_zero(); w as usize] };
+            let got = self.guarded(active, defaults, &mut |r| {
+                let mut out = Vec::new();
+                for i in 0..w as u64 {
+                    let p = unsafe { r.b.build_gep(i32t, ptr, &[i32t.const_int(i, false)], "")? };
+                    if store {
+                        let st = r.b.build_store(p, words[i as usize])?;
+                        st.set_alignment(4).map_err(|e| r.err(inst, e.to_string()))?;
+                    } else {
+                        let ld = r.b.build_load(i32t, p, "")?;
+                        hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld).unwrap().set_alignment(4).map_err(|e| r.err(inst, e.to_string()))?;
+                        out.push(ld.into_int_value());
+                    }
+                }
+                Ok(out)
+            })?;
+            if !store {
+                let dst = need(vdst, "destination")?;
+                for (i, v) in got.into_iter().enumerate() {
+                    self.write_vreg(Reg { index: dst.index + i as u16, dwords: 1, ..dst }, 1, v, active, inst)?;
+                }
+            }
+            return Ok(());
+        }
+        // Atomics: ds_<op>[_rtn]_<type>.
+        use hx_llvm::inkwell::AtomicRMWBinOp as Rmw;
+        let name = m.trim_start_matches("ds_");
+        let returns = name.contains("_rtn_");
+        // ds_max_rtn_u32 -> "max"; ds_add_u32 -> "add".
+        let op_name = if returns { name.split("_rtn").next().unwrap_or("") } else { name.rsplit_once('_').map(|(o, _)| o).unwrap_or("") };
+        if width != "u32" && width != "i32" && width != "b32" {
+            return Err(self.err(inst, "64-bit and float LDS atomics are not raised yet"));
+        }
+        let src = self.read_vreg(need(d0, "data")?, 1, inst)?;
+        let ordering = hx_llvm::inkwell::AtomicOrdering::Monotonic;
+        let got = if op_name == "cmpstore" {
+            // GFX12 ds_cmpstore: DATA0 is the value stored, DATA1 the compare value.
+            let cmp = self.read_vreg(need(d1, "data1")?, 1, inst)?;
+            self.guarded(active, vec![i32t.const_zero()], &mut |r| {
+                let x = r.b.build_cmpxchg(ptr, cmp, src, ordering, ordering)?;
+                let old = r.b.build_extract_value(x, 0, "")?.into_int_value();
+                Ok(vec![old])
+            })?
+        } else {
+            let rmw = match op_name {
+                "add" => Rmw::Add,
+                "sub" => Rmw::Sub,
+                "and" => Rmw::And,
+                "or" => Rmw::Or,
+                "xor" => Rmw::Xor,
+                "max" if width == "u32" => Rmw::UMax,
+                "min" if width == "u32" => Rmw::UMin,
+                "max" => Rmw::Max,
+                "min" => Rmw::Min,
+                "storexchg" => Rmw::Xchg,
+                _ => return Err(self.err(inst, "this LDS atomic is not raised yet")),
+            };
+            self.guarded(active, vec![i32t.const_zero()], &mut |r| Ok(vec![r.b.build_atomicrmw(rmw, ptr, src, ordering)?]))?
+        };
+        if returns {
+            let dst = need(vdst, "destination")?;
+            self.write_vreg(dst, 1, got[0], active, inst)?;
+        }
+        Ok(())
+    }
+}

@@ -61,7 +61,7 @@ fn cfg_of_a_loop_and_an_if() {
 #[test]
 fn raised_ir_verifies_and_lowers_for_both_targets() {
     let code = assemble(LOOP_AND_IF);
-    let abi = KernelAbi { kernarg_ptr_sgpr: Some(0), preload: None, private_segment_size: 0, group_segment_size: 0 };
+    let abi = KernelAbi { kernarg_ptr_sgpr: Some(0), preload: None, private_segment_size: 0, group_segment_size: 0, uses_lds: false };
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
         let ctx = Context::create();
         let module = ctx.create_module("raised");
@@ -92,4 +92,40 @@ fn unsupported_instructions_and_bad_branches_are_named_errors() {
     assert!(cfg::build(hx_isa::Target::Gfx1250, &code, "k").is_err());
     // Undecodable bytes.
     assert!(matches!(cfg::build(hx_isa::Target::Gfx1250, &[0xff; 8], "k"), Err(RaiseError::Decode { offset: 0, .. })));
+}
+
+#[test]
+fn lds_and_cross_lane_ds_raise_and_lower() {
+    let code = assemble(
+        "
+    v_lshlrev_b32_e32 v1, 2, v0
+    ds_store_b32 v1, v0
+    s_wait_dscnt 0x0
+    s_barrier_signal -1
+    s_barrier_wait -1
+    ds_load_b32 v2, v1 offset:4
+    ds_add_u32 v1, v2
+    ds_max_rtn_u32 v7, v1, v2
+    ds_bpermute_b32 v3, v1, v2
+    ds_load_2addr_b32 v[6:7], v1 offset1:1
+    ds_store_2addr_stride64_b32 v1, v6, v7 offset1:2
+    ds_cmpstore_rtn_b32 v8, v1, v2, v3
+    ds_load_b128 v[12:15], v1
+    s_endpgm",
+    );
+    let abi = KernelAbi { kernarg_ptr_sgpr: Some(0), preload: None, private_segment_size: 0, group_segment_size: 1024, uses_lds: false };
+    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+        let ctx = Context::create();
+        let module = ctx.create_module("raised");
+        raise_kernel(&ctx, &module, "k", &code, &abi).unwrap();
+        hx_llvm::verify(&module, "raised").unwrap();
+        let ir = module.print_to_string().to_string();
+        for needle in ["@k.lds", "llvm.amdgcn.ds.bpermute", "atomicrmw add", "atomicrmw umax", "cmpxchg", "llvm.amdgcn.s.barrier"] {
+            assert!(ir.contains(needle), "{needle} missing in\n{ir}");
+        }
+        let obj = hx_lower::lower(&module, "raised", &hx_lower::LowerOptions::new(target), hx_lower::Emit::Object).unwrap();
+        let co = CodeObject::parse(&obj).unwrap();
+        let k = co.kernel("k").unwrap();
+        assert!(k.descriptor.group_segment_fixed_size >= 1024, "the source's LDS size is reserved");
+    }
 }

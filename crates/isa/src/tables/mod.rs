@@ -28,6 +28,7 @@ pub fn table(target: Target, format: Format) -> &'static [Option<OpInfo>] {
                 Format::Vopc => &$m::VOPC[..],
                 Format::Smem => &$m::SMEM[..],
                 Format::Vop3 => &$m::VOP3[..],
+                Format::Ds => &$m::DS[..],
                 _ => &[],
             }
         };
