@@ -607,3 +607,59 @@ fn exec_ds(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut G
     mem_ops::execute_in_group(&op, wave, wave_index, group, &addrs, &regs)?;
     Ok(Flow::Next)
 }
+
+/// The operands of a global/flat/scratch instruction, independent of the encoding family.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct VmemOperands {
+    pub vdst: Option<Reg>,
+    /// The address VGPR(s): a 64-bit address without `saddr` (global/flat), else a 32-bit offset.
+    pub vaddr: Option<Reg>,
+    pub vdata: Option<Reg>,
+    /// The SGPR base (global: a 64-bit pair; scratch: a 32-bit offset); None for `off`.
+    pub saddr: Option<Reg>,
+    /// The instruction's signed byte offset.
+    pub offset: i64,
+    /// GFX12.5 `scale_offset`: the VGPR offset is scaled by the access size.
+    pub scale_offset: bool,
+    /// An atomic returns its pre-op value (GFX9 sc0/glc, GFX12 th:TH_ATOMIC_RETURN).
+    pub returns: bool,
+}
+
+/// global_*, flat_*, scratch_*: per-lane addresses, then the memory-op layer.
+pub fn exec_vmem(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut Group<'_>, o: &VmemOperands) -> Result<Flow, EmuError> {
+    use crate::mem_ops::{self, Space};
+    let m = inst.mnemonic();
+    let shape = mem_ops::classify(m).ok_or_else(|| unsupported(inst, "this memory operation"))?;
+    let op = shape.to_op(0, 0, o.returns);
+    let size = op.width.bytes() as u64;
+    let scale = if o.scale_offset { size } else { 1 };
+    let saddr = match o.saddr {
+        Some(r) if r.class == RegClass::Null => None,
+        Some(r) => Some(wave.read_sreg(Reg { dwords: if shape.space == Space::Scratch { 1 } else { 2 }, ..r })?),
+        None => None,
+    };
+    let mut addrs = vec![0u64; wave.lanes];
+    for (lane, a) in addrs.iter_mut().enumerate() {
+        if !wave.lane_active(lane) {
+            continue;
+        }
+        let base = match (shape.space, saddr, o.vaddr) {
+            // A 32-bit VGPR offset from the SGPR base.
+            (Space::Global, Some(s), Some(v)) => s.wrapping_add((wave.read_vreg(Reg { dwords: 1, ..v }, lane)? as u32 as u64) * scale),
+            (Space::Global, Some(s), None) => s,
+            (Space::Global | Space::Flat, None, Some(v)) => wave.read_vreg(Reg { dwords: 2, ..v }, lane)?,
+            (Space::Scratch, s, v) => {
+                let v = match v {
+                    Some(v) => (wave.read_vreg(Reg { dwords: 1, ..v }, lane)? as u32 as u64) * scale,
+                    None => 0,
+                };
+                (s.unwrap_or(0) as u32 as u64).wrapping_add(v) & 0xffff_ffff
+            }
+            _ => return Err(unsupported(inst, "this addressing form")),
+        };
+        *a = (base as i64).wrapping_add(o.offset) as u64;
+    }
+    let regs = mem_ops::MemRegs { dst: o.vdst, data: o.vdata, data2: None };
+    mem_ops::execute_in_group(&op, wave, wave_index, group, &addrs, &regs)?;
+    Ok(Flow::Next)
+}

@@ -92,6 +92,8 @@ struct Raiser<'ctx, 'a> {
     func: FunctionValue<'ctx>,
     /// Byte address (addrspace 3) of the kernel's LDS; the source's LDS offsets are relative to it.
     lds_base: Option<IntValue<'ctx>>,
+    /// The thread's private memory (the source's scratch), when it has any.
+    scratch: Option<PointerValue<'ctx>>,
     /// v0..31 lane base of this thread's half of the target wave (0 or 32), as i32.
     half_base: IntValue<'ctx>,
 }
@@ -156,6 +158,7 @@ pub fn raise_kernel<'ctx>(
         blocks: HashMap::new(),
         func,
         lds_base: None,
+        scratch: None,
         half_base: i32t.const_zero(),
     };
     let mut abi = abi.clone();
@@ -228,6 +231,12 @@ impl<'ctx> Raiser<'ctx, '_> {
         let half = self.b.build_and(lane64, self.i32(32), "")?;
         self.half_base = half;
         self.half_shift = self.b.build_int_z_extend(half, i64t, "half_shift")?;
+        if abi.private_segment_size > 0 {
+            let ty = self.ctx.i8_type().array_type(abi.private_segment_size);
+            let p = self.b.build_alloca(ty, "scratch")?;
+            p.as_instruction().map(|i| i.set_alignment(16));
+            self.scratch = Some(p);
+        }
         if abi.uses_lds {
             // One LDS array the size of the source's static LDS (at least 4 bytes, so that it
             // exists); every DS address is an offset from its base, as in the source.
@@ -938,6 +947,164 @@ impl<'ctx> Raiser<'ctx, '_> {
         if returns {
             let dst = need(vdst, "destination")?;
             self.write_vreg(dst, 1, got[0], active, inst)?;
+        }
+        Ok(())
+    }
+}
+
+impl<'ctx> Raiser<'ctx, '_> {
+    /// global_* and scratch_*: loads, stores and atomics under the thread's EXEC bit. Global
+    /// addresses are addrspace(1) pointers; the source's scratch is the thread's private array.
+    pub fn vmem(&mut self, inst: &Instruction, o: &hx_emu::exec::VmemOperands) -> Result<(), RaiseError> {
+        use hx_emu::mem_ops::{self, AtomicOp, MemKind, Space, Width};
+        use hx_llvm::inkwell::AtomicRMWBinOp as Rmw;
+        let m = inst.mnemonic();
+        let shape = mem_ops::classify(m).ok_or_else(|| self.err(inst, "this memory operation"))?;
+        let (i32t, i64t) = (self.ctx.i32_type(), self.ctx.i64_type());
+        let bytes = shape.width.bytes() as u64;
+        let scale = if o.scale_offset { bytes } else { 1 };
+        let active = self.active()?;
+        let vaddr32 = |r: &Self| -> Result<Option<IntValue<'ctx>>, RaiseError> {
+            match o.vaddr {
+                Some(v) => {
+                    let x = r.b.build_int_z_extend(r.read_vreg(v, 1, inst)?, i64t, "")?;
+                    Ok(Some(r.b.build_int_mul(x, i64t.const_int(scale, false), "")?))
+                }
+                None => Ok(None),
+            }
+        };
+        let ptr = match shape.space {
+            Space::Global => {
+                let saddr = o.saddr.filter(|r| r.class != RegClass::Null);
+                let base = match (saddr, o.vaddr) {
+                    (Some(s), _) => {
+                        let s = self.read_sreg(s, 2, inst)?;
+                        match vaddr32(self)? {
+                            Some(v) => self.b.build_int_add(s, v, "")?,
+                            None => s,
+                        }
+                    }
+                    (None, Some(v)) => self.read_vreg(v, 2, inst)?,
+                    (None, None) => return Err(self.err(inst, "no address")),
+                };
+                let a = self.b.build_int_add(base, i64t.const_int(o.offset as u64, true), "")?;
+                self.b.build_int_to_ptr(a, self.ctx.ptr_type(AddressSpace::from(1u16)), "")?
+            }
+            Space::Scratch => {
+                let arr = self.scratch.ok_or_else(|| self.err(inst, "scratch access in a kernel with no private segment"))?;
+                let mut off = i64t.const_int(o.offset as u64, true);
+                if let Some(v) = vaddr32(self)? {
+                    off = self.b.build_int_add(off, v, "")?;
+                }
+                if let Some(s) = o.saddr.filter(|r| r.class != RegClass::Null) {
+                    let s = self.b.build_int_z_extend(self.read_sreg(s, 1, inst)?, i64t, "")?;
+                    off = self.b.build_int_add(off, s, "")?;
+                }
+                unsafe { self.b.build_gep(self.ctx.i8_type(), arr, &[off], "")? }
+            }
+            _ => return Err(self.err(inst, "flat and LDS-space vector memory are not raised yet")),
+        };
+        let align = match shape.width {
+            Width::U8 | Width::I8 => 1,
+            Width::U16 | Width::I16 => 2,
+            _ => 4,
+        };
+        let dwords = shape.width.reg_dwords() as u8;
+        match shape.kind {
+            MemKind::Load => {
+                let got = self.guarded(active, vec![i32t.const_zero(); dwords as usize], &mut |r| {
+                    let mut out = Vec::new();
+                    match shape.width {
+                        Width::U8 | Width::I8 | Width::U16 | Width::I16 => {
+                            let t = if matches!(shape.width, Width::U8 | Width::I8) { r.ctx.i8_type() } else { r.ctx.i16_type() };
+                            let ld = r.b.build_load(t, ptr, "")?;
+                            hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld).unwrap().set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;
+                            let v = ld.into_int_value();
+                            let signed = matches!(shape.width, Width::I8 | Width::I16);
+                            out.push(if signed { r.b.build_int_s_extend(v, i32t, "")? } else { r.b.build_int_z_extend(v, i32t, "")? });
+                        }
+                        Width::B32 | Width::B64 | Width::B96 | Width::B128 => {
+                            for i in 0..dwords as u64 {
+                                let p = unsafe { r.b.build_gep(i32t, ptr, &[i64t.const_int(i, false)], "")? };
+                                let ld = r.b.build_load(i32t, p, "")?;
+                                hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld).unwrap().set_alignment(4).map_err(|e| r.err(inst, e.to_string()))?;
+                                out.push(ld.into_int_value());
+                            }
+                        }
+                        _ => return Err(r.err(inst, "d16 loads are not raised yet")),
+                    }
+                    Ok(out)
+                })?;
+                let dst = o.vdst.ok_or_else(|| self.err(inst, "no destination"))?;
+                for (i, v) in got.into_iter().enumerate() {
+                    self.write_vreg(Reg { index: dst.index + i as u16, dwords: 1, ..dst }, 1, v, active, inst)?;
+                }
+            }
+            MemKind::Store => {
+                let data = o.vdata.ok_or_else(|| self.err(inst, "no data"))?;
+                let words: Vec<IntValue<'ctx>> =
+                    (0..dwords).map(|i| self.read_vreg(Reg { index: data.index + i as u16, dwords: 1, ..data }, 1, inst)).collect::<Result<_, _>>()?;
+                self.guarded(active, vec![], &mut |r| {
+                    match shape.width {
+                        Width::U8 | Width::I8 | Width::U16 | Width::I16 => {
+                            let t = if matches!(shape.width, Width::U8 | Width::I8) { r.ctx.i8_type() } else { r.ctx.i16_type() };
+                            let v = r.b.build_int_truncate(words[0], t, "")?;
+                            r.b.build_store(ptr, v)?.set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;
+                        }
+                        Width::B32 | Width::B64 | Width::B96 | Width::B128 => {
+                            for (i, w) in words.iter().enumerate() {
+                                let p = unsafe { r.b.build_gep(i32t, ptr, &[i64t.const_int(i as u64, false)], "")? };
+                                r.b.build_store(p, *w)?.set_alignment(4).map_err(|e| r.err(inst, e.to_string()))?;
+                            }
+                        }
+                        _ => return Err(r.err(inst, "d16 stores are not raised yet")),
+                    }
+                    Ok(vec![])
+                })?;
+            }
+            MemKind::Atomic(a) => {
+                let wide = shape.width == Width::B64;
+                let t = if wide { i64t } else { i32t };
+                let w = if wide { 2 } else { 1 };
+                let data = o.vdata.ok_or_else(|| self.err(inst, "no data"))?;
+                let src = self.read_vreg(Reg { dwords: w, ..data }, w, inst)?;
+                let cmp = if a == AtomicOp::CmpSwap {
+                    // VMEM compare-and-swap data is the register tuple {src, cmp}.
+                    Some(self.read_vreg(Reg { index: data.index + w as u16, dwords: w, ..data }, w, inst)?)
+                } else {
+                    None
+                };
+                let ord = hx_llvm::inkwell::AtomicOrdering::Monotonic;
+                let rmw = match a {
+                    AtomicOp::Add => Some(Rmw::Add),
+                    AtomicOp::Sub => Some(Rmw::Sub),
+                    AtomicOp::And => Some(Rmw::And),
+                    AtomicOp::Or => Some(Rmw::Or),
+                    AtomicOp::Xor => Some(Rmw::Xor),
+                    AtomicOp::Swap => Some(Rmw::Xchg),
+                    AtomicOp::Min { signed: true } => Some(Rmw::Min),
+                    AtomicOp::Min { signed: false } => Some(Rmw::UMin),
+                    AtomicOp::Max { signed: true } => Some(Rmw::Max),
+                    AtomicOp::Max { signed: false } => Some(Rmw::UMax),
+                    AtomicOp::CmpSwap => None,
+                    _ => return Err(self.err(inst, "this global atomic is not raised yet")),
+                };
+                let got = self.guarded(active, vec![t.const_zero()], &mut |r| {
+                    let old = match (rmw, cmp) {
+                        (Some(op), _) => r.b.build_atomicrmw(op, ptr, src, ord)?,
+                        (None, Some(c)) => {
+                            let x = r.b.build_cmpxchg(ptr, c, src, ord, ord)?;
+                            r.b.build_extract_value(x, 0, "")?.into_int_value()
+                        }
+                        (None, None) => return Err(r.err(inst, "compare-and-swap without a compare value")),
+                    };
+                    Ok(vec![old])
+                })?;
+                if o.returns {
+                    let dst = o.vdst.ok_or_else(|| self.err(inst, "no destination"))?;
+                    self.write_vreg(Reg { dwords: w, ..dst }, w, got[0], active, inst)?;
+                }
+            }
         }
         Ok(())
     }
