@@ -22,7 +22,12 @@ fn emulated_targets_agree_with_each_other_and_the_reference() {
             let seed = 7;
             let inputs = hx_corpus::make_inputs(launch, seed);
             let expected = hx_corpus::reference(&obj.name, launch, &inputs).unwrap();
-            let runs: Vec<_> = GpuTarget::ALL.iter().map(|&t| (t, run_corpus_launch(t, &obj.name, launch, seed))).collect();
+            // gfx1250-only kernels have no native gfx942/gfx950 build: the reference is the oracle.
+            let runs: Vec<_> = GpuTarget::ALL
+                .iter()
+                .filter(|t| obj.builds_for(t.cpu()))
+                .map(|&t| (t, run_corpus_launch(t, &obj.name, launch, seed)))
+                .collect();
             let mut ok = true;
             for (t, r) in &runs {
                 match r {
@@ -38,11 +43,12 @@ fn emulated_targets_agree_with_each_other_and_the_reference() {
                     }
                 }
             }
-            // Where all three ran, they must agree bit for bit (A == B).
-            if let [(_, Ok((a, _))), (_, Ok((b, _))), (_, Ok((c, _)))] = &runs[..] {
+            // Where every built target ran, they must agree bit for bit (A == B).
+            let outs: Vec<_> = runs.iter().filter_map(|(t, r)| r.as_ref().ok().map(|(o, _)| (t, o))).collect();
+            if outs.len() == runs.len() {
                 for (i, spec) in launch.args.iter().enumerate().filter(|(_, s)| s.output) {
-                    if a[i].bytes() != b[i].bytes() || a[i].bytes() != c[i].bytes() {
-                        failures.push(format!("{id}: output {} differs between gfx1250, gfx942 and gfx950", spec.name));
+                    if outs.windows(2).any(|w| w[0].1[i].bytes() != w[1].1[i].bytes()) {
+                        failures.push(format!("{id}: output {} differs between the emulated targets", spec.name));
                         ok = false;
                     }
                 }

@@ -19,7 +19,7 @@ mod operand;
 use anyhow::{bail, Context, Result};
 use hx_llvm::{Disassembler, GpuTarget};
 use operand::{
-    decode_fields, decode_operand, format_inst, format_operand, LitReader, Names, OperandError,
+    decode_fields, decode_operand, format_inst, format_operand_w, LitReader, Names, OperandError,
 };
 use spec::{
     format_encoding, format_fields, opcode_count, Field, Format, Imm16, KImmStyle, Kind, OpInfo,
@@ -29,7 +29,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// The formats generated for each target, in table order.
-pub const FORMATS: [Format; 11] = [
+pub const FORMATS: [Format; 14] = [
     Format::Sop1,
     Format::Sop2,
     Format::Sopk,
@@ -41,6 +41,9 @@ pub const FORMATS: [Format; 11] = [
     Format::Smem,
     Format::Vop3,
     Format::Ds,
+    Format::Global,
+    Format::Scratch,
+    Format::Flat,
 ];
 
 /// Random words per opcode in the whole-instruction check of the generator.
@@ -118,6 +121,16 @@ fn canonical(f: Field) -> u32 {
         // soffset s5, offset 0x10.
         Field::SmemOffset => 5 << 25 | 0x10,
         Field::SmemScale => 0,
+        Field::FlatVdst => 10,
+        Field::FlatVaddr => 2,
+        Field::FlatVdata => 20,
+        Field::FlatSaddr => 2,
+        Field::FlatOffset
+        | Field::FlatLds
+        | Field::FlatSc0
+        | Field::FlatNt
+        | Field::FlatSc1
+        | Field::FlatAcc => 0,
     }
 }
 
@@ -158,6 +171,17 @@ fn alternates(f: Field) -> &'static [u32] {
         Field::SmemCpol => &[1, 8, 2],
         Field::SmemOffset => &[5 << 25 | 0x20, 6 << 25 | 0x10, 124 << 25 | 0x10],
         Field::SmemScale => &[1],
+        Field::FlatVdst => &[12, 0, 1],
+        Field::FlatVaddr => &[4, 0, 1],
+        Field::FlatVdata => &[22, 0, 1],
+        // Not 0x7f (`off`): it changes the address operand too.
+        Field::FlatSaddr => &[4, 0, 6],
+        Field::FlatOffset
+        | Field::FlatLds
+        | Field::FlatSc0
+        | Field::FlatNt
+        | Field::FlatSc1
+        | Field::FlatAcc => &[1],
     }
 }
 
@@ -404,6 +428,35 @@ fn candidates(f: Field) -> Vec<Kind> {
         | Field::Vop3Abs2 => vec![],
         Field::G9SmemGlc => vec![Kind::Flag("glc")],
         Field::G9SmemNv => vec![Kind::Flag("nv")],
+        Field::FlatVdst => [1, 2, 3, 4]
+            .map(|dwords| Kind::VDstRtn { dwords, av: false })
+            .into_iter()
+            .chain([2, 3, 4].map(|dwords| Kind::VDstRtn { dwords, av: true }))
+            .chain([1, 2, 3, 4].map(|dwords| Kind::VDst { dwords }))
+            .into_iter()
+            .chain([2, 3, 4].map(|dwords| Kind::VDstAv { dwords }))
+            .collect(),
+        Field::FlatVdata => [1, 2, 3, 4]
+            .map(|dwords| Kind::VReg { dwords })
+            .into_iter()
+            .chain([1, 2, 3, 4].map(|dwords| Kind::VDataRtn { dwords }))
+            .into_iter()
+            .chain([2, 3, 4].map(|dwords| Kind::VRegAv { dwords }))
+            .collect(),
+        Field::FlatVaddr => vec![
+            Kind::FlatVaddrG,
+            Kind::ScratchVaddr,
+            Kind::VReg { dwords: 2 },
+        ],
+        Field::FlatSaddr => vec![
+            Kind::FlatSaddrK { dwords: 2 },
+            Kind::FlatSaddrK { dwords: 1 },
+        ],
+        Field::FlatOffset => vec![Kind::FlatOff13, Kind::FlatOff13U],
+        Field::FlatSc0 => vec![Kind::Flag("sc0")],
+        Field::FlatNt => vec![Kind::Flag("nt")],
+        Field::FlatSc1 => vec![Kind::Flag("sc1")],
+        Field::FlatLds | Field::FlatAcc => vec![],
         Field::Lit32 => vec![
             Kind::KImm(KImmStyle::LitHex),
             Kind::KImm(KImmStyle::LitIntOrHex),
@@ -441,6 +494,17 @@ fn probe_values(f: Field, vop3_sdst: bool) -> Vec<(u32, [u32; 2], Aux)> {
         for bits in [0, nb, ab, nb | ab] {
             out.extend(v.iter().map(|&(x, l)| (x, l, (nb | ab, bits))));
         }
+    }
+    if f == Field::FlatSc0 {
+        // Compared with the base's sc0 = 0 form (an atomic without return has fewer operands).
+        out[0].2 = (1 << 16, 0);
+    }
+    if f == Field::FlatVaddr {
+        // The address's width depends on saddr (bits 54:48): each value also with `off`.
+        let mask = 0x7fu64 << 48;
+        out.extend(v.iter().map(|&(x, l)| (x, l, (mask, mask))));
+        // SCRATCH: and without sve (bit 13): no VGPR address.
+        out.extend(v.iter().map(|&(x, l)| (x, l, (1 << 13, 0))));
     }
     if f == Field::G9SmemOffset {
         // The offset's meaning depends on the imm (17) and soe (14) bits.
@@ -552,6 +616,21 @@ fn probe_values_plain(f: Field) -> Vec<(u32, [u32; 2])> {
                 v.push((5 << 25 | off, LIT));
             }
         }
+        Field::FlatVdst | Field::FlatVaddr | Field::FlatVdata => {
+            (0..256).for_each(|x| v.push((x, LIT)))
+        }
+        // 0x7f (`off`) changes the address too: probed through FlatVaddr.
+        Field::FlatSaddr => (0..127).for_each(|x| v.push((x, LIT))),
+        Field::FlatOffset => {
+            for x in [
+                0u32, 1, 2, 0x10, 0xfff, 0x1000, 0x1001, 0x1fff, 0x1234, 0x0abc, 0x800, 0x7ff,
+            ] {
+                v.push((x, LIT));
+            }
+        }
+        Field::FlatLds | Field::FlatSc0 | Field::FlatNt | Field::FlatSc1 | Field::FlatAcc => {
+            (0..2).for_each(|x| v.push((x, LIT)))
+        }
         Field::SmemOffset => {
             for soff in 0..128u32 {
                 v.push((soff << 25 | 0x10, LIT));
@@ -580,6 +659,10 @@ fn is_modifier_field(f: Field) -> bool {
             | Field::Vop3OpSel
             | Field::DsOffset
             | Field::DsGds
+            | Field::FlatOffset
+            | Field::FlatSc0
+            | Field::FlatNt
+            | Field::FlatSc1
     )
 }
 
@@ -634,7 +717,7 @@ fn predict_len(
         Err(_) => return None,
     };
     let mut s = String::new();
-    format_operand(&mut s, target, kind, &op, names);
+    format_operand_w(&mut s, target, kind, &op, names, Some(word));
     if let Kind::VSrcM { idx, mods, .. } = kind {
         let (neg, abs) = operand::src_mod_bits(word, idx);
         match mods {
@@ -750,7 +833,55 @@ impl Gen {
             }
             return Entry::Invalid;
         };
-        let (mnemonic, ops) = split_text(&ba.text);
+        // FLAT atomics: sc0 (return the pre-op value) adds the destination; the returning form
+        // is the base (its vdst kind prints nothing without sc0).
+        let mut rtn = false;
+        let (fv, bw, ba) = if matches!(format, Format::Global | Format::Scratch | Format::Flat) {
+            let w1 = Field::FlatSc0.insert(bw, 1);
+            match self.oracle.ask(w1, LIT) {
+                Some(a)
+                    if a.comment.is_empty()
+                        && a.text.ends_with(" sc0")
+                        && split_text(&a.text).0 == split_text(&ba.text).0
+                        && split_text(&a.text).1.len() == split_text(&ba.text).1.len() + 1 =>
+                {
+                    rtn = true;
+                    let fv = fv
+                        .iter()
+                        .map(|&(f, v)| (f, if f == Field::FlatSc0 { 1 } else { v }))
+                        .collect();
+                    (fv, w1, a)
+                }
+                _ => (fv, bw, ba),
+            }
+        } else {
+            (fv, bw, ba)
+        };
+        // SCRATCH: the sve bit (13) makes vaddr a VGPR; the base has it set (the address kind
+        // reads it).
+        let mut sve = false;
+        let (fv, bw, ba) = if format == Format::Scratch && !rtn {
+            let w1 = Field::FlatLds.insert(bw, 1);
+            match self.oracle.ask(w1, LIT) {
+                Some(a)
+                    if a.comment == ba.comment
+                        && split_text(&a.text).0 == split_text(&ba.text).0
+                        && split_text(&a.text).1.len() == split_text(&ba.text).1.len() =>
+                {
+                    sve = true;
+                    (fv, w1, a)
+                }
+                _ => (fv, bw, ba),
+            }
+        } else {
+            (fv, bw, ba)
+        };
+        let base_text = if rtn {
+            ba.text.strip_suffix(" sc0").unwrap_or(&ba.text).to_string()
+        } else {
+            ba.text.clone()
+        };
+        let (mnemonic, ops) = split_text(&base_text);
         let unsup = |why: String| Entry::Unsupported {
             text: ba.text.clone(),
             why,
@@ -786,7 +917,12 @@ impl Gen {
                     None => any_invalid = true,
                     Some(a) => {
                         any_valid = true;
-                        let (mn2, mut ops2) = split_text(&a.text);
+                        let t2 = if rtn {
+                            a.text.strip_suffix(" sc0").unwrap_or(&a.text)
+                        } else {
+                            &a.text
+                        };
+                        let (mn2, mut ops2) = split_text(t2);
                         if mn2 == mnemonic && ops2.len() + 1 == ops.len() {
                             // An operand printed only when non-zero: find the one that vanished.
                             if let Some(i) = (0..ops.len()).find(|&i| {
@@ -857,7 +993,11 @@ impl Gen {
         let mut is_mod = vec![false; ops.len()];
         for f in modifiers {
             bound.push(Some(f));
-            ops.push(String::new());
+            ops.push(if rtn && f == Field::FlatSc0 {
+                "sc0".to_string()
+            } else {
+                String::new()
+            });
             is_mod.push(true);
         }
         // Fit each operand's kind.
@@ -883,6 +1023,25 @@ impl Gen {
             for (_, w, l, a) in &answers {
                 all_probes.push((*w, *l, a.clone()));
             }
+            // The other operands' texts each probe is compared with: the base's, or (FLAT
+            // probes that change another field too, e.g. saddr `off`) that variant's.
+            let flat = matches!(format, Format::Global | Format::Scratch | Format::Flat);
+            let n_mod = is_mod.iter().filter(|m| **m).count();
+            let refs: Vec<Option<Vec<String>>> = probes
+                .iter()
+                .map(|&(_, _, aux)| {
+                    if !flat || aux == (0, 0) {
+                        return Some(ops.clone());
+                    }
+                    let a = self.oracle.ask(apply_aux(bw, aux), LIT)?;
+                    let (mn2, mut o) = split_text(&a.text);
+                    if mn2 != mnemonic || !a.comment.is_empty() || o.len() + n_mod != ops.len() {
+                        return None;
+                    }
+                    o.extend(std::iter::repeat_n(String::new(), n_mod));
+                    Some(o)
+                })
+                .collect();
             // Register-class names LLVM's notes mention for this operand give further candidates.
             let mut cands = candidates(f);
             if matches!(
@@ -944,6 +1103,12 @@ impl Gen {
                     }
                 }
             }
+            // FLAT: the atomic kinds for atomics (returning base), first; the others else.
+            if rtn {
+                cands.sort_by_key(|k| !matches!(k, Kind::VDataRtn { .. } | Kind::VDstRtn { .. }));
+            } else {
+                cands.retain(|k| !matches!(k, Kind::VDataRtn { .. } | Kind::VDstRtn { .. }));
+            }
             if self.vop3_sdst {
                 // Bits 10:8 are the carry-out SGPR: no source has abs bits.
                 cands.retain(|k| {
@@ -967,7 +1132,8 @@ impl Gen {
             }
             let mut fit = None;
             'cand: for kind in cands {
-                for (v, w, l, a) in &answers {
+                for (k, (v, w, l, a)) in answers.iter().enumerate() {
+                    let Some(ref_ops) = &refs[k] else { continue };
                     if spec::oracle_crashes64(self.target, *w, l[0]) {
                         continue;
                     }
@@ -1021,7 +1187,7 @@ impl Gen {
                         (None, None) => true,
                         (Some(a), Some((t, c, len))) => {
                             // The whole text must be the base text with this operand replaced.
-                            let mut o = ops.clone();
+                            let mut o = ref_ops.clone();
                             o[i] = t.clone();
                             let want = render(&mnemonic, &o, &is_mod);
                             a.text == want && a.comment == *c && a.len == (*len).max(ba.len)
@@ -1142,6 +1308,39 @@ impl Gen {
                     unused.push((Field::DsAcc, Unused::Ignored))
                 }
                 Some(_) => unused.push((Field::DsAcc, Unused::Unmodelled(0))),
+            }
+        }
+        // GFX9 FLAT lds/sve (bit 13) and acc (bit 55): other instructions or AGPR data, not
+        // modelled yet unless LLVM rejects or ignores them.
+        if matches!(format, Format::Global | Format::Scratch | Format::Flat) {
+            for bf in [Field::FlatLds, Field::FlatAcc] {
+                if specs.iter().any(|s: &OperandSpec| s.field == bf) || (sve && bf == Field::FlatLds)
+                {
+                    continue;
+                }
+                // Atomics: with and without return.
+                let bases: Vec<u64> = if rtn {
+                    vec![bw, Field::FlatSc0.insert(bw, 0)]
+                } else {
+                    vec![bw]
+                };
+                let mut verdicts = Vec::new();
+                for b in bases {
+                    let base = self.oracle.ask(b, LIT);
+                    verdicts.push(match (self.oracle.ask(bf.insert(b, 1), LIT), base) {
+                        (None, _) => Unused::MustBe(0),
+                        (Some(a), Some(ba)) if a.text == ba.text && a.comment == ba.comment => {
+                            Unused::Ignored
+                        }
+                        _ => Unused::Unmodelled(0),
+                    });
+                }
+                let v = if verdicts.iter().all(|v| *v == verdicts[0]) {
+                    verdicts[0]
+                } else {
+                    Unused::Unmodelled(0)
+                };
+                unused.push((bf, v));
             }
         }
         let info = OpInfo {

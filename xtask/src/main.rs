@@ -3,7 +3,8 @@ use anyhow::{bail, Result};
 mod isa_tables;
 
 const USAGE: &str = "usage: cargo xtask <command>
-  corpus [--check]   compile corpus/kernels/*.ll for gfx1250, gfx942, gfx950 and link them
+  corpus [--check]   compile corpus/kernels/*.ll for the targets each lists (default gfx1250,
+                     gfx942, gfx950) and link them
                      into corpus/<target>/<name>.hsaco (--check: compare, write nothing)
   tables             regenerate crates/isa/src/tables/*.rs from LLVM's disassembler
                      (checked by crates/isa/tests/tables_fresh.rs)

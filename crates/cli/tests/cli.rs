@@ -21,7 +21,7 @@ fn corpus_file(target: GpuTarget, name: &str) -> PathBuf {
 fn all_corpus_files() -> Vec<(GpuTarget, PathBuf)> {
     let mut v = Vec::new();
     for t in GpuTarget::ALL {
-        for o in hx_corpus::objects().unwrap() {
+        for o in hx_corpus::objects().unwrap().into_iter().filter(|o| o.builds_for(t.cpu())) {
             v.push((t, corpus_file(t, &o.name)));
         }
     }

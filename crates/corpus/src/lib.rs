@@ -10,6 +10,11 @@
 //!
 //! # Launch description
 //! ```toml
+//! targets = ["gfx1250"]   # optional, top level: the targets the IR is built for (by `cargo xtask
+//!                         # corpus` and the compile test); default all three, gfx1250 gfx942 gfx950.
+//!                         # Objects that use gfx1250-only intrinsics list only gfx1250: their
+//!                         # gfx942/gfx950 code objects come from translation, never a native build.
+//!
 //! [[launch]]              # one per launch; an object may hold several kernels
 //! kernel = "saxpy"        # the kernel's symbol name
 //! grid = [1024, 1, 1]     # work-items per dimension (HSA dispatch-packet grid size)
@@ -22,7 +27,8 @@
 //! elem = "f32"            # u8 i8 u16 i16 u32 i32 u64 i64 f16 bf16 f32 f64
 //! count = 1024            # elements
 //! init = { random = [-4.0, 4.0] }  # "zeros" (default), "iota", "random_bits", { fill = 7 },
-//!                                  # { values = [...] }, { random = [lo, hi] }
+//!                                  # { values = [...] }, { random = [lo, hi] },
+//!                                  # { random_choice = [...] }
 //! output = true           # compared after the run (optional, false)
 //! tolerance_ulps = 0      # float outputs only: allowed distance in units in the last place (optional, 0)
 //!
@@ -36,6 +42,8 @@
 //! (to nearest even) to the element type, so every value is an exact finite number; for integer
 //! elements, random integers in `[lo, hi]` inclusive. `random_bits` (integer elements only) gives
 //! uniformly random bit patterns. `iota` gives 0, 1, 2, ... (wrapping for narrow integers).
+//! `random_choice = [v, ...]` gives each element as one of the listed values, picked uniformly (for
+//! example the bit patterns of chosen fp8 values in a `u8` buffer).
 //!
 //! # Hidden arguments
 //! Kernels read code object v5 hidden arguments through `llvm.amdgcn.implicitarg.ptr`. The runner must
@@ -183,6 +191,8 @@ pub enum Init {
     /// Random values in `[lo, hi]`: integers (inclusive) for integer elements, multiples of 1/1024
     /// rounded to the element type for float elements.
     Random([Num; 2]),
+    /// Each element one of these values, picked uniformly at random.
+    RandomChoice(Vec<Num>),
 }
 
 /// One explicit kernel argument.
@@ -254,6 +264,9 @@ impl Launch {
     }
 }
 
+/// The targets a corpus object is built for when its description names none.
+pub const ALL_TARGETS: [&str; 3] = ["gfx1250", "gfx942", "gfx950"];
+
 /// One corpus object: an IR file and its launches.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CorpusObject {
@@ -261,9 +274,17 @@ pub struct CorpusObject {
     pub name: String,
     pub ir_path: PathBuf,
     pub launches: Vec<Launch>,
+    /// The processors (`gfx1250`, `gfx942`, `gfx950`) the IR is compiled for, in [`ALL_TARGETS`]
+    /// order: the launch description's top-level `targets`, or all three.
+    pub targets: Vec<String>,
 }
 
 impl CorpusObject {
+    /// Whether the IR is compiled natively for processor `cpu` (`corpus/<cpu>/<name>.hsaco` exists).
+    pub fn builds_for(&self, cpu: &str) -> bool {
+        self.targets.iter().any(|t| t == cpu)
+    }
+
     /// The LLVM IR text.
     pub fn ir(&self) -> Result<String, CorpusError> {
         std::fs::read_to_string(&self.ir_path).map_err(|source| CorpusError::Io { path: self.ir_path.clone(), source })
@@ -317,13 +338,14 @@ fn load_object(dir: &Path, name: &str) -> Result<CorpusObject, CorpusError> {
     let toml_path = dir.join(format!("{name}.toml"));
     let text =
         std::fs::read_to_string(&toml_path).map_err(|source| CorpusError::Io { path: toml_path.clone(), source })?;
-    let launches = parse_launches(&text, &toml_path)?;
-    Ok(CorpusObject { name: name.to_string(), ir_path: dir.join(format!("{name}.ll")), launches })
+    let (targets, launches) = parse_description(&text, &toml_path)?;
+    Ok(CorpusObject { name: name.to_string(), ir_path: dir.join(format!("{name}.ll")), launches, targets })
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFile {
+    targets: Option<Vec<String>>,
     launch: Vec<RawLaunch>,
 }
 
@@ -356,12 +378,37 @@ struct RawArg {
 
 /// Parses and validates a launch description; `path` is only used in error messages.
 pub fn parse_launches(text: &str, path: &Path) -> Result<Vec<Launch>, CorpusError> {
+    Ok(parse_description(text, path)?.1)
+}
+
+/// Parses and validates a launch description: the target list (see [`CorpusObject::targets`]) and
+/// the launches; `path` is only used in error messages.
+pub fn parse_description(text: &str, path: &Path) -> Result<(Vec<String>, Vec<Launch>), CorpusError> {
     let raw: RawFile =
         toml::from_str(text).map_err(|e| CorpusError::Toml { path: path.to_path_buf(), msg: e.to_string() })?;
+    let bad = |msg: String| CorpusError::Toml { path: path.to_path_buf(), msg };
     if raw.launch.is_empty() {
-        return Err(CorpusError::Toml { path: path.to_path_buf(), msg: "no [[launch]]".into() });
+        return Err(bad("no [[launch]]".into()));
     }
-    raw.launch.into_iter().map(|l| validate_launch(l, path)).collect()
+    let targets = match &raw.targets {
+        None => ALL_TARGETS.iter().map(|t| t.to_string()).collect(),
+        Some(list) => {
+            if list.is_empty() {
+                return Err(bad("`targets` is empty".into()));
+            }
+            for (i, t) in list.iter().enumerate() {
+                if !ALL_TARGETS.contains(&t.as_str()) {
+                    return Err(bad(format!("unknown target `{t}` (known: {})", ALL_TARGETS.join(", "))));
+                }
+                if list[..i].contains(t) {
+                    return Err(bad(format!("target `{t}` listed twice")));
+                }
+            }
+            ALL_TARGETS.iter().filter(|t| list.iter().any(|l| l == *t)).map(|t| t.to_string()).collect()
+        }
+    };
+    let launches = raw.launch.into_iter().map(|l| validate_launch(l, path)).collect::<Result<_, _>>()?;
+    Ok((targets, launches))
 }
 
 fn validate_launch(raw: RawLaunch, path: &Path) -> Result<Launch, CorpusError> {
@@ -432,6 +479,14 @@ fn validate_arg(a: &RawArg) -> Result<ArgSpec, String> {
                 }
                 Init::Fill(v) => {
                     encode(a.elem, *v)?;
+                }
+                Init::RandomChoice(vs) => {
+                    if vs.is_empty() {
+                        return Err("random_choice needs at least one value".into());
+                    }
+                    for v in vs {
+                        encode(a.elem, *v)?;
+                    }
                 }
                 Init::Values(vs) => {
                     if vs.len() != count {
@@ -588,6 +643,7 @@ fn fill_buffer(a: &ArgSpec, rng: &mut SplitMix64) -> Vec<u8> {
             Init::RandomBits => rng.next_u64().to_le_bytes()[..size].to_vec(),
             Init::Fill(v) => encode(a.elem, *v).expect("validated"),
             Init::Values(vs) => encode(a.elem, vs[i]).expect("validated"),
+            Init::RandomChoice(vs) => encode(a.elem, vs[rng.below(vs.len() as u64) as usize]).expect("validated"),
             Init::Random([lo, hi]) => {
                 if a.elem.is_float() {
                     let klo = (lo.as_f64() * 1024.0).ceil() as i64;

@@ -735,3 +735,251 @@ fn f16_rounds_after_every_operation() {
     let s = out::<f16>(&l, &a, "s");
     assert_eq!((s[0].to_f32(), s[255].to_bits(), s[300].to_f32()), (-255.0, 0x0000, 45.0));
 }
+
+// ---------------------------------------------------------------- gfx1250-only kernels
+
+/// The launch of corpus object `name` with buffer `arg` replaced by `values` in `inputs`.
+fn set_input<T: Scalar>(l: &Launch, inputs: &mut [ArgData], arg: &str, values: &[T]) {
+    let (i, spec) = l.arg(arg).unwrap();
+    assert_eq!((spec.elem, spec.count), (T::ELEM, values.len()), "{arg}");
+    inputs[i] = ArgData::from_slice(values);
+}
+
+#[test]
+fn gfx1250_only_objects_list_their_target() {
+    for name in ["wmma_f16", "wmma_f16_acc", "wmma_bf16", "wmma_f32", "wmma_fp8", "wmma_iu8", "softmax_wave", "fp8_quant", "async_pipeline", "split_barrier", "cache_policy"] {
+        let o = object(name).unwrap();
+        assert_eq!(o.targets, ["gfx1250"], "{name}");
+        assert!(o.builds_for("gfx1250") && !o.builds_for("gfx942") && !o.builds_for("gfx950"));
+    }
+    for name in ["saxpy", "pk_f32", "vgpr_high"] {
+        assert_eq!(object(name).unwrap().targets, ALL_TARGETS, "{name}");
+    }
+    let launch = "[[launch]]\nkernel = \"k\"\ngrid = [1, 1, 1]\nblock = [1, 1, 1]\n";
+    let (t, _) = parse_description(&format!("targets = [\"gfx950\", \"gfx1250\"]\n{launch}"), Path::new("t")).unwrap();
+    assert_eq!(t, ["gfx1250", "gfx950"], "kept in the canonical order");
+    for bad in ["targets = []", "targets = [\"gfx90a\"]", "targets = [\"gfx942\", \"gfx942\"]", "targets = \"gfx942\""] {
+        assert!(parse_description(&format!("{bad}\n{launch}"), Path::new("t")).is_err(), "accepted {bad}");
+    }
+}
+
+#[test]
+fn random_choice_picks_only_listed_values() {
+    let l = launch_from(
+        "[[launch]]\nkernel = \"k\"\ngrid = [1, 1, 1]\nblock = [1, 1, 1]\n[[launch.args]]\nname = \"x\"\nkind = \"buffer\"\n\
+         elem = \"u8\"\ncount = 400\ninit = { random_choice = [0, 0x30, 0xc7] }\n",
+    );
+    let v = make_inputs(&l, 3)[0].to_vec::<u8>();
+    for want in [0u8, 0x30, 0xc7] {
+        assert!(v.contains(&want), "{want:#x} never picked");
+    }
+    assert!(v.iter().all(|x| [0u8, 0x30, 0xc7].contains(x)));
+    let empty = "[[launch]]\nkernel = \"k\"\ngrid = [1, 1, 1]\nblock = [1, 1, 1]\n[[launch.args]]\nname = \"x\"\nkind = \"buffer\"\n\
+                 elem = \"u8\"\ncount = 4\ninit = { random_choice = [] }\n";
+    assert!(parse_launches(empty, Path::new("t")).is_err());
+    let too_big = empty.replace("[]", "[256]");
+    assert!(parse_launches(&too_big, Path::new("t")).is_err());
+}
+
+#[test]
+fn wmma_f16_by_hand() {
+    let o = object("wmma_f16").unwrap();
+    let l = &o.launches[0];
+    let mut inputs = make_inputs(l, 0);
+    // A = [I | I] (A[m][k] = 1 where k == m or k == m + 16), B[k][n] = k + n/8, C[m][n] = m - n:
+    // D[m][n] = B[m][n] + B[m+16][n] + C[m][n] = (2m + 16 + n/4) + m - n.
+    let a: Vec<f16> = (0..512).map(|i| f16::from_f32(if i % 32 == i / 32 || i % 32 == i / 32 + 16 { 1.0 } else { 0.0 })).collect();
+    let bt: Vec<f16> = (0..512).map(|i| f16::from_f32((i % 32) as f32 + (i / 32) as f32 / 8.0)).collect();
+    let c: Vec<f32> = (0..256).map(|i| (i % 16) as f32 - (i / 16) as f32).collect();
+    set_input(l, &mut inputs, "a", &a);
+    set_input(l, &mut inputs, "bt", &bt);
+    set_input(l, &mut inputs, "c", &c);
+    let d = out::<f32>(l, &run("wmma_f16", l, &inputs), "d");
+    for n in 0..16 {
+        for m in 0..16 {
+            assert_eq!(d[n * 16 + m], (3 * m) as f32 + 16.0 + n as f32 / 4.0 - n as f32, "D[{m}][{n}] (column-major)");
+        }
+    }
+    // Inputs too wide for an exact sum are refused, not rounded in some guessed order.
+    let wide: Vec<f16> = (0..512).map(|i| f16::from_f32(if i % 2 == 0 { 1000.0 } else { 1.0 / 1024.0 })).collect();
+    set_input(l, &mut inputs, "a", &wide);
+    set_input(l, &mut inputs, "bt", &wide);
+    assert!(matches!(reference("wmma_f16", l, &inputs), Err(CorpusError::Reference { .. })));
+}
+
+#[test]
+fn wmma_fp8_formats_by_hand() {
+    let o = object("wmma_fp8").unwrap();
+    let l = &o.launches[0];
+    let mut inputs = make_inputs(l, 0);
+    // Every byte 0x38: fp8 1.0, bf8 0.5. Each D element sums 64 equal products.
+    set_input(l, &mut inputs, "a", &vec![0x38u8; 1024]);
+    set_input(l, &mut inputs, "bt", &vec![0x38u8; 1024]);
+    let r = run("wmma_fp8", l, &inputs);
+    assert!(out::<f32>(l, &r, "dff").iter().all(|&v| v == 64.0));
+    assert!(out::<f32>(l, &r, "dbb").iter().all(|&v| v == 64.0 * 0.25));
+    assert!(out::<f32>(l, &r, "dfb").iter().all(|&v| v == 64.0 * 0.5));
+    // A NaN byte is refused.
+    let mut a = vec![0x38u8; 1024];
+    a[5] = 0x7f;
+    set_input(l, &mut inputs, "a", &a);
+    assert!(reference("wmma_fp8", l, &inputs).is_err());
+}
+
+#[test]
+fn wmma_iu8_signedness_by_hand() {
+    let o = object("wmma_iu8").unwrap();
+    let l = &o.launches[0];
+    let mut inputs = make_inputs(l, 0);
+    // A all 0xff (signed: -1), B all 0xff (unsigned: 255): 64 products of -255.
+    set_input(l, &mut inputs, "a", &vec![-1i8; 1024]);
+    set_input(l, &mut inputs, "bt", &vec![255u8; 1024]);
+    let c: Vec<i32> = (0..256).collect();
+    set_input(l, &mut inputs, "c", &c);
+    let d = out::<i32>(l, &run("wmma_iu8", l, &inputs), "d");
+    assert_eq!((d[0], d[17], d[255]), (-16320, -16320 + 17, -16320 + 255));
+}
+
+#[test]
+fn softmax_of_equal_scores_is_uniform() {
+    let o = object("softmax_wave").unwrap();
+    let l = &o.launches[0];
+    let mut inputs = make_inputs(l, 0);
+    // Row 0: all 3.0; row 1: lane 5 is 1 higher than the rest (2^1 = 2 times the weight).
+    let mut x = vec![3.0f32; 128];
+    x[32..64].fill(-1.0);
+    x[32 + 5] = 0.0;
+    set_input(l, &mut inputs, "in", &x);
+    let r = run("softmax_wave", l, &inputs);
+    let (p, mx, sm) = (out::<f32>(l, &r, "p"), out::<f32>(l, &r, "mx"), out::<f32>(l, &r, "sm"));
+    assert!(p[..32].iter().all(|&v| v == 1.0 / 32.0));
+    assert_eq!((mx[0], sm[0], mx[1], sm[1]), (3.0, 32.0, 0.0, 1.0 + 31.0 * 0.5));
+    assert_eq!((p[32 + 5], p[32]), (1.0 / 16.5, 0.5 / 16.5));
+}
+
+#[test]
+fn fp8_quant_saturates_and_keeps_subnormals() {
+    let o = object("fp8_quant").unwrap();
+    let l = &o.launches[0];
+    let mut inputs = make_inputs(l, 0);
+    let mut big = vec![1.0f32; 128];
+    big[..4].copy_from_slice(&[600.0, -500.0, 447.0, 0.3]);
+    let mut small = vec![0.0f32; 128];
+    small[..4].copy_from_slice(&[2f32.powi(-9), -3.0 * 2f32.powi(-10), 0.0, -0.0009765625]);
+    set_input(l, &mut inputs, "big", &big);
+    set_input(l, &mut inputs, "small", &small);
+    let r = run("fp8_quant", l, &inputs);
+    let q = out::<u16>(l, &r, "qf8");
+    // Byte 0 from big (600 and -500 saturate to +-448 = 0x7e/0xfe, 447 rounds to 448, 0.3 -> 0.3125),
+    // byte 1 from small (smallest subnormal, a tie to even 2 subnormal steps, +0, -2^-10 -> -0).
+    assert_eq!(&q[..4], &[0x017e, 0x82fe, 0x007e, 0x802a]);
+    let dq = out::<f32>(l, &r, "deqf8");
+    assert_eq!(&dq[..8], &[448.0, 2f32.powi(-9), -448.0, -2.0 * 2f32.powi(-9), 448.0, 0.0, 0.3125, -0.0]);
+    assert!(dq[7].is_sign_negative());
+    // bf8: 600 -> 640 (spacing 128 above 512), -500 -> -512, 447 -> 448, 0.3 -> 0.3125.
+    let dqb = out::<f32>(l, &r, "deqbf8");
+    assert_eq!((dqb[0], dqb[2], dqb[4], dqb[6]), (640.0, -512.0, 448.0, 0.3125));
+    // The f16 path rounds to f16 first; these values are exact in f16, so it agrees.
+    assert_eq!(&out::<u16>(l, &r, "qh8")[..4], &q[..4]);
+    let dh = out::<f16>(l, &r, "deqh8");
+    assert_eq!(dh[0].to_f32(), 448.0);
+}
+
+#[test]
+fn async_pipeline_and_split_barrier_by_hand() {
+    let o = object("async_pipeline").unwrap();
+    let l = &o.launches[0];
+    let mut inputs = make_inputs(l, 0);
+    let x: Vec<f32> = (0..512).map(|i| i as f32).collect();
+    set_input(l, &mut inputs, "in", &x);
+    let y = out::<f32>(l, &run("async_pipeline", l, &inputs), "out");
+    // Tile 5 (work-group 1, tile 1) starts at 320: lane 3 reads itself and lane 35.
+    assert_eq!((y[0], y[320 + 3], y[320 + 40]), (32.0, 2.0 * 323.0 + 355.0, 2.0 * 360.0 + 328.0));
+
+    let o = object("split_barrier").unwrap();
+    let l = &o.launches[0];
+    let mut inputs = make_inputs(l, 0);
+    let x: Vec<i32> = (0..256).collect();
+    set_input(l, &mut inputs, "in", &x);
+    let r = run("split_barrier", l, &inputs);
+    let (sq, nb) = (out::<i32>(l, &r, "sq"), out::<i32>(l, &r, "nb"));
+    assert_eq!((sq[3], sq[130]), (9 ^ 3, (130 * 130) ^ 2));
+    // Work-group 1, lane 100: lds[(100 + 37) & 127 = 9] = 3*137 + 1, lds[27] = 3*155 + 1.
+    assert_eq!(nb[228], 412 + 466);
+
+    let o = object("cache_policy").unwrap();
+    let l = &o.launches[0];
+    let mut inputs = make_inputs(l, 0);
+    let x: Vec<i32> = (0..128).map(|i| i * 10).collect();
+    set_input(l, &mut inputs, "in", &x);
+    let r = run("cache_policy", l, &inputs);
+    assert_eq!((out::<i32>(l, &r, "out")[3], out::<i32>(l, &r, "flag")[63]), (30 + 670, 630));
+}
+
+#[test]
+fn pk_f32_by_hand() {
+    let o = object("pk_f32").unwrap();
+    let l = &o.launches[0];
+    let mut inputs = make_inputs(l, 0);
+    set_input(l, &mut inputs, "u", &vec![0u64; 64]);
+    set_input(l, &mut inputs, "x", &vec![0.0f64; 64]);
+    let r = run("pk_f32", l, &inputs);
+    assert!(out::<u64>(l, &r, "ii").iter().all(|&v| v == 0x1234_5678_9abc_def1 ^ 0x0f1f_2f3f_4f5f_7178));
+    assert!(out::<f64>(l, &r, "dd").iter().all(|&v| v == 3.3));
+    let (a, b) = (out::<f32>(l, &inputs, "a"), out::<f32>(l, &inputs, "b"));
+    assert_eq!(out::<f32>(l, &r, "mul")[7], a[7] * b[7]);
+}
+
+#[test]
+fn wmma_launches_stay_exact_for_many_seeds() {
+    // The WMMA references refuse inputs whose exact result is not an f32 (see reference/gfx1250.rs);
+    // the launch ranges must never produce such inputs, whatever the seed.
+    for name in ["wmma_f16", "wmma_f16_acc", "wmma_bf16", "wmma_f32", "wmma_fp8", "wmma_iu8"] {
+        let o = object(name).unwrap();
+        for seed in 0..64 {
+            reference(name, &o.launches[0], &make_inputs(&o.launches[0], seed)).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn wmma_f16_acc_by_hand() {
+    let o = object("wmma_f16_acc").unwrap();
+    let l = &o.launches[0];
+    let mut inputs = make_inputs(l, 0);
+    // A all 0.5, B all 1 except B[k][3] = -1, C[m][n] = m/2: D[m][n] = 16 + m/2, or -16 + m/2 in column 3.
+    let a = vec![f16::from_f32(0.5); 512];
+    let bt: Vec<f16> = (0..512).map(|i| f16::from_f32(if i / 32 == 3 { -1.0 } else { 1.0 })).collect();
+    let c: Vec<f16> = (0..256).map(|i| f16::from_f32((i % 16) as f32 / 2.0)).collect();
+    set_input(l, &mut inputs, "a", &a);
+    set_input(l, &mut inputs, "bt", &bt);
+    set_input(l, &mut inputs, "c", &c);
+    let to_bf = |v: &[f16]| v.iter().map(|x| bf16::from_f32(x.to_f32())).collect::<Vec<_>>();
+    set_input(l, &mut inputs, "ab", &to_bf(&a));
+    set_input(l, &mut inputs, "bbt", &to_bf(&bt));
+    set_input(l, &mut inputs, "cb", &to_bf(&c));
+    let r = run("wmma_f16_acc", l, &inputs);
+    let (d, db) = (out::<f16>(l, &r, "d"), out::<bf16>(l, &r, "db"));
+    for n in 0..16 {
+        for m in 0..16 {
+            let want = if n == 3 { -16.0 } else { 16.0 } + m as f32 / 2.0;
+            assert_eq!((d[n * 16 + m].to_f32(), db[n * 16 + m].to_f32()), (want, want), "D[{m}][{n}]");
+        }
+    }
+}
+
+#[test]
+fn vgpr_high_is_horner_from_the_last_value() {
+    let o = object("vgpr_high").unwrap();
+    let l = &o.launches[0];
+    let mut inputs = make_inputs(l, 0);
+    let mut x = vec![0i32; 9600];
+    x[5] = 1; // v_0 of work-item 5: added last, weight 1
+    x[32 + 6] = 1; // v_1 of work-item 6: weight 31
+    x[64 + 7] = 2; // v_2 of work-item 7: weight 961
+    x[32 * 299 + 8] = 1; // v_299 of work-item 8: weight 31^299 (wrapping)
+    set_input(l, &mut inputs, "in", &x);
+    let y = out::<i32>(l, &run("vgpr_high", l, &inputs), "out");
+    assert_eq!((y[5], y[6], y[7], y[0]), (1, 31, 1922, 0));
+    assert_eq!(y[8], (0..299).fold(1i32, |p, _| p.wrapping_mul(31)));
+}

@@ -8,6 +8,7 @@ use crate::{ArgData, ArgKind, CorpusError, Launch, Scalar};
 
 mod control;
 mod float;
+mod gfx1250;
 mod integer;
 mod lds;
 mod memory;
@@ -49,6 +50,19 @@ const TABLE: &[(&str, KernelFn)] = &[
     ("wave_compact", wave::wave_compact),
     ("wave_dpp", wave::wave_dpp),
     ("wave_permute", wave::wave_permute),
+    ("wmma_f16", gfx1250::wmma_f16),
+    ("wmma_f16_acc", gfx1250::wmma_f16_acc),
+    ("wmma_bf16", gfx1250::wmma_bf16),
+    ("wmma_f32", gfx1250::wmma_f32),
+    ("wmma_fp8", gfx1250::wmma_fp8),
+    ("wmma_iu8", gfx1250::wmma_iu8),
+    ("softmax_wave", gfx1250::softmax_wave),
+    ("fp8_quant", gfx1250::fp8_quant),
+    ("async_pipeline", gfx1250::async_pipeline),
+    ("split_barrier", gfx1250::split_barrier),
+    ("pk_f32", gfx1250::pk_f32),
+    ("vgpr_high", gfx1250::vgpr_high),
+    ("cache_policy", gfx1250::cache_policy),
 ];
 
 /// The names of the kernels that have a reference.
