@@ -39,7 +39,17 @@ pub fn run_corpus_launch(
 ) -> Result<(Vec<hx_corpus::ArgData>, hx_emu::Stats), String> {
     let path = hx_corpus::corpus_dir().join(target.cpu()).join(format!("{object}.hsaco"));
     let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let co = hx_codeobj::CodeObject::parse(&bytes).map_err(|e| e.to_string())?;
+    run_launch_bytes(&bytes, &format!("{target}/{object}"), launch, seed)
+}
+
+/// Runs one corpus launch on the code object `bytes` (any target) in the emulator.
+pub fn run_launch_bytes(
+    bytes: &[u8],
+    label: &str,
+    launch: &hx_corpus::Launch,
+    seed: u64,
+) -> Result<(Vec<hx_corpus::ArgData>, hx_emu::Stats), String> {
+    let co = hx_codeobj::CodeObject::parse(bytes).map_err(|e| e.to_string())?;
     let inputs = hx_corpus::make_inputs(launch, seed);
     let args: Vec<hx_emu::launch::Arg> = inputs
         .iter()
@@ -50,7 +60,7 @@ pub fn run_corpus_launch(
         .collect();
     let dispatch = hx_emu::Dispatch { grid: launch.grid, block: launch.block, dynamic_lds: launch.dynamic_lds };
     let r = hx_emu::launch::launch(&co, &launch.kernel, &dispatch, &args, &hx_emu::Limits::default())
-        .map_err(|e| format!("{target}/{object}/{}: {e}", launch.kernel))?;
+        .map_err(|e| format!("{label}/{}: {e}", launch.kernel))?;
     let out = r
         .args
         .into_iter()

@@ -6,6 +6,13 @@
 //! and printing (the crate's own `operand.rs`, shared here with `#[path]`) reproduces every
 //! LLVM answer is chosen. Opcodes no kind reproduces are listed as unsupported, never guessed.
 //!
+//! GFX9 FLAT/GLOBAL/SCRATCH: an atomic whose sc0 bit adds a destination (the returning form)
+//! is fitted on the returning form, with kinds that print the destination only when sc0 is set
+//! (`VDstRtn`) and data whose notes follow sc0 (`VDataRtn`); SCRATCH is fitted with the sve bit
+//! set (a VGPR address; `ScratchVaddr` prints `off` without it). Probes that change a second
+//! field (saddr `off` changes the address width) are compared with that variant's LLVM text.
+//! The acc bit (55, AGPR data) is read by the register kinds and checked on random words.
+//!
 //! Deterministic: the same LLVM gives byte-identical files.
 
 #[allow(dead_code)]
@@ -23,7 +30,7 @@ use operand::{
 };
 use spec::{
     format_encoding, format_fields, opcode_count, Field, Format, Imm16, KImmStyle, Kind, OpInfo,
-    OperandSpec, Target, Unused, ValType,
+    OperandSpec, Target, Unused, ValType, Word,
 };
 use std::fmt::Write as _;
 use std::path::Path;
@@ -131,6 +138,11 @@ fn canonical(f: Field) -> u32 {
         | Field::FlatNt
         | Field::FlatSc1
         | Field::FlatAcc => 0,
+        Field::VfSaddr => 2,
+        Field::VfVdst => 10,
+        Field::VfVaddr => 2,
+        Field::VfVdata => 20,
+        Field::VfScale | Field::VfSve | Field::VfCpol | Field::VfOffset | Field::VfNv => 0,
     }
 }
 
@@ -182,6 +194,12 @@ fn alternates(f: Field) -> &'static [u32] {
         | Field::FlatNt
         | Field::FlatSc1
         | Field::FlatAcc => &[1],
+        // Not 124 (`off`): it changes the address operand too.
+        Field::VfSaddr => &[4, 0, 6],
+        Field::VfVdst => &[12, 0, 1],
+        Field::VfVaddr => &[4, 0, 1],
+        Field::VfVdata => &[22, 0, 1],
+        Field::VfScale | Field::VfSve | Field::VfCpol | Field::VfOffset | Field::VfNv => &[1],
     }
 }
 
@@ -201,9 +219,9 @@ struct Oracle {
 }
 
 impl Oracle {
-    fn ask(&mut self, word: u64, lit: [u32; 2]) -> Option<Answer> {
+    fn ask(&mut self, word: Word, lit: [u32; 2]) -> Option<Answer> {
         let w0 = word as u32;
-        if spec::oracle_crashes64(self.target, word, lit[0])
+        if spec::oracle_crashes64(self.target, word as u64, lit[0])
             || spec::vop_extension(self.target, w0).is_some()
         {
             return None;
@@ -256,16 +274,16 @@ fn split_text(text: &str) -> (String, Vec<String>) {
 }
 
 /// `w` with the format's fixed bits and opcode field set to `opcode`.
-fn encode_opcode(family: spec::Family, format: Format, opcode: u32, w: u64) -> u64 {
+fn encode_opcode(family: spec::Family, format: Format, opcode: u32, w: Word) -> Word {
     let (mask, m, shift, width) = format_encoding(family, format).expect("format has an encoding");
     let opbits = ((1u32 << width) - 1) << shift;
     let lo = (w as u32 & !mask & !opbits) | m | ((opcode << shift) & opbits);
-    (w & !0xffff_ffff) | lo as u64
+    (w & !0xffff_ffff) | lo as Word
 }
 
-fn encode(family: spec::Family, format: Format, opcode: u32, fields: &[(Field, u32)]) -> u64 {
+fn encode(family: spec::Family, format: Format, opcode: u32, fields: &[(Field, u32)]) -> Word {
     let (_, m, shift, width) = format_encoding(family, format).expect("format has an encoding");
-    let mut w = (m | ((opcode & ((1 << width) - 1)) << shift)) as u64;
+    let mut w = (m | ((opcode & ((1 << width) - 1)) << shift)) as Word;
     for &(f, v) in fields {
         w = f.insert(w, v);
     }
@@ -428,35 +446,65 @@ fn candidates(f: Field) -> Vec<Kind> {
         | Field::Vop3Abs2 => vec![],
         Field::G9SmemGlc => vec![Kind::Flag("glc")],
         Field::G9SmemNv => vec![Kind::Flag("nv")],
-        Field::FlatVdst => [1, 2, 3, 4]
-            .map(|dwords| Kind::VDstRtn { dwords, av: false })
-            .into_iter()
-            .chain([2, 3, 4].map(|dwords| Kind::VDstRtn { dwords, av: true }))
-            .chain([1, 2, 3, 4].map(|dwords| Kind::VDst { dwords }))
-            .into_iter()
-            .chain([2, 3, 4].map(|dwords| Kind::VDstAv { dwords }))
-            .collect(),
+        Field::FlatVdst => {
+            let mut v = Vec::new();
+            for acc in [2u8, 1, 0] {
+                for av in [false, true] {
+                    v.extend([1, 2, 3, 4].map(|dwords| Kind::VDstRtn { dwords, av, acc }));
+                }
+            }
+            v.extend([1, 2, 3, 4].map(|dwords| Kind::FlatDst { dwords }));
+            v
+        }
         Field::FlatVdata => [1, 2, 3, 4]
-            .map(|dwords| Kind::VReg { dwords })
+            .map(|dwords| Kind::VDataRtn { dwords })
             .into_iter()
-            .chain([1, 2, 3, 4].map(|dwords| Kind::VDataRtn { dwords }))
-            .into_iter()
-            .chain([2, 3, 4].map(|dwords| Kind::VRegAv { dwords }))
+            .chain([1, 2, 3, 4].map(|dwords| Kind::FlatData { dwords }))
             .collect(),
         Field::FlatVaddr => vec![
             Kind::FlatVaddrG,
             Kind::ScratchVaddr,
             Kind::VReg { dwords: 2 },
         ],
-        Field::FlatSaddr => vec![
-            Kind::FlatSaddrK { dwords: 2 },
-            Kind::FlatSaddrK { dwords: 1 },
-        ],
+        Field::FlatSaddr => [(2, true), (1, false), (2, false), (1, true)]
+            .map(|(dwords, xexec)| Kind::FlatSaddrK { dwords, xexec })
+            .into(),
         Field::FlatOffset => vec![Kind::FlatOff13, Kind::FlatOff13U],
         Field::FlatSc0 => vec![Kind::Flag("sc0")],
         Field::FlatNt => vec![Kind::Flag("nt")],
         Field::FlatSc1 => vec![Kind::Flag("sc1")],
         Field::FlatLds | Field::FlatAcc => vec![],
+        Field::VfSaddr => [(2, true), (2, false), (1, false), (1, true)]
+            .map(|(dwords, xexec)| Kind::FlatSaddrK { dwords, xexec })
+            .into_iter()
+            .chain([Kind::FlatSaddrOpt {
+                dwords: 2,
+                xexec: true,
+            }])
+            .collect(),
+        Field::VfVdst => [1, 2, 3, 4]
+            .map(|dwords| Kind::VDst { dwords })
+            .into_iter()
+            .chain([2, 3, 4].map(|dwords| Kind::VDstAv { dwords }))
+            .collect(),
+        Field::VfVdata => [1, 2, 3, 4]
+            .map(|dwords| Kind::VReg { dwords })
+            .into_iter()
+            .chain([2, 3, 4].map(|dwords| Kind::VRegAv { dwords }))
+            .collect(),
+        Field::VfVaddr => vec![
+            Kind::FlatVaddrG,
+            Kind::ScratchVaddr,
+            Kind::VReg { dwords: 2 },
+        ],
+        Field::VfOffset => vec![Kind::VfOff24],
+        Field::VfScale => vec![Kind::Flag("scale_offset")],
+        Field::VfNv => vec![Kind::Flag("nv")],
+        Field::VfCpol => vec![
+            Kind::VfCachePolicy { store: false },
+            Kind::VfCachePolicy { store: true },
+        ],
+        Field::VfSve => vec![],
         Field::Lit32 => vec![
             Kind::KImm(KImmStyle::LitHex),
             Kind::KImm(KImmStyle::LitIntOrHex),
@@ -468,9 +516,9 @@ fn candidates(f: Field) -> Vec<Kind> {
 }
 
 /// Bits of the word a probe sets besides its field: (mask, value).
-type Aux = (u64, u64);
+type Aux = (Word, Word);
 
-fn apply_aux(w: u64, aux: Aux) -> u64 {
+fn apply_aux(w: Word, aux: Aux) -> Word {
     (w & !aux.0) | aux.1
 }
 
@@ -487,13 +535,19 @@ fn probe_values(f: Field, vop3_sdst: bool) -> Vec<(u32, [u32; 2], Aux)> {
         // Each source value with its neg (61 + i) and abs (8 + i) bits (no abs bits when
         // bits 14:8 are a carry-out SGPR).
         let (nb, ab) = (
-            1u64 << (61 + i),
-            if vop3_sdst { 0 } else { 1u64 << (8 + i) },
+            (1 as Word) << (61 + i),
+            if vop3_sdst { 0 } else { (1 as Word) << (8 + i) },
         );
         out.clear();
         for bits in [0, nb, ab, nb | ab] {
             out.extend(v.iter().map(|&(x, l)| (x, l, (nb | ab, bits))));
         }
+    }
+    if f == Field::VfVaddr {
+        // The address's width depends on saddr (bits 6:0): each value also with `off`.
+        out.extend(v.iter().map(|&(x, l)| (x, l, (0x7f, 124))));
+        // VSCRATCH: and without sve (bit 49): no VGPR address.
+        out.extend(v.iter().map(|&(x, l)| (x, l, (1 << 49, 0))));
     }
     if f == Field::FlatSc0 {
         // Compared with the base's sc0 = 0 form (an atomic without return has fewer operands).
@@ -501,16 +555,16 @@ fn probe_values(f: Field, vop3_sdst: bool) -> Vec<(u32, [u32; 2], Aux)> {
     }
     if f == Field::FlatVaddr {
         // The address's width depends on saddr (bits 54:48): each value also with `off`.
-        let mask = 0x7fu64 << 48;
+        let mask = (0x7f as Word) << 48;
         out.extend(v.iter().map(|&(x, l)| (x, l, (mask, mask))));
         // SCRATCH: and without sve (bit 13): no VGPR address.
         out.extend(v.iter().map(|&(x, l)| (x, l, (1 << 13, 0))));
     }
     if f == Field::G9SmemOffset {
         // The offset's meaning depends on the imm (17) and soe (14) bits.
-        let mask = 1u64 << 17 | 1 << 14;
+        let mask: Word = 1 << 17 | 1 << 14;
         out.clear();
-        for bits in [0u64, 1 << 17, 1 << 14, 1 << 17 | 1 << 14] {
+        for bits in [0 as Word, 1 << 17, 1 << 14, 1 << 17 | 1 << 14] {
             out.extend(v.iter().map(|&(x, l)| (x, l, (mask, bits))));
         }
     }
@@ -631,6 +685,21 @@ fn probe_values_plain(f: Field) -> Vec<(u32, [u32; 2])> {
         Field::FlatLds | Field::FlatSc0 | Field::FlatNt | Field::FlatSc1 | Field::FlatAcc => {
             (0..2).for_each(|x| v.push((x, LIT)))
         }
+        Field::VfVdst | Field::VfVaddr | Field::VfVdata => {
+            (0..256).for_each(|x| v.push((x, LIT)))
+        }
+        // 124 (`off`) changes the address too: probed through VfVaddr.
+        Field::VfSaddr => (0..128).filter(|&x| x != 124).for_each(|x| v.push((x, LIT))),
+        Field::VfOffset => {
+            for x in [
+                0u32, 1, 2, 0x10, 0xfff, 0x1000, 0x7f_ffff, 0x80_0000, 0xff_ffff, 0x12_3456,
+                0xfe_dcba, 0x80_0001,
+            ] {
+                v.push((x, LIT));
+            }
+        }
+        Field::VfCpol => (0..32).for_each(|x| v.push((x, LIT))),
+        Field::VfScale | Field::VfSve | Field::VfNv => (0..2).for_each(|x| v.push((x, LIT))),
         Field::SmemOffset => {
             for soff in 0..128u32 {
                 v.push((soff << 25 | 0x10, LIT));
@@ -663,6 +732,10 @@ fn is_modifier_field(f: Field) -> bool {
             | Field::FlatSc0
             | Field::FlatNt
             | Field::FlatSc1
+            | Field::VfOffset
+            | Field::VfScale
+            | Field::VfCpol
+            | Field::VfNv
     )
 }
 
@@ -698,7 +771,7 @@ fn predict_len(
     target: Target,
     kind: Kind,
     v: u32,
-    word: u64,
+    word: Word,
     lit: [u32; 2],
     names: Names,
     fixed: usize,
@@ -750,7 +823,7 @@ fn leak_str(s: String) -> &'static str {
 
 impl Gen {
     fn gen_opcode(&mut self, format: Format, op: u32) -> Entry {
-        self.oracle.len = spec::format_len(format);
+        self.oracle.len = spec::format_len(self.target.family(), format);
         let mut fields = format_fields(self.target.family(), format);
         self.vop3_sdst = false;
         if format == Format::Vop3 {
@@ -790,6 +863,8 @@ impl Gen {
         let special = |f: Field| match f {
             Field::Vop3Vdst => Some(126),
             Field::DsGds => Some(1),
+            // gfx1250 VFLAT instructions without an address (global_inv, ...): saddr `off`.
+            Field::VfSaddr => Some(124),
             _ => None,
         };
         'search: for alt in [false, true] {
@@ -814,7 +889,7 @@ impl Gen {
             // never decode either.
             let (mask, m, shift, _) =
                 format_encoding(self.target.family(), format).expect("encoding");
-            let len = spec::format_len(format);
+            let len = spec::format_len(self.target.family(), format);
             let mut rng = 0x51ed_2701_u64 ^ (op as u64) << 20 ^ format as u64;
             for _ in 0..RANDOM_CHECKS {
                 rng ^= rng << 13;
@@ -822,7 +897,17 @@ impl Gen {
                 rng ^= rng << 17;
                 let lo = ((rng >> 8) as u32 & !mask) | m;
                 let lo = (lo & !(((1u32 << 10) - 1) << shift)) | (op << shift);
-                let w = lo as u64 | if len == 8 { (rng >> 32) << 32 } else { 0 };
+                let w = lo as Word
+                    | if len >= 8 {
+                        ((rng >> 32) << 32) as Word
+                    } else {
+                        0
+                    }
+                    | if len == 12 {
+                        ((rng as u32) as Word) << 64
+                    } else {
+                        0
+                    };
                 let w = encode_opcode(self.target.family(), format, op, w);
                 if let Some(a) = self.oracle.ask(w, [0x1234_5678, 0x9abc_def0]) {
                     return Entry::Unsupported {
@@ -836,7 +921,9 @@ impl Gen {
         // FLAT atomics: sc0 (return the pre-op value) adds the destination; the returning form
         // is the base (its vdst kind prints nothing without sc0).
         let mut rtn = false;
-        let (fv, bw, ba) = if matches!(format, Format::Global | Format::Scratch | Format::Flat) {
+        let g9_flat = matches!(format, Format::Global | Format::Scratch | Format::Flat)
+            && self.target.family() == spec::Family::Gfx9;
+        let (fv, bw, ba) = if g9_flat {
             let w1 = Field::FlatSc0.insert(bw, 1);
             match self.oracle.ask(w1, LIT) {
                 Some(a)
@@ -861,7 +948,12 @@ impl Gen {
         // reads it).
         let mut sve = false;
         let (fv, bw, ba) = if format == Format::Scratch && !rtn {
-            let w1 = Field::FlatLds.insert(bw, 1);
+            let sve_field = if g9_flat {
+                Field::FlatLds
+            } else {
+                Field::VfSve
+            };
+            let w1 = sve_field.insert(bw, 1);
             match self.oracle.ask(w1, LIT) {
                 Some(a)
                     if a.comment == ba.comment
@@ -1002,7 +1094,7 @@ impl Gen {
         }
         // Fit each operand's kind.
         let mut specs = Vec::new();
-        let mut all_probes: Vec<(u64, [u32; 2], Option<Answer>)> = Vec::new();
+        let mut all_probes: Vec<(Word, [u32; 2], Option<Answer>)> = Vec::new();
         for (i, f) in bound.iter().enumerate() {
             let Some(f) = *f else {
                 specs.push(OperandSpec {
@@ -1013,7 +1105,7 @@ impl Gen {
             };
             let probes = probe_values(f, self.vop3_sdst);
             // (field value, probe word, literal dwords, LLVM's answer)
-            let answers: Vec<(u32, u64, [u32; 2], Option<Answer>)> = probes
+            let answers: Vec<(u32, Word, [u32; 2], Option<Answer>)> = probes
                 .iter()
                 .map(|&(v, l, aux)| {
                     let w = apply_aux(f.insert(bw, v), aux);
@@ -1105,9 +1197,26 @@ impl Gen {
             }
             // FLAT: the atomic kinds for atomics (returning base), first; the others else.
             if rtn {
+                // AGPRs in the returning form: allowed iff LLVM decodes the base with acc set.
+                let wa = Field::FlatAcc.insert(bw, 1);
+                let acc_rule = match (
+                    self.oracle.ask(wa, LIT).is_some(),
+                    self.oracle.ask(Field::FlatSc1.insert(wa, 1), LIT).is_some(),
+                ) {
+                    (true, true) => 2u8,
+                    (true, false) => 1,
+                    _ => 0,
+                };
+                cands.retain(|k| !matches!(k, Kind::VDstRtn { acc, .. } if *acc != acc_rule));
                 cands.sort_by_key(|k| !matches!(k, Kind::VDataRtn { .. } | Kind::VDstRtn { .. }));
             } else {
                 cands.retain(|k| !matches!(k, Kind::VDataRtn { .. } | Kind::VDstRtn { .. }));
+            }
+            // gfx1250 VFLAT (seg 0) prints no `off` for saddr.
+            if format == Format::Flat && !g9_flat {
+                cands.sort_by_key(|k| !matches!(k, Kind::FlatSaddrOpt { .. }));
+            } else {
+                cands.retain(|k| !matches!(k, Kind::FlatSaddrOpt { .. }));
             }
             if self.vop3_sdst {
                 // Bits 10:8 are the carry-out SGPR: no source has abs bits.
@@ -1134,12 +1243,12 @@ impl Gen {
             'cand: for kind in cands {
                 for (k, (v, w, l, a)) in answers.iter().enumerate() {
                     let Some(ref_ops) = &refs[k] else { continue };
-                    if spec::oracle_crashes64(self.target, *w, l[0]) {
+                    if spec::oracle_crashes64(self.target, *w as u64, l[0]) {
                         continue;
                     }
                     // With a mandatory literal in the base form, a literal source interacts with
                     // it: left to the whole-instruction check below.
-                    if ba.len > spec::format_len(format)
+                    if ba.len > spec::format_len(self.target.family(), format)
                         && matches!(
                             f,
                             Field::Ssrc0
@@ -1161,7 +1270,7 @@ impl Gen {
                                 *w,
                                 *l,
                                 self.names,
-                                spec::format_len(format),
+                                spec::format_len(self.target.family(), format),
                             ),
                         ) {
                             let (_, ops2) = split_text(&a.text);
@@ -1178,7 +1287,7 @@ impl Gen {
                         *w,
                         *l,
                         self.names,
-                        spec::format_len(format),
+                        spec::format_len(self.target.family(), format),
                     );
                     if p.as_ref().is_some_and(|p| p.0 == "<unsupported>") {
                         continue;
@@ -1214,7 +1323,7 @@ impl Gen {
                         f.insert(bw, v),
                         LIT,
                         self.names,
-                        spec::format_len(format),
+                        spec::format_len(self.target.family(), format),
                     );
                     if p.as_ref().is_some_and(|p| p.0 == "<unsupported>") {
                         continue;
@@ -1312,34 +1421,36 @@ impl Gen {
         }
         // GFX9 FLAT lds/sve (bit 13) and acc (bit 55): other instructions or AGPR data, not
         // modelled yet unless LLVM rejects or ignores them.
-        if matches!(format, Format::Global | Format::Scratch | Format::Flat) {
+        if g9_flat {
             for bf in [Field::FlatLds, Field::FlatAcc] {
-                if specs.iter().any(|s: &OperandSpec| s.field == bf) || (sve && bf == Field::FlatLds)
+                if specs.iter().any(|s: &OperandSpec| s.field == bf)
+                    || (sve && bf == Field::FlatLds)
                 {
                     continue;
                 }
-                // Atomics: with and without return.
-                let bases: Vec<u64> = if rtn {
-                    vec![bw, Field::FlatSc0.insert(bw, 0)]
+                // Atomics: judged on the form without return (the returning destination's
+                // kind says whether AGPRs are allowed there).
+                let b = if rtn {
+                    Field::FlatSc0.insert(bw, 0)
                 } else {
-                    vec![bw]
+                    bw
                 };
-                let mut verdicts = Vec::new();
-                for b in bases {
-                    let base = self.oracle.ask(b, LIT);
-                    verdicts.push(match (self.oracle.ask(bf.insert(b, 1), LIT), base) {
-                        (None, _) => Unused::MustBe(0),
-                        (Some(a), Some(ba)) if a.text == ba.text && a.comment == ba.comment => {
-                            Unused::Ignored
-                        }
-                        _ => Unused::Unmodelled(0),
-                    });
+                let base = self.oracle.ask(b, LIT);
+                let v = match (self.oracle.ask(bf.insert(b, 1), LIT), base) {
+                    (None, _) => Unused::MustBe(0),
+                    (Some(a), Some(ba)) if a.text == ba.text && a.comment == ba.comment => {
+                        Unused::Ignored
+                    }
+                    _ => Unused::Unmodelled(0),
+                };
+                // acc: the register operands' kinds read it (AGPRs); checked below on random
+                // words.
+                let data_kinds = specs
+                    .iter()
+                    .any(|s: &OperandSpec| matches!(s.field, Field::FlatVdst | Field::FlatVdata));
+                if bf == Field::FlatAcc && v == Unused::Unmodelled(0) && data_kinds {
+                    continue;
                 }
-                let v = if verdicts.iter().all(|v| *v == verdicts[0]) {
-                    verdicts[0]
-                } else {
-                    Unused::Unmodelled(0)
-                };
                 unused.push((bf, v));
             }
         }
@@ -1355,7 +1466,7 @@ impl Gen {
         let (mask, m, shift, width) =
             format_encoding(self.target.family(), format).expect("format has an encoding");
         let opbits = ((1u32 << width) - 1) << shift;
-        let len = spec::format_len(format);
+        let len = spec::format_len(self.target.family(), format);
         let mut rng = 0x9e37_79b9_7f4a_7c15u64 ^ (op as u64) << 8 ^ format as u64;
         for _ in 0..RANDOM_CHECKS {
             let mut next = || {
@@ -1365,13 +1476,16 @@ impl Gen {
                 (rng >> 16) as u32
             };
             let lo = (next() & !mask & !opbits) | m | (op << shift);
-            let mut w = lo as u64 | if len == 8 { (next() as u64) << 32 } else { 0 };
+            let mut w = lo as Word | if len >= 8 { (next() as Word) << 32 } else { 0 };
+            if len == 12 {
+                w |= (next() as Word) << 64;
+            }
             if format == Format::Vop3 && next() % 2 == 0 {
                 // Half the VOP3 words: VGPR sources and no neg bits, so that valid words with
                 // modifiers (op_sel, clamp, omod, abs) are frequent.
-                w &= !(0x7u64 << 61);
+                w &= !((0x7 as Word) << 61);
                 for i in 0..3 {
-                    w |= 0x100u64 << (32 + 9 * i);
+                    w |= (0x100 as Word) << (32 + 9 * i);
                 }
             }
             let l = [
@@ -1402,7 +1516,7 @@ impl Gen {
                 let bit = next() % (8 * len as u32);
                 let is_op = bit < 32 && ((opbits | mask) >> bit) & 1 == 1;
                 if !is_op {
-                    w ^= 1u64 << bit;
+                    w ^= (1 as Word) << bit;
                 }
             }
             let l = [
@@ -1413,7 +1527,7 @@ impl Gen {
             all_probes.push((w, l, a));
         }
         for (w, l, a) in &all_probes {
-            if spec::oracle_crashes64(self.target, *w, l[0])
+            if spec::oracle_crashes64(self.target, *w as u64, l[0])
                 || spec::vop_extension(self.target, *w as u32).is_some()
             {
                 continue;

@@ -16,9 +16,9 @@ struct Cli {
     command: Option<Command>,
     /// Input code object or offload bundle (gfx1250).
     input: Option<PathBuf>,
-    /// Target processor: gfx942 or gfx950.
-    #[arg(long, default_value = "gfx942")]
-    target: String,
+    /// Target processor: gfx942 or gfx950 (default: $HSA_HOTSWAP_ISA_OVERRIDE, else gfx942).
+    #[arg(long)]
+    target: Option<String>,
     /// Output file.
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -180,12 +180,27 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Disasm { file, mcpu, raw, hex_lines, llvm }) => disasm(&file, mcpu.as_deref(), raw, hex_lines, llvm),
         None => {
             let Some(input) = cli.input else { bail!("no input file given (see --help)") };
-            let target = parse_target(&cli.target)?;
+            // The HotSwap environment contract, where it applies to a command-line translation.
+            let env = hx_cache::env::Env::from_process();
+            if let Some(e) = env.errors.first() {
+                bail!("bad HotSwap environment: {e}");
+            }
+            if env.disable {
+                bail!("HSA_HOTSWAP_DISABLE is set: not translating");
+            }
+            let target_name = cli.target.clone().or_else(|| env.isa_override.clone()).unwrap_or_else(|| "gfx942".into());
+            // ISA names may be full target IDs (amdgcn-amd-amdhsa--gfx942:xnack-).
+            let target_name = target_name.rsplit("--").next().unwrap_or(&target_name).split(':').next().unwrap_or("").to_string();
+            let target = parse_target(&target_name)?;
             let opt_level = hotswap::OptLevel::parse(&cli.opt_level)
                 .with_context(|| format!("unknown optimisation level {}", cli.opt_level))?;
             let bytes = std::fs::read(&input).with_context(|| format!("reading {}", input.display()))?;
-            let options = hotswap::Options { target, opt_level, ..Default::default() };
+            let options = hotswap::Options { target, opt_level, strict: env.strict.unwrap_or(true) };
+            let started = std::time::Instant::now();
             let out = hotswap::translate(&bytes, &options).with_context(|| format!("translating {}", input.display()))?;
+            if env.verbose > 0 {
+                eprintln!("hotswap-xlate: translated {} for {} in {:?}", input.display(), target.cpu(), started.elapsed());
+            }
             let path = cli.output.unwrap_or_else(|| input.with_extension(format!("{}.hsaco", target.cpu())));
             std::fs::write(&path, &out.bytes).with_context(|| format!("writing {}", path.display()))?;
             Ok(())

@@ -116,6 +116,11 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
     match m {
         _ if m.starts_with("s_load_") => return exec_smem_load(wave, inst, group),
         _ if m.starts_with("ds_") => return exec_ds(wave, wave_index, inst, group),
+        "v_readlane_b32" | "v_readfirstlane_b32" | "v_writelane_b32" => return exec_lane_move(wave, inst),
+        _ if m.starts_with("global_") || m.starts_with("scratch_") || m.starts_with("flat_") => {
+            let o = vmem_operands(inst).map_err(|e| unsupported(inst, e))?;
+            return exec_vmem(wave, wave_index, inst, group, &o);
+        }
         _ if m.contains("_saveexec_") || m.contains("_wrexec_") => return exec_saveexec(wave, inst),
         "s_setreg_imm32_b32" | "s_setreg_b32" => return exec_setreg(wave, inst),
         "s_getreg_b32" => return exec_getreg(wave, inst),
@@ -317,11 +322,29 @@ fn exec_salu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
 
 fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut Group<'_>) -> Result<Flow, EmuError> {
     let ops = split_operands(inst, op)?;
-    let mods = inst.mods;
-    let float_dst = op.dst.filter(|t| t.is_float());
-    if (mods.omod != 0 || mods.clamp) && float_dst.is_none() {
-        return Err(unsupported(inst, "clamp/omod on an integer result"));
+    let mods = inst.source_mods();
+    if mods.op_sel != 0 {
+        return Err(unsupported(inst, "op_sel"));
     }
+    let float_dst = op.dst.filter(|t| t.is_float());
+    // Integer clamp saturates (LLVM uses it for uadd.sat / usub.sat and the signed forms).
+    let int_clamp = mods.clamp && op.dst.is_some() && float_dst.is_none();
+    if (mods.omod != 0 && float_dst.is_none()) || (int_clamp && !matches!(op.op, alu::Op::AddU32 | alu::Op::SubU32 | alu::Op::SubrevU32 | alu::Op::AddI32 | alu::Op::SubI32 | alu::Op::AddCoU32 | alu::Op::SubCoU32)) {
+        return Err(unsupported(inst, "clamp/omod on this integer result"));
+    }
+    // The type of a source as neg/abs see it: compares carry untyped bit sources.
+    let src_float = |k: usize| -> Option<alu::Ty> {
+        match op.op {
+            alu::Op::Cmp(c) => match c.kind {
+                crate::alu::cmp::CmpKind::Float { bits: 16, .. } => Some(alu::Ty::F16),
+                crate::alu::cmp::CmpKind::Float { bits: 32, .. } => Some(alu::Ty::F32),
+                crate::alu::cmp::CmpKind::Float { .. } => Some(alu::Ty::F64),
+                crate::alu::cmp::CmpKind::Class { .. } if k == 0 => Some(op.srcs[0]),
+                _ => None,
+            },
+            _ => Some(op.srcs[k]).filter(|t| t.is_float()),
+        }
+    };
     let mask_in = match ops.mask_src {
         Some(loc) => read_mask(wave, loc, inst)?,
         None => 0,
@@ -340,8 +363,8 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
         for (k, o) in ops.srcs.iter().enumerate() {
             let t = op.srcs[k];
             let mut v = source_value(wave, o, lane, t, inst)?;
-            if t.is_float() {
-                v = apply_neg_abs(v, t, mods.neg >> k & 1 != 0, mods.abs >> k & 1 != 0);
+            if let Some(ft) = src_float(k) {
+                v = apply_neg_abs(v, ft, mods.neg >> k & 1 != 0, mods.abs >> k & 1 != 0);
             } else if mods.neg >> k & 1 != 0 || mods.abs >> k & 1 != 0 {
                 return Err(unsupported(inst, "neg/abs on an integer source"));
             }
@@ -355,7 +378,16 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
             }
         }
         let mut out = alu::eval(op, &input, &group.fp_mode);
-        if mods.omod != 0 || mods.clamp {
+        if int_clamp {
+            let (a, b) = (input.src[0] as u32, input.src[1] as u32);
+            out.value = match op.op {
+                alu::Op::AddU32 | alu::Op::AddCoU32 => a.saturating_add(b) as u64,
+                alu::Op::SubU32 | alu::Op::SubCoU32 => a.saturating_sub(b) as u64,
+                alu::Op::SubrevU32 => b.saturating_sub(a) as u64,
+                alu::Op::AddI32 => (a as i32).saturating_add(b as i32) as u32 as u64,
+                _ => (a as i32).saturating_sub(b as i32) as u32 as u64,
+            };
+        } else if mods.omod != 0 || mods.clamp {
             let m = &group.fp_mode;
             out.value = match float_dst {
                 Some(alu::Ty::F32) => crate::alu::omod_clamp_f32(out.value as u32, mods.omod, mods.clamp, m) as u64,
@@ -661,5 +693,66 @@ pub fn exec_vmem(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: 
     }
     let regs = mem_ops::MemRegs { dst: o.vdst, data: o.vdata, data2: None };
     mem_ops::execute_in_group(&op, wave, wave_index, group, &addrs, &regs)?;
+    Ok(Flow::Next)
+}
+
+/// The vector-memory operands of a decoded FLAT/GLOBAL/SCRATCH instruction (GFX9 `Flat*` fields,
+/// GFX12.5 `Vf*` fields). Operands LLVM shows as `off` decode as implicit and are left empty.
+pub fn vmem_operands(inst: &Instruction) -> Result<VmemOperands, String> {
+    use hx_isa::Field;
+    let mut o = VmemOperands { offset: inst.mem_offset as i64, ..Default::default() };
+    for op in inst.operands() {
+        let reg = match op.value {
+            Operand::Reg(r) if r.class != RegClass::Null => Some(r),
+            _ => None,
+        };
+        match op.spec.field {
+            Field::FlatVdst | Field::VfVdst => o.vdst = reg,
+            Field::FlatVaddr | Field::VfVaddr => o.vaddr = reg,
+            Field::FlatVdata | Field::VfVdata => o.vdata = reg,
+            Field::FlatSaddr | Field::VfSaddr => o.saddr = reg,
+            Field::FlatSc0 => o.returns = matches!(op.value, Operand::Imm(v) if v != 0),
+            Field::VfScale => o.scale_offset = matches!(op.value, Operand::Imm(v) if v != 0),
+            _ => {}
+        }
+    }
+    if inst.mnemonic().contains("_async_") || inst.mnemonic().contains("_lds_") {
+        return Err("loads into LDS are not modelled yet".into());
+    }
+    Ok(o)
+}
+
+/// v_readlane / v_readfirstlane (VGPR lane -> SGPR) and v_writelane (SGPR -> one VGPR lane).
+fn exec_lane_move(wave: &mut Wave, inst: &Instruction) -> Result<Flow, EmuError> {
+    use crate::lane_ops;
+    let ops: Vec<&InstOperand> = inst.operands().filter(|o| role(&o.spec.kind) != Role::Modifier).collect();
+    let reg = |o: Option<&&InstOperand>| match o.map(|o| o.value) {
+        Some(Operand::Reg(r)) => Ok(r),
+        v => Err(unsupported(inst, format!("operand {v:?}"))),
+    };
+    let lanes_of = |wave: &Wave, r: Reg| -> Result<Vec<u32>, EmuError> { (0..wave.lanes).map(|l| wave.read_vreg(Reg { dwords: 1, ..r }, l).map(|v| v as u32)).collect() };
+    match inst.mnemonic() {
+        "v_readfirstlane_b32" => {
+            let (dst, src) = (reg(ops.first())?, reg(ops.get(1))?);
+            let v = lane_ops::readfirstlane(&lanes_of(wave, src)?, wave.exec);
+            wave.write_sreg(Reg { dwords: 1, ..dst }, v as u64)?;
+        }
+        "v_readlane_b32" => {
+            let (dst, src) = (reg(ops.first())?, reg(ops.get(1))?);
+            let sel = read_scalar(wave, ops.get(2).ok_or_else(|| unsupported(inst, "no lane select"))?, inst)? as u32;
+            let v = lane_ops::readlane(&lanes_of(wave, src)?, sel);
+            wave.write_sreg(Reg { dwords: 1, ..dst }, v as u64)?;
+        }
+        _ => {
+            // v_writelane_b32 vdst, ssrc, lane: writes one lane whatever EXEC says.
+            let dst = reg(ops.first())?;
+            let v = read_scalar(wave, ops.get(1).ok_or_else(|| unsupported(inst, "no source"))?, inst)? as u32;
+            let sel = read_scalar(wave, ops.get(2).ok_or_else(|| unsupported(inst, "no lane select"))?, inst)? as u32;
+            let mut vals = lanes_of(wave, dst)?;
+            lane_ops::writelane(&mut vals, sel, v);
+            let lane = sel as usize & (wave.lanes - 1);
+            wave.write_vreg_dwords(Reg { dwords: 1, ..dst }, lane, &[vals[lane]])?;
+        }
+    }
     Ok(Flow::Next)
 }

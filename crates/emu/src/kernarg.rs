@@ -12,7 +12,6 @@ pub fn build(meta: &KernelMeta, explicit: &[Vec<u8>], dispatch: &Dispatch) -> Re
     );
     let mut seg = vec![0u8; size];
     let mut next_explicit = explicit.iter();
-    let wg = dispatch.workgroup_counts();
     for a in &meta.args {
         let at = a.offset as usize;
         let put = |seg: &mut Vec<u8>, bytes: &[u8]| -> Result<(), EmuError> {
@@ -42,8 +41,11 @@ pub fn build(meta: &KernelMeta, explicit: &[Vec<u8>], dispatch: &Dispatch) -> Re
                 })?;
                 put(&mut seg, v)?;
             }
+            // As the ROCm runtime fills it: the number of *full* work-groups (grid / block rounded
+            // down); a partial last group shows in hidden_remainder.
             "hidden_block_count_x" | "hidden_block_count_y" | "hidden_block_count_z" => {
-                put(&mut seg, &wg[dim(kind)].to_le_bytes())?
+                let d = dim(kind);
+                put(&mut seg, &(dispatch.grid[d] / dispatch.block[d].max(1)).to_le_bytes())?
             }
             "hidden_group_size_x" | "hidden_group_size_y" | "hidden_group_size_z" => {
                 put(&mut seg, &(dispatch.block[dim(kind)] as u16).to_le_bytes())?

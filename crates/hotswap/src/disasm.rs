@@ -49,7 +49,7 @@ pub fn decode_stream(target: Target, bytes: &[u8], decoder: Decoder) -> Result<V
             None => hx_isa::decode(target, bytes, at).map(|i| (i.len as usize, i.text())).map_err(|e| {
                 // A valid but unmodelled instruction: skip its fixed part, not just one dword.
                 if let hx_isa::DecodeError::Unsupported { format, .. } = &e {
-                    skip = hx_isa::spec::format_len(*format).max(4);
+                    skip = hx_isa::spec::format_len(target.family(), *format).max(4);
                 }
                 e.to_string()
             }),

@@ -13,16 +13,26 @@
 //!
 //! Formats decoded from the tables:
 //! - gfx1250: SOP1, SOP2, SOPK, SOPC, SOPP, VOP1, VOP2, VOPC (e32), VOP3 (incl. VOP3 with a
-//!   carry-out SGPR, VOPC/VOP1/VOP2 promoted to e64), SMEM, DS; 32- and 64-bit literals.
+//!   carry-out SGPR, VOPC/VOP1/VOP2 promoted to e64), SMEM, DS; 32- and 64-bit literals;
+//!   VGLOBAL/VSCRATCH/VFLAT (96-bit: `Instruction::word` holds dword 2 in bits 95:64) loads,
+//!   stores, global_inv/wb/wbinv, operands named by `Field::Vf*` (atomics, whose
+//!   `th:TH_ATOMIC_RETURN` adds a destination, and the block forms are reported as
+//!   unsupported; the `*_async_to_lds_*` forms hold their LDS-address VGPR, an input, in the
+//!   `Field::VfVdst` operand).
 //! - gfx942/gfx950: SOP1, SOP2, SOPK, SOPC, SOPP, VOP1, VOP2, VOPC, VOP3 (VOP3a/VOP3b), SMEM,
-//!   DS (VGPR data; the AGPR `acc` form is reported as unsupported).
+//!   DS (VGPR data; the AGPR `acc` form is reported as unsupported), FLAT/GLOBAL/SCRATCH
+//!   (loads, stores, atomics with and without return; VGPR data only: the `acc` bit 55 and
+//!   the `*_lds_*` forms are reported as unsupported). Operands are named by `Field::Flat*`;
+//!   `Instruction::mem_offset` holds the offset (sign-extended for GLOBAL/SCRATCH),
+//!   `Instruction::cache` the sc0/sc1/nt bits.
 //!
-//! Everything else (DPP, SDWA, VOP3P, VOPD, FLAT/GLOBAL/SCRATCH, MUBUF, MIMG, ...) and the
+//! Everything else (DPP, SDWA, VOP3P, VOPD, MUBUF, MIMG, ...) and the
 //! opcodes in `UNSUPPORTED` are reported as [`DecodeError::Unsupported`], never guessed. So are
 //! the encodings on which LLVM 22 itself crashes ([`spec::oracle_crashes64`]): their text cannot
 //! be checked.
 
 pub mod operand;
+pub mod mods;
 pub mod spec;
 pub mod tables;
 
@@ -48,7 +58,9 @@ pub struct Modifiers {
     pub op_sel_hi: u8,
 }
 
-/// Memory cache-policy bits (unused by the scalar formats).
+/// Memory cache-policy bits. GFX9 FLAT/GLOBAL/SCRATCH: sc0 (bit 0; on atomics "return the
+/// pre-op value"), sc1 (bit 1), nt (bit 2). 0 for the other formats (their policy bits, if
+/// any, are operands: `Kind::SmemCachePolicy`, `Kind::Flag`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct CachePolicy {
     pub bits: u16,
@@ -70,8 +82,9 @@ pub struct Instruction {
     pub cache: CachePolicy,
     /// Memory offset field (unused by the scalar formats).
     pub mem_offset: i32,
-    /// The instruction's fixed part (dword 0, and dword 1 in bits 63:32 for 64-bit formats).
-    pub word: u64,
+    /// The instruction's fixed part (dword 0; dword 1 in bits 63:32 for 64-bit formats; dword 2
+    /// in bits 95:64 for 96-bit formats): the value `Field::extract` reads.
+    pub word: spec::Word,
     operands: [Option<InstOperand>; MAX_OPERANDS],
 }
 
@@ -193,6 +206,9 @@ pub fn classify(target: Target, word: u32) -> Format {
         Format::Smem,
         Format::Vop3,
         Format::Ds,
+        Format::Global,
+        Format::Scratch,
+        Format::Flat,
     ] {
         if let Some((mask, m, _, _)) = spec::format_encoding(target.family(), f) {
             if word & mask == m {
@@ -298,7 +314,8 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
             bytes: raw(bytes, offset, 4),
         });
     };
-    let word64 = if spec::format_len(format) == 8 {
+    let flen = spec::format_len(target.family(), format);
+    let word64 = if flen >= 8 {
         let Some(d1) = inst.get(4..8) else {
             return Err(DecodeError::Truncated {
                 offset,
@@ -316,6 +333,16 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
             bytes: raw(bytes, offset, 12),
         });
     }
+    let mut word64 = word64 as spec::Word;
+    if flen == 12 {
+        let Some(d2) = inst.get(8..12) else {
+            return Err(DecodeError::Truncated {
+                offset,
+                bytes: raw(bytes, offset, 12),
+            });
+        };
+        word64 |= (u32::from_le_bytes([d2[0], d2[1], d2[2], d2[3]]) as spec::Word) << 64;
+    }
     match operand::decode_fields(target, info, word64, inst) {
         Ok(d) => Ok(Instruction {
             target,
@@ -324,8 +351,8 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
             len: d.len as u8,
             literal: d.literal,
             mods: Modifiers::default(),
-            cache: CachePolicy::default(),
-            mem_offset: 0,
+            cache: cache_policy(info, word64),
+            mem_offset: mem_offset(info, word64),
             word: word64,
             operands: d.operands,
         }),
@@ -343,6 +370,39 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
             bytes: raw(bytes, offset, 8),
         }),
     }
+}
+
+/// The byte offset of a memory instruction's offset operand (GFX9 FLAT: `FlatOff13` signed,
+/// `FlatOff13U` unsigned; gfx1250 VFLAT: `VfOff24` signed); 0 for other instructions.
+fn mem_offset(info: &OpInfo, word: spec::Word) -> i32 {
+    for s in info.operands {
+        let v = s.field.extract(word);
+        match s.kind {
+            Kind::FlatOff13 => return ((v & 0x1fff) << 19) as i32 >> 19,
+            Kind::VfOff24 => return ((v & 0xff_ffff) << 8) as i32 >> 8,
+            Kind::FlatOff13U => return (v & 0x1fff) as i32,
+            _ => {}
+        }
+    }
+    0
+}
+
+/// GFX9 FLAT cache-policy bits as [`CachePolicy::bits`]: sc0 (bit 0), sc1 (bit 1), nt (bit 2)
+/// (LLVM's CPol GLC/SCC/SLC order); 0 for other instructions.
+fn cache_policy(info: &OpInfo, word: spec::Word) -> CachePolicy {
+    let mut bits = 0u16;
+    for s in info.operands {
+        let b = match s.field {
+            Field::FlatSc0 => 1,
+            Field::FlatSc1 => 2,
+            Field::FlatNt => 4,
+            _ => continue,
+        };
+        if s.field.extract(word) != 0 {
+            bits |= b;
+        }
+    }
+    CachePolicy { bits }
 }
 
 /// Decodes a whole buffer, instruction after instruction, stopping at the first error.

@@ -3,7 +3,7 @@
 //! Depends only on `spec` (as `super::spec`): the table generator includes this file too.
 
 use super::spec::{
-    Family, Imm16, KImmStyle, Kind, OpInfo, OperandSpec, SrcMods, Target, Unused, ValType,
+    Family, Imm16, KImmStyle, Kind, OpInfo, OperandSpec, SrcMods, Target, Unused, ValType, Word,
 };
 use std::fmt::Write as _;
 
@@ -293,7 +293,7 @@ fn scalar_source_kind(kind: Kind) -> bool {
 }
 
 /// The (neg, abs) bits of VOP3 source `idx`.
-pub fn src_mod_bits(word: u64, idx: u8) -> (bool, bool) {
+pub fn src_mod_bits(word: Word, idx: u8) -> (bool, bool) {
     let neg = (word >> (61 + idx as u64)) & 1 == 1;
     let abs = (word >> (8 + idx as u64)) & 1 == 1;
     (neg, abs)
@@ -305,7 +305,7 @@ pub fn decode_operand(
     target: Target,
     kind: Kind,
     v: u32,
-    word: u64,
+    word: Word,
     lits: &mut LitReader<'_>,
     warn: &mut String,
 ) -> Result<Operand, OperandError> {
@@ -378,6 +378,74 @@ pub fn decode_operand(
         Kind::Imm16(_) => Ok(Operand::Imm(v & 0xffff)),
         Kind::Fixed(_) => Ok(Operand::Implicit),
         Kind::SBase { dwords } => decode_scalar(target, 2 * v, dwords, None, lits, warn),
+        Kind::FlatVaddrG => {
+            let off = match target.family() {
+                Family::Gfx9 => (word >> 48) & 0x7f == 0x7f,
+                Family::Gfx12_5 => word & 0x7f == 124,
+            };
+            Ok(Operand::Reg(Reg {
+                class: RegClass::Vgpr,
+                index: v as u16,
+                dwords: if off { 2 } else { 1 },
+            }))
+        }
+        Kind::ScratchVaddr => {
+            let sve = match target.family() {
+                Family::Gfx9 => 13,
+                Family::Gfx12_5 => 49,
+            };
+            if (word >> sve) & 1 == 0 {
+                Ok(Operand::Implicit)
+            } else {
+                Ok(Operand::Reg(Reg {
+                    class: RegClass::Vgpr,
+                    index: v as u16,
+                    dwords: 1,
+                }))
+            }
+        }
+        Kind::FlatSaddrK { dwords, .. } | Kind::FlatSaddrOpt { dwords, .. } => {
+            let off = match target.family() {
+                Family::Gfx9 => 0x7f,
+                Family::Gfx12_5 => 124,
+            };
+            if v == off {
+                return Ok(Operand::Implicit);
+            }
+            decode_scalar(target, v, dwords, None, lits, warn)
+        }
+        Kind::FlatOff13 | Kind::FlatOff13U => Ok(Operand::Imm(v & 0x1fff)),
+        Kind::VfOff24 | Kind::VfCachePolicy { .. } => Ok(Operand::Imm(v)),
+        Kind::VDstRtn { dwords, acc, .. } => {
+            if (word >> 16) & 1 == 0 {
+                return Ok(Operand::Implicit);
+            }
+            let a = (word >> 55) & 1 == 1;
+            let sc1 = (word >> 25) & 1 == 1;
+            if a && (acc == 0 || (acc == 1 && sc1)) {
+                return Err(OperandError::Invalid);
+            }
+            if a && v + dwords as u32 > 256 {
+                return Err(OperandError::Invalid);
+            }
+            Ok(Operand::Reg(Reg {
+                class: if a { RegClass::Agpr } else { RegClass::Vgpr },
+                index: v as u16,
+                dwords,
+            }))
+        }
+        Kind::VDataRtn { dwords } | Kind::FlatDst { dwords } | Kind::FlatData { dwords } => {
+            let a = (word >> 55) & 1 == 1;
+            // AGPR tuples end at a255 (VGPR tuples past v255 still print).
+            if a && v + dwords as u32 > 256 {
+                return Err(OperandError::Invalid);
+            }
+            Ok(Operand::Reg(Reg {
+                class: if a { RegClass::Agpr } else { RegClass::Vgpr },
+                index: v as u16,
+                dwords,
+            }))
+        }
         Kind::SmemOff
         | Kind::Flag(_)
         | Kind::SmemCachePolicy
@@ -411,8 +479,8 @@ pub fn decode_operand(
         // Keeps imm (bit 17) and soe (bit 14) with dword 1: Imm(dword1), the bits in `Implicit`
         // form are re-read at print time from the raw value, so encode them in the operand.
         Kind::G9SmemOff => {
-            let imm = (word >> 17) & 1;
-            let soe = (word >> 14) & 1;
+            let imm = ((word >> 17) & 1) as u64;
+            let soe = ((word >> 14) & 1) as u64;
             Ok(Operand::Literal {
                 value: v as u64 | imm << 32 | soe << 33,
                 wide: false,
@@ -760,6 +828,27 @@ impl Names {
     };
 }
 
+/// As [`format_operand`], for kinds whose printing also depends on other bits of the
+/// instruction's fixed part `word` (GFX9 FLAT atomic data).
+pub fn format_operand_w(
+    out: &mut String,
+    target: Target,
+    kind: Kind,
+    op: &Operand,
+    names: Names,
+    word: Option<Word>,
+) {
+    if let (Kind::VDataRtn { dwords }, Some(w)) = (kind, word) {
+        let k = if (w >> 16) & 1 == 0 {
+            Kind::FlatData { dwords }
+        } else {
+            Kind::VReg { dwords }
+        };
+        return format_operand(out, target, k, op, names);
+    }
+    format_operand(out, target, kind, op, names)
+}
+
 /// Prints an operand of kind `kind` as LLVM does.
 pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand, names: Names) {
     let note = |out: &mut String, class: &str| {
@@ -770,6 +859,80 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
     };
     match (kind, *op) {
         (Kind::Fixed(t), _) => out.push_str(t),
+        (Kind::FlatSaddrK { .. } | Kind::ScratchVaddr, Operand::Implicit) => out.push_str("off"),
+        (Kind::VDstRtn { .. } | Kind::FlatSaddrOpt { .. }, Operand::Implicit) => {}
+        (Kind::FlatSaddrOpt { dwords, xexec }, other) => format_operand(
+            out,
+            target,
+            Kind::FlatSaddrK { dwords, xexec },
+            &other,
+            names,
+        ),
+        (Kind::FlatDst { .. } | Kind::FlatData { .. }, Operand::Reg(r))
+            if r.dwords >= 2 && r.index % 2 != 0 =>
+        {
+            format_reg(out, r);
+            note(out, &format!("AV_{}_Align2", 32 * r.dwords as u32));
+        }
+        (Kind::VfOff24, Operand::Imm(v)) => {
+            let off = ((v & 0xff_ffff) << 8) as i32 >> 8;
+            if off != 0 {
+                let _ = write!(out, "offset:{off}");
+            }
+        }
+        (Kind::VfCachePolicy { store }, Operand::Imm(v)) => {
+            let scope = v & 3;
+            let th = (v >> 2) & 7;
+            let mut parts: Vec<String> = Vec::new();
+            let pre = if store { "TH_STORE_" } else { "TH_LOAD_" };
+            let name = match th {
+                0 => None,
+                1 => Some("NT"),
+                2 => Some("HT"),
+                3 if scope == 3 => Some("BYPASS"),
+                3 if store => Some("WB"),
+                3 => Some("LU"),
+                4 => Some("NT_RT"),
+                5 => Some("RT_NT"),
+                6 => Some("NT_HT"),
+                7 if store => Some("NT_WB"),
+                _ => {
+                    parts.push(format!("th:0x{th:x}"));
+                    None
+                }
+            };
+            if let Some(n) = name {
+                parts.push(format!("th:{pre}{n}"));
+            }
+            match scope {
+                1 => parts.push("scope:SCOPE_SE".into()),
+                2 => parts.push("scope:SCOPE_DEV".into()),
+                3 => parts.push("scope:SCOPE_SYS".into()),
+                _ => {}
+            }
+            out.push_str(&parts.join(" "));
+        }
+        (Kind::FlatOff13U, Operand::Imm(v)) => {
+            if v & 0x1fff != 0 {
+                let _ = write!(out, "offset:{}", v & 0x1fff);
+            }
+        }
+        (Kind::FlatSaddrK { dwords, xexec }, Operand::Reg(r))
+            if r.class == RegClass::Exec && xexec && (dwords >= 2 || r.index == 1) =>
+        {
+            format_reg(out, r);
+            if dwords >= 2 {
+                note(out, "SReg_64_XEXEC_XNULL");
+            } else {
+                note(out, "SReg_32_XEXEC_HI");
+            }
+        }
+        (Kind::FlatOff13, Operand::Imm(v)) => {
+            let off = ((v & 0x1fff) << 19) as i32 >> 19;
+            if off != 0 {
+                let _ = write!(out, "offset:{off}");
+            }
+        }
         (Kind::VSrcM { ty, .. }, other) => {
             format_operand(out, target, Kind::VSrc(ty), &other, names)
         }
@@ -1002,13 +1165,20 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
             out.push_str("src_lds_direct")
         }
         (
-            Kind::VSrc(_) | Kind::VDst { .. } | Kind::VReg { .. } | Kind::VDstAv { .. } | Kind::VRegAv { .. },
+            Kind::VSrc(_)
+            | Kind::VDst { .. }
+            | Kind::VReg { .. }
+            | Kind::VDstAv { .. }
+            | Kind::VRegAv { .. }
+            | Kind::VDataRtn { .. }
+            | Kind::VDstRtn { .. }
+            | Kind::FlatVaddrG,
             Operand::Reg(r),
         ) if r.class == RegClass::Vgpr && r.dwords >= 2 && r.index % 2 != 0 => {
             format_reg(out, r);
             let class = match kind {
                 Kind::VSrc(_) => "VS",
-                Kind::VDstAv { .. } | Kind::VRegAv { .. } => "AV",
+                Kind::VDstAv { .. } | Kind::VRegAv { .. } | Kind::VDstRtn { av: true, .. } => "AV",
                 _ => "VReg",
             };
             let _ = write!(
@@ -1262,7 +1432,7 @@ pub struct Decoded {
 pub fn decode_fields(
     target: Target,
     info: &OpInfo,
-    word: u64,
+    word: Word,
     inst: &[u8],
 ) -> Result<Decoded, OperandError> {
     for &(f, u) in info.unused {
@@ -1275,7 +1445,7 @@ pub fn decode_fields(
     if info.operands.len() > MAX_OPERANDS {
         return Err(OperandError::Unsupported);
     }
-    let fixed = super::spec::format_len(info.format);
+    let fixed = super::spec::format_len(target.family(), info.format);
     let mut lits = LitReader::new(inst, fixed);
     let mut warn = String::new();
     let mut operands = [None; MAX_OPERANDS];
@@ -1312,7 +1482,7 @@ pub fn format_inst(
     target: Target,
     mnemonic: &str,
     operands: &[Option<InstOperand>],
-    word: Option<u64>,
+    word: Option<Word>,
     names: Names,
 ) -> String {
     let mut s = String::from(mnemonic);
@@ -1321,7 +1491,7 @@ pub fn format_inst(
     let mut t = String::new();
     for op in operands.iter().flatten() {
         t.clear();
-        format_operand(&mut t, target, op.spec.kind, &op.value, names);
+        format_operand_w(&mut t, target, op.spec.kind, &op.value, names, word);
         if let (Kind::VSrcM { idx, mods, .. }, Some(word)) = (op.spec.kind, word) {
             let (neg, abs) = src_mod_bits(word, idx);
             match mods {
@@ -1335,6 +1505,10 @@ pub fn format_inst(
                 op.spec.kind,
                 Kind::DsOffset16
                     | Kind::DsOffsetPair
+                    | Kind::FlatOff13
+                    | Kind::FlatOff13U
+                    | Kind::VfOff24
+                    | Kind::VfCachePolicy { .. }
                     | Kind::Flag(_)
                     | Kind::SmemCachePolicy
                     | Kind::Omod

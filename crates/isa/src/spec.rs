@@ -177,11 +177,61 @@ pub enum Field {
     Vop3Abs0,
     Vop3Abs1,
     Vop3Abs2,
+    /// GFX9 FLAT/GLOBAL/SCRATCH: the 13-bit offset, bits 12:0. GLOBAL and SCRATCH read it as
+    /// a signed byte offset (-4096..=4095, two's complement in 13 bits): the effective address
+    /// is `base + sext13(field)`. The operand is `Operand::Imm(field)` (raw, not sign-extended).
+    FlatOffset,
+    /// GFX9 FLAT: bit 13 (lds on GLOBAL/SCRATCH, sve on gfx940+ SCRATCH: a VGPR address is used).
+    FlatLds,
+    /// GFX9 FLAT: sc0 (glc; for atomics, "return the pre-op value"), bit 16.
+    FlatSc0,
+    /// GFX9 FLAT: nt (slc), bit 17.
+    FlatNt,
+    /// GFX9 FLAT (gfx940+): sc1, bit 25.
+    FlatSc1,
+    /// GFX9 FLAT: address VGPR(s), bits 39:32. GLOBAL: a 64-bit address pair when saddr is
+    /// `off` (0x7f), else a 32-bit unsigned offset added to saddr.
+    FlatVaddr,
+    /// GFX9 FLAT: data VGPR(s) of stores and atomics, bits 47:40.
+    FlatVdata,
+    /// GFX9 FLAT: scalar address, bits 54:48: 0x7f is `off` (no scalar base), else an SGPR
+    /// pair base (GLOBAL) or one SGPR (SCRATCH).
+    FlatSaddr,
+    /// GFX9 FLAT (gfx90a+): acc, bit 55: data/destination are AGPRs (not modelled yet).
+    FlatAcc,
+    /// GFX9 FLAT: destination VGPR(s), bits 63:56.
+    FlatVdst,
+    /// gfx1250 VGLOBAL/VSCRATCH/VFLAT (96-bit): scalar address, bits 6:0 (124 = `off`).
+    VfSaddr,
+    /// gfx1250 VFLAT: destination VGPR(s), bits 39:32.
+    VfVdst,
+    /// gfx1250 VFLAT: nv, bit 7.
+    VfNv,
+    /// gfx1250 VFLAT: scale_offset, bit 48 (the VGPR offset is scaled by the access size).
+    VfScale,
+    /// gfx1250 VSCRATCH: sve, bit 49 (a VGPR address is used).
+    VfSve,
+    /// gfx1250 VFLAT: cache policy, bits 54:50: scope in bits 1:0 of the value (51:50), th in
+    /// bits 4:2 (54:52).
+    VfCpol,
+    /// gfx1250 VFLAT: data VGPR(s), bits 62:55.
+    VfVdata,
+    /// gfx1250 VFLAT: address VGPR(s), bits 71:64 (dword 2): a 64-bit address pair when saddr
+    /// is `off`, else a 32-bit offset added to the SGPR-pair base.
+    VfVaddr,
+    /// gfx1250 VFLAT: the signed 24-bit byte offset, bits 95:72; `Operand::Imm(raw field)`,
+    /// effective offset `sext24(field)`.
+    VfOffset,
 }
+
+/// An instruction's fixed part as one little-endian integer: dword 0 in bits 31:0, dword 1 in
+/// bits 63:32, dword 2 (the 96-bit GFX12 formats) in bits 95:64.
+pub type Word = u128;
 
 impl Field {
     /// (shift, width) of the field in the instruction's fixed part, read as a little-endian
-    /// u64 (dword 0 in bits 31:0, dword 1 in bits 63:32). Width 0: not an encoding field.
+    /// [`Word`] (dword 0 in bits 31:0, dword 1 in 63:32, dword 2 in 95:64). Width 0: not an
+    /// encoding field.
     pub fn bits(self) -> (u32, u32) {
         match self {
             Field::Sdst => (16, 7),
@@ -223,25 +273,44 @@ impl Field {
             Field::Vop3Abs0 => (8, 1),
             Field::Vop3Abs1 => (9, 1),
             Field::Vop3Abs2 => (10, 1),
+            Field::FlatOffset => (0, 13),
+            Field::FlatLds => (13, 1),
+            Field::FlatSc0 => (16, 1),
+            Field::FlatNt => (17, 1),
+            Field::FlatSc1 => (25, 1),
+            Field::FlatVaddr => (32, 8),
+            Field::FlatVdata => (40, 8),
+            Field::FlatSaddr => (48, 7),
+            Field::FlatAcc => (55, 1),
+            Field::FlatVdst => (56, 8),
+            Field::VfSaddr => (0, 7),
+            Field::VfVdst => (32, 8),
+            Field::VfScale => (48, 1),
+            Field::VfNv => (7, 1),
+            Field::VfSve => (49, 1),
+            Field::VfCpol => (50, 5),
+            Field::VfVdata => (55, 8),
+            Field::VfVaddr => (64, 8),
+            Field::VfOffset => (72, 24),
         }
     }
 
     /// The field's value (0 for fields not in the encoding).
-    pub fn extract(self, word: u64) -> u32 {
+    pub fn extract(self, word: Word) -> u32 {
         let (s, w) = self.bits();
         if w == 0 {
             return 0;
         }
-        ((word >> s) & ((1u64 << w) - 1)) as u32
+        ((word >> s) & ((1u128 << w) - 1)) as u32
     }
 
-    pub fn insert(self, word: u64, v: u32) -> u64 {
+    pub fn insert(self, word: Word, v: u32) -> Word {
         let (s, w) = self.bits();
         if w == 0 {
             return word;
         }
-        let m = ((1u64 << w) - 1) << s;
-        (word & !m) | (((v as u64) << s) & m)
+        let m = ((1u128 << w) - 1) << s;
+        (word & !m) | (((v as u128) << s) & m)
     }
 }
 
@@ -438,6 +507,50 @@ pub enum Kind {
     Flag(&'static str),
     /// GFX12 SMEM cache policy modifiers: `th:..`, `scope:..`, `nv`.
     SmemCachePolicy,
+    /// GFX9 GLOBAL address (`Field::FlatVaddr`): with saddr `off` (bits 54:48 = 0x7f) a VGPR
+    /// pair (misaligned pairs print LLVM's `VReg_64_Align2` note), else one VGPR.
+    FlatVaddrG,
+    /// GFX9 FLAT scalar address (`Field::FlatSaddr`) of `dwords` SGPRs: 0x7f prints `off`
+    /// (decoded as `Operand::Implicit`; gfx1250: 124); with `xexec`, EXEC (pairs) prints with
+    /// LLVM's `SReg_64_XEXEC_XNULL` note, exec_hi (single SGPR) with `SReg_32_XEXEC_HI`.
+    FlatSaddrK { dwords: u8, xexec: bool },
+    /// As `FlatSaddrK`, but `off` prints nothing (gfx1250 VFLAT).
+    FlatSaddrOpt { dwords: u8, xexec: bool },
+    /// GFX9 FLAT signed 13-bit offset (`Field::FlatOffset`): `offset:N` (decimal, signed) when
+    /// non-zero; the operand is `Operand::Imm(raw 13-bit field)`.
+    FlatOff13,
+    /// SCRATCH address (`Field::FlatVaddr`, gfx1250 `Field::VfVaddr`): `off` (decoded as
+    /// `Operand::Implicit`) unless the sve bit (GFX9 bit 13, gfx1250 bit 49) is set, then one
+    /// VGPR.
+    ScratchVaddr,
+    /// GFX9 FLAT atomic destination (`Field::FlatVdst`): `dwords` VGPRs when sc0 (bit 16, "return
+    /// the pre-op value") is set, else absent (decoded as `Operand::Implicit`, printed as
+    /// nothing). Misaligned tuples print LLVM's `AV_..` (`av`) or `VReg_..` `_Align2` note.
+    /// With the acc bit (55) set the registers are AGPRs (misaligned AGPR tuples carry no
+    /// note). `acc`: whether LLVM accepts AGPRs in the returning form: 0 never, 1 only without
+    /// sc1 (bit 25), 2 always (else the word is invalid).
+    VDstRtn {
+        dwords: u8,
+        av: bool,
+        acc: u8,
+    },
+    /// GFX9 FLAT atomic data (`Field::FlatVdata`): `dwords` VGPRs; LLVM's note on a misaligned
+    /// tuple names `VReg_.._Align2` when sc0 (bit 16) is set, `AV_.._Align2` when not.
+    /// AGPRs when the acc bit (55) is set (no note on misaligned AGPR tuples when returning).
+    VDataRtn { dwords: u8 },
+    /// GFX9 FLAT destination (`Field::FlatVdst`) / data (`Field::FlatVdata`) of `dwords`
+    /// registers of LLVM's AV classes: VGPRs, or AGPRs when the acc bit (55) is set;
+    /// misaligned tuples print the `AV_.._Align2` note.
+    FlatDst { dwords: u8 },
+    FlatData { dwords: u8 },
+    /// GFX9 FLAT (seg 0) unsigned 13-bit offset (`Field::FlatOffset`): `offset:N` (decimal,
+    /// 0..=8191) when non-zero; the operand is `Operand::Imm(field)`.
+    FlatOff13U,
+    /// gfx1250 VFLAT signed 24-bit offset (`Field::VfOffset`): `offset:N` (decimal) when non-zero.
+    VfOff24,
+    /// gfx1250 VFLAT cache policy (`Field::VfCpol`): `th:TH_LOAD_..`/`th:TH_STORE_..` (`store`),
+    /// `scope:SCOPE_..`.
+    VfCachePolicy { store: bool },
 }
 
 /// Constraint on an encoding field that does not hold an operand.
@@ -513,6 +626,29 @@ pub fn format_fields(family: Family, format: Format) -> &'static [Field] {
             Field::DsBit16,
             Field::DsBit17,
         ],
+        Format::Global | Format::Scratch | Format::Flat if family == Family::Gfx12_5 => &[
+            Field::VfVdst,
+            Field::VfVaddr,
+            Field::VfVdata,
+            Field::VfSaddr,
+            // LLVM prints offset, scale_offset, th and scope, then nv.
+            Field::VfOffset,
+            Field::VfScale,
+            Field::VfCpol,
+            Field::VfNv,
+            Field::VfSve,
+        ],
+        Format::Global | Format::Scratch | Format::Flat if family == Family::Gfx9 => &[
+            Field::FlatVdst,
+            Field::FlatVaddr,
+            Field::FlatVdata,
+            Field::FlatSaddr,
+            // LLVM prints offset, then sc0, nt, sc1.
+            Field::FlatOffset,
+            Field::FlatSc0,
+            Field::FlatNt,
+            Field::FlatSc1,
+        ],
         Format::Vop3 => &[
             Field::Vop3Vdst,
             Field::Vop3Src0,
@@ -549,12 +685,23 @@ pub fn format_encoding(family: Family, format: Format) -> Option<(u32, u32, u32,
             Family::Gfx12_5 => (0xfc00_0000, 0xd400_0000, 16, 10),
             Family::Gfx9 => (0xfc00_0000, 0xd000_0000, 16, 10),
         },
+        // GFX9 FLAT: bits 15:14 (seg) select flat (0), scratch (1), global (2).
+        Format::Flat if family == Family::Gfx9 => (0xfc00_c000, 0xdc00_0000, 18, 7),
+        Format::Scratch if family == Family::Gfx9 => (0xfc00_c000, 0xdc00_4000, 18, 7),
+        Format::Global if family == Family::Gfx9 => (0xfc00_c000, 0xdc00_8000, 18, 7),
+        // gfx1250 VFLAT: bits 25:24 (seg) select flat (0), scratch (1), global (2).
+        Format::Global => (0xff00_0000, 0xee00_0000, 14, 8),
+        Format::Scratch => (0xff00_0000, 0xed00_0000, 14, 8),
+        Format::Flat => (0xff00_0000, 0xec00_0000, 14, 8),
         _ => return None,
     })
 }
 
 /// Is `format` decoded from the tables for `target`?
 pub fn modelled(_target: Target, format: Format) -> bool {
+    if matches!(format, Format::Global | Format::Scratch | Format::Flat) {
+        return true;
+    }
     matches!(
         format,
         Format::Sop1
@@ -572,8 +719,9 @@ pub fn modelled(_target: Target, format: Format) -> bool {
 }
 
 /// Bytes of the fixed part of a format (before any literal).
-pub fn format_len(format: Format) -> usize {
+pub fn format_len(family: Family, format: Format) -> usize {
     match format {
+        Format::Flat | Format::Global | Format::Scratch if family == Family::Gfx12_5 => 12,
         Format::Smem
         | Format::Vop3
         | Format::Vop3Sdst

@@ -11,7 +11,7 @@ use common::{compare, gpu, Rng, Tally};
 use hx_isa::{spec, Format, Target};
 use hx_llvm::Disassembler;
 
-const FORMATS: [Format; 11] = [
+const FORMATS: [Format; 14] = [
     Format::Sop1,
     Format::Sop2,
     Format::Sopk,
@@ -23,6 +23,9 @@ const FORMATS: [Format; 11] = [
     Format::Smem,
     Format::Vop3,
     Format::Ds,
+    Format::Global,
+    Format::Scratch,
+    Format::Flat,
 ];
 
 /// A random instruction buffer of `format`: the format's fixed bits, random opcode and fields,
@@ -67,7 +70,7 @@ fn sweep(target: Target, format: Format, n: u32, seed: u64) -> Tally {
         }
         let d1 = u32::from_le_bytes([buf[4], buf[5], buf[6], buf[7]]);
         let d2 = u32::from_le_bytes([buf[8], buf[9], buf[10], buf[11]]);
-        let lit = if spec::format_len(format) == 8 {
+        let lit = if spec::format_len(target.family(), format) == 8 {
             d2
         } else {
             d1

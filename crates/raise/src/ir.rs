@@ -32,6 +32,8 @@ pub struct KernelAbi {
     pub preload: Option<(u16, u16, u16)>,
     pub private_segment_size: u32,
     pub group_segment_size: u32,
+    /// Bytes of the kernarg segment (explicit and hidden arguments), from the descriptor.
+    pub kernarg_size: u32,
     /// The code has DS instructions (set by [`raise_kernel`] from the code itself).
     pub uses_lds: bool,
 }
@@ -65,6 +67,7 @@ impl KernelAbi {
             preload,
             private_segment_size: d.private_segment_fixed_size,
             group_segment_size: d.group_segment_fixed_size,
+            kernarg_size: d.kernarg_size,
             uses_lds: false,
         })
     }
@@ -116,9 +119,22 @@ pub fn raise_kernel<'ctx>(
         module.set_triple(&tm.get_triple());
         module.set_data_layout(&tm.get_target_data().get_data_layout());
     }
-    let fn_ty = ctx.void_type().fn_type(&[], false);
+    // The kernarg segment as one byref argument of the source's size: the backend then reserves
+    // the segment and gives its address (a kernel without arguments gets a null kernarg
+    // pointer). Its first byte is the base the source reads its arguments from.
+    let kernarg_ty = ctx.i8_type().array_type(abi.kernarg_size.max(1));
+    let ptr4 = ctx.ptr_type(AddressSpace::from(4u16));
+    let fn_ty = if abi.kernarg_ptr_sgpr.is_some() { ctx.void_type().fn_type(&[ptr4.into()], false) } else { ctx.void_type().fn_type(&[], false) };
     let func = module.add_function(name, fn_ty, None);
     func.set_call_conventions(91); // amdgpu_kernel
+    if abi.kernarg_ptr_sgpr.is_some() {
+        use hx_llvm::inkwell::attributes::{Attribute, AttributeLoc};
+        use hx_llvm::inkwell::types::AnyType;
+        let byref = ctx.create_type_attribute(Attribute::get_named_enum_kind_id("byref"), kernarg_ty.as_any_type_enum());
+        let align = ctx.create_enum_attribute(Attribute::get_named_enum_kind_id("align"), 8);
+        func.add_attribute(AttributeLoc::Param(0), byref);
+        func.add_attribute(AttributeLoc::Param(0), align);
+    }
     let b = ctx.create_builder();
     let entry = ctx.append_basic_block(func, "entry");
     b.position_at_end(entry);
@@ -288,9 +304,10 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     fn kernarg_ptr(&self) -> Result<PointerValue<'ctx>, RaiseError> {
-        let f = self.intrinsic("llvm.amdgcn.kernarg.segment.ptr", &[])?;
-        let v = self.b.build_call(f, &[], "kernarg")?.try_as_basic_value().basic().unwrap();
-        Ok(v.into_pointer_value())
+        let f = self.b.get_insert_block().and_then(|b| b.get_parent()).ok_or_else(|| RaiseError::Kernel { kernel: self.kernel.into(), msg: "no function".into() })?;
+        f.get_nth_param(0)
+            .map(|p| p.into_pointer_value())
+            .ok_or_else(|| RaiseError::Kernel { kernel: self.kernel.into(), msg: "the kernel has no kernarg argument".into() })
     }
 
     fn store_s64(&self, s: usize, v: IntValue<'ctx>) -> Result<(), RaiseError> {
@@ -465,6 +482,10 @@ impl<'ctx> Raiser<'ctx, '_> {
         if m.starts_with("ds_") {
             return self.ds(inst);
         }
+        if m.starts_with("global_") || m.starts_with("scratch_") {
+            let o = hx_emu::exec::vmem_operands(inst).map_err(|e| self.err(inst, e))?;
+            return self.vmem(inst, &o);
+        }
         if m.contains("_saveexec_") {
             return self.saveexec(inst);
         }
@@ -552,7 +573,8 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     fn valu(&mut self, inst: &Instruction, op: &AluOp) -> Result<(), RaiseError> {
-        if inst.mods.neg != 0 || inst.mods.abs != 0 || inst.mods.clamp || inst.mods.omod != 0 {
+        let mods = inst.source_mods();
+        if mods.neg != 0 || mods.abs != 0 || mods.clamp || mods.omod != 0 || mods.op_sel != 0 {
             return Err(self.err(inst, "source/output modifiers are not raised yet"));
         }
         let ops: Vec<&InstOperand> = inst.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();

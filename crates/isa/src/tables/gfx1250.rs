@@ -2948,6 +2948,786 @@ pub static DS: [Option<OpInfo>; 256] = [
     Some(OpInfo { mnemonic: "ds_load_b128", format: Format::Ds, opcode: 0xff, operands: &[OperandSpec { field: DsVdst, kind: VDst { dwords: 4 } }, OperandSpec { field: DsAddr, kind: VReg { dwords: 1 } }, OperandSpec { field: DsOffset, kind: DsOffset16 }], unused: &[(DsData0, MustBe(0)), (DsData1, MustBe(0)), (DsBit16, Ignored), (DsBit17, MustBe(0))] }),
 ];
 
+/// GLOBAL opcodes (index = opcode field).
+pub static GLOBAL: [Option<OpInfo>; 256] = [
+    None, // 0x00
+    None, // 0x01
+    None, // 0x02
+    None, // 0x03
+    None, // 0x04
+    None, // 0x05
+    None, // 0x06
+    None, // 0x07
+    None, // 0x08
+    None, // 0x09
+    None, // 0x0a
+    None, // 0x0b
+    None, // 0x0c
+    None, // 0x0d
+    None, // 0x0e
+    None, // 0x0f
+    Some(OpInfo { mnemonic: "global_load_u8", format: Format::Global, opcode: 0x10, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_i8", format: Format::Global, opcode: 0x11, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_u16", format: Format::Global, opcode: 0x12, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_i16", format: Format::Global, opcode: 0x13, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_b32", format: Format::Global, opcode: 0x14, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_b64", format: Format::Global, opcode: 0x15, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 2 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_b96", format: Format::Global, opcode: 0x16, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 3 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_b128", format: Format::Global, opcode: 0x17, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 4 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_store_b8", format: Format::Global, opcode: 0x18, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_store_b16", format: Format::Global, opcode: 0x19, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_store_b32", format: Format::Global, opcode: 0x1a, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_store_b64", format: Format::Global, opcode: 0x1b, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 2 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_store_b96", format: Format::Global, opcode: 0x1c, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 3 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_store_b128", format: Format::Global, opcode: 0x1d, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 4 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_d16_u8", format: Format::Global, opcode: 0x1e, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_d16_i8", format: Format::Global, opcode: 0x1f, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_d16_b16", format: Format::Global, opcode: 0x20, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_d16_hi_u8", format: Format::Global, opcode: 0x21, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_d16_hi_i8", format: Format::Global, opcode: 0x22, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_d16_hi_b16", format: Format::Global, opcode: 0x23, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_store_d16_hi_b8", format: Format::Global, opcode: 0x24, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_store_d16_hi_b16", format: Format::Global, opcode: 0x25, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    None, // 0x26
+    None, // 0x27
+    Some(OpInfo { mnemonic: "global_load_addtid_b32", format: Format::Global, opcode: 0x28, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: false } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVaddr, Ignored), (VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_store_addtid_b32", format: Format::Global, opcode: 0x29, operands: &[OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: false } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfVaddr, Ignored), (VfSve, MustBe(0))] }),
+    None, // 0x2a
+    Some(OpInfo { mnemonic: "global_inv", format: Format::Global, opcode: 0x2b, operands: &[OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfVaddr, Ignored), (VfVdata, Ignored), (VfSaddr, MustBe(124)), (VfSve, MustBe(0)), (VfOffset, Ignored)] }),
+    Some(OpInfo { mnemonic: "global_wb", format: Format::Global, opcode: 0x2c, operands: &[OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfVaddr, Ignored), (VfVdata, Ignored), (VfSaddr, MustBe(124)), (VfSve, MustBe(0)), (VfOffset, Ignored)] }),
+    None, // 0x2d
+    None, // 0x2e
+    None, // 0x2f
+    None, // 0x30
+    None, // 0x31
+    None, // 0x32
+    None, // 0x33 unsupported: global_atomic_swap_b32 v2, v20, s[2:3]
+    None, // 0x34 unsupported: global_atomic_cmpswap_b32 v2, v[20:21], s[2:3]
+    None, // 0x35 unsupported: global_atomic_add_u32 v2, v20, s[2:3]
+    None, // 0x36 unsupported: global_atomic_sub_u32 v2, v20, s[2:3]
+    None, // 0x37 unsupported: global_atomic_sub_clamp_u32 v2, v20, s[2:3]
+    None, // 0x38 unsupported: global_atomic_min_i32 v2, v20, s[2:3]
+    None, // 0x39 unsupported: global_atomic_min_u32 v2, v20, s[2:3]
+    None, // 0x3a unsupported: global_atomic_max_i32 v2, v20, s[2:3]
+    None, // 0x3b unsupported: global_atomic_max_u32 v2, v20, s[2:3]
+    None, // 0x3c unsupported: global_atomic_and_b32 v2, v20, s[2:3]
+    None, // 0x3d unsupported: global_atomic_or_b32 v2, v20, s[2:3]
+    None, // 0x3e unsupported: global_atomic_xor_b32 v2, v20, s[2:3]
+    None, // 0x3f unsupported: global_atomic_inc_u32 v2, v20, s[2:3]
+    None, // 0x40 unsupported: global_atomic_dec_u32 v2, v20, s[2:3]
+    None, // 0x41 unsupported: global_atomic_swap_b64 v2, v[20:21], s[2:3]
+    None, // 0x42 unsupported: global_atomic_cmpswap_b64 v2, v[20:23], s[2:3]
+    None, // 0x43 unsupported: global_atomic_add_u64 v2, v[20:21], s[2:3]
+    None, // 0x44 unsupported: global_atomic_sub_u64 v2, v[20:21], s[2:3]
+    None, // 0x45 unsupported: global_atomic_min_i64 v2, v[20:21], s[2:3]
+    None, // 0x46 unsupported: global_atomic_min_u64 v2, v[20:21], s[2:3]
+    None, // 0x47 unsupported: global_atomic_max_i64 v2, v[20:21], s[2:3]
+    None, // 0x48 unsupported: global_atomic_max_u64 v2, v[20:21], s[2:3]
+    None, // 0x49 unsupported: global_atomic_and_b64 v2, v[20:21], s[2:3]
+    None, // 0x4a unsupported: global_atomic_or_b64 v2, v[20:21], s[2:3]
+    None, // 0x4b unsupported: global_atomic_xor_b64 v2, v[20:21], s[2:3]
+    None, // 0x4c unsupported: global_atomic_inc_u64 v2, v[20:21], s[2:3]
+    None, // 0x4d unsupported: global_atomic_dec_u64 v2, v[20:21], s[2:3]
+    None, // 0x4e
+    Some(OpInfo { mnemonic: "global_wbinv", format: Format::Global, opcode: 0x4f, operands: &[OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfVaddr, Ignored), (VfVdata, Ignored), (VfSaddr, MustBe(124)), (VfSve, MustBe(0)), (VfOffset, Ignored)] }),
+    None, // 0x50 unsupported: global_atomic_cond_sub_u32 v2, v20, s[2:3]
+    None, // 0x51 unsupported: global_atomic_min_num_f32 v2, v20, s[2:3]
+    None, // 0x52 unsupported: global_atomic_max_num_f32 v2, v20, s[2:3]
+    None, // 0x53 unsupported: global_load_block v[10:41], v2, s[2:3]
+    None, // 0x54 unsupported: global_store_block v2, v[20:51], s[2:3]
+    None, // 0x55 unsupported: global_atomic_add_f64 v2, v[20:21], s[2:3]
+    None, // 0x56 unsupported: global_atomic_add_f32 v2, v20, s[2:3]
+    Some(OpInfo { mnemonic: "global_load_tr16_b128", format: Format::Global, opcode: 0x57, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 4 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_tr8_b64", format: Format::Global, opcode: 0x58, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 2 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    None, // 0x59 unsupported: global_atomic_pk_add_f16 v2, v20, s[2:3]
+    None, // 0x5a unsupported: global_atomic_pk_add_bf16 v2, v20, s[2:3]
+    None, // 0x5b unsupported: global_atomic_min_num_f64 v2, v[20:21], s[2:3]
+    None, // 0x5c unsupported: global_atomic_max_num_f64 v2, v[20:21], s[2:3]
+    Some(OpInfo { mnemonic: "global_prefetch_b8", format: Format::Global, opcode: 0x5d, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: false } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    None, // 0x5e
+    Some(OpInfo { mnemonic: "global_load_async_to_lds_b8", format: Format::Global, opcode: 0x5f, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: false } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_async_to_lds_b32", format: Format::Global, opcode: 0x60, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: false } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_async_to_lds_b64", format: Format::Global, opcode: 0x61, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: false } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_async_to_lds_b128", format: Format::Global, opcode: 0x62, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: false } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_store_async_from_lds_b8", format: Format::Global, opcode: 0x63, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: false } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_store_async_from_lds_b32", format: Format::Global, opcode: 0x64, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: false } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_store_async_from_lds_b64", format: Format::Global, opcode: 0x65, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: false } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_store_async_from_lds_b128", format: Format::Global, opcode: 0x66, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: false } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "cluster_load_b32", format: Format::Global, opcode: 0x67, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "cluster_load_b64", format: Format::Global, opcode: 0x68, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 2 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "cluster_load_b128", format: Format::Global, opcode: 0x69, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 4 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "cluster_load_async_to_lds_b8", format: Format::Global, opcode: 0x6a, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: false } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "cluster_load_async_to_lds_b32", format: Format::Global, opcode: 0x6b, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: false } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "cluster_load_async_to_lds_b64", format: Format::Global, opcode: 0x6c, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: false } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "cluster_load_async_to_lds_b128", format: Format::Global, opcode: 0x6d, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: false } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    None, // 0x6e unsupported: tensor_save s[2:3]
+    None, // 0x6f unsupported: tensor_stop 
+    Some(OpInfo { mnemonic: "global_load_monitor_b32", format: Format::Global, opcode: 0x70, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_monitor_b64", format: Format::Global, opcode: 0x71, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 2 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_monitor_b128", format: Format::Global, opcode: 0x72, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 4 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "global_load_tr4_b64", format: Format::Global, opcode: 0x73, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 2 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    None, // 0x74 unsupported: global_load_tr6_b96 v[10:12], v2, s[2:3]
+    None, // 0x75
+    None, // 0x76
+    None, // 0x77
+    None, // 0x78
+    None, // 0x79
+    None, // 0x7a
+    None, // 0x7b
+    None, // 0x7c
+    None, // 0x7d
+    None, // 0x7e
+    None, // 0x7f
+    None, // 0x80
+    None, // 0x81
+    None, // 0x82
+    None, // 0x83
+    None, // 0x84
+    None, // 0x85
+    None, // 0x86
+    None, // 0x87
+    None, // 0x88
+    None, // 0x89
+    None, // 0x8a
+    None, // 0x8b
+    None, // 0x8c
+    None, // 0x8d
+    None, // 0x8e
+    None, // 0x8f
+    None, // 0x90
+    None, // 0x91
+    None, // 0x92
+    None, // 0x93
+    None, // 0x94
+    None, // 0x95
+    None, // 0x96
+    None, // 0x97
+    None, // 0x98
+    None, // 0x99
+    None, // 0x9a
+    None, // 0x9b
+    None, // 0x9c
+    None, // 0x9d
+    None, // 0x9e
+    None, // 0x9f
+    None, // 0xa0
+    None, // 0xa1
+    None, // 0xa2
+    None, // 0xa3
+    None, // 0xa4
+    None, // 0xa5
+    None, // 0xa6
+    None, // 0xa7
+    None, // 0xa8
+    None, // 0xa9
+    None, // 0xaa
+    None, // 0xab
+    None, // 0xac
+    None, // 0xad
+    None, // 0xae
+    None, // 0xaf
+    None, // 0xb0
+    None, // 0xb1
+    None, // 0xb2
+    None, // 0xb3
+    None, // 0xb4
+    None, // 0xb5
+    None, // 0xb6
+    None, // 0xb7
+    None, // 0xb8
+    None, // 0xb9
+    None, // 0xba
+    None, // 0xbb
+    None, // 0xbc
+    None, // 0xbd
+    None, // 0xbe
+    None, // 0xbf
+    None, // 0xc0
+    None, // 0xc1
+    None, // 0xc2
+    None, // 0xc3
+    None, // 0xc4
+    None, // 0xc5
+    None, // 0xc6
+    None, // 0xc7
+    None, // 0xc8
+    None, // 0xc9
+    None, // 0xca
+    None, // 0xcb
+    None, // 0xcc
+    None, // 0xcd
+    None, // 0xce
+    None, // 0xcf
+    None, // 0xd0
+    None, // 0xd1
+    None, // 0xd2
+    None, // 0xd3
+    None, // 0xd4
+    None, // 0xd5
+    None, // 0xd6
+    None, // 0xd7
+    None, // 0xd8
+    None, // 0xd9
+    None, // 0xda
+    None, // 0xdb
+    None, // 0xdc
+    None, // 0xdd
+    None, // 0xde
+    None, // 0xdf
+    None, // 0xe0
+    None, // 0xe1
+    None, // 0xe2
+    None, // 0xe3
+    None, // 0xe4
+    None, // 0xe5
+    None, // 0xe6
+    None, // 0xe7
+    None, // 0xe8
+    None, // 0xe9
+    None, // 0xea
+    None, // 0xeb
+    None, // 0xec
+    None, // 0xed
+    None, // 0xee
+    None, // 0xef
+    None, // 0xf0
+    None, // 0xf1
+    None, // 0xf2
+    None, // 0xf3
+    None, // 0xf4
+    None, // 0xf5
+    None, // 0xf6
+    None, // 0xf7
+    None, // 0xf8
+    None, // 0xf9
+    None, // 0xfa
+    None, // 0xfb
+    None, // 0xfc
+    None, // 0xfd
+    None, // 0xfe
+    None, // 0xff
+];
+
+/// SCRATCH opcodes (index = opcode field).
+pub static SCRATCH: [Option<OpInfo>; 256] = [
+    None, // 0x00
+    None, // 0x01
+    None, // 0x02
+    None, // 0x03
+    None, // 0x04
+    None, // 0x05
+    None, // 0x06
+    None, // 0x07
+    None, // 0x08
+    None, // 0x09
+    None, // 0x0a
+    None, // 0x0b
+    None, // 0x0c
+    None, // 0x0d
+    None, // 0x0e
+    None, // 0x0f
+    Some(OpInfo { mnemonic: "scratch_load_u8", format: Format::Scratch, opcode: 0x10, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_load_i8", format: Format::Scratch, opcode: 0x11, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_load_u16", format: Format::Scratch, opcode: 0x12, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_load_i16", format: Format::Scratch, opcode: 0x13, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_load_b32", format: Format::Scratch, opcode: 0x14, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_load_b64", format: Format::Scratch, opcode: 0x15, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 2 } }, OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_load_b96", format: Format::Scratch, opcode: 0x16, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 3 } }, OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_load_b128", format: Format::Scratch, opcode: 0x17, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 4 } }, OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_store_b8", format: Format::Scratch, opcode: 0x18, operands: &[OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_store_b16", format: Format::Scratch, opcode: 0x19, operands: &[OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_store_b32", format: Format::Scratch, opcode: 0x1a, operands: &[OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_store_b64", format: Format::Scratch, opcode: 0x1b, operands: &[OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfVdata, kind: VReg { dwords: 2 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_store_b96", format: Format::Scratch, opcode: 0x1c, operands: &[OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfVdata, kind: VReg { dwords: 3 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_store_b128", format: Format::Scratch, opcode: 0x1d, operands: &[OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfVdata, kind: VReg { dwords: 4 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_load_d16_u8", format: Format::Scratch, opcode: 0x1e, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_load_d16_i8", format: Format::Scratch, opcode: 0x1f, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_load_d16_b16", format: Format::Scratch, opcode: 0x20, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_load_d16_hi_u8", format: Format::Scratch, opcode: 0x21, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_load_d16_hi_i8", format: Format::Scratch, opcode: 0x22, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_load_d16_hi_b16", format: Format::Scratch, opcode: 0x23, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_store_d16_hi_b8", format: Format::Scratch, opcode: 0x24, operands: &[OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, Ignored)] }),
+    Some(OpInfo { mnemonic: "scratch_store_d16_hi_b16", format: Format::Scratch, opcode: 0x25, operands: &[OperandSpec { field: VfVaddr, kind: ScratchVaddr }, OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrK { dwords: 1, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, Ignored)] }),
+    None, // 0x26
+    None, // 0x27
+    None, // 0x28
+    None, // 0x29
+    None, // 0x2a
+    None, // 0x2b
+    None, // 0x2c
+    None, // 0x2d
+    None, // 0x2e
+    None, // 0x2f
+    None, // 0x30
+    None, // 0x31
+    None, // 0x32
+    None, // 0x33
+    None, // 0x34
+    None, // 0x35
+    None, // 0x36
+    None, // 0x37
+    None, // 0x38
+    None, // 0x39
+    None, // 0x3a
+    None, // 0x3b
+    None, // 0x3c
+    None, // 0x3d
+    None, // 0x3e
+    None, // 0x3f
+    None, // 0x40
+    None, // 0x41
+    None, // 0x42
+    None, // 0x43
+    None, // 0x44
+    None, // 0x45
+    None, // 0x46
+    None, // 0x47
+    None, // 0x48
+    None, // 0x49
+    None, // 0x4a
+    None, // 0x4b
+    None, // 0x4c
+    None, // 0x4d
+    None, // 0x4e
+    None, // 0x4f
+    None, // 0x50
+    None, // 0x51
+    None, // 0x52
+    None, // 0x53 unsupported: scratch_load_block v[10:41], v2, s2
+    None, // 0x54 unsupported: scratch_store_block v2, v[20:51], s2
+    None, // 0x55
+    None, // 0x56
+    None, // 0x57
+    None, // 0x58
+    None, // 0x59
+    None, // 0x5a
+    None, // 0x5b
+    None, // 0x5c
+    None, // 0x5d
+    None, // 0x5e
+    None, // 0x5f
+    None, // 0x60
+    None, // 0x61
+    None, // 0x62
+    None, // 0x63
+    None, // 0x64
+    None, // 0x65
+    None, // 0x66
+    None, // 0x67
+    None, // 0x68
+    None, // 0x69
+    None, // 0x6a
+    None, // 0x6b
+    None, // 0x6c
+    None, // 0x6d
+    None, // 0x6e
+    None, // 0x6f
+    None, // 0x70
+    None, // 0x71
+    None, // 0x72
+    None, // 0x73
+    None, // 0x74
+    None, // 0x75
+    None, // 0x76
+    None, // 0x77
+    None, // 0x78
+    None, // 0x79
+    None, // 0x7a
+    None, // 0x7b
+    None, // 0x7c
+    None, // 0x7d
+    None, // 0x7e
+    None, // 0x7f
+    None, // 0x80
+    None, // 0x81
+    None, // 0x82
+    None, // 0x83
+    None, // 0x84
+    None, // 0x85
+    None, // 0x86
+    None, // 0x87
+    None, // 0x88
+    None, // 0x89
+    None, // 0x8a
+    None, // 0x8b
+    None, // 0x8c
+    None, // 0x8d
+    None, // 0x8e
+    None, // 0x8f
+    None, // 0x90
+    None, // 0x91
+    None, // 0x92
+    None, // 0x93
+    None, // 0x94
+    None, // 0x95
+    None, // 0x96
+    None, // 0x97
+    None, // 0x98
+    None, // 0x99
+    None, // 0x9a
+    None, // 0x9b
+    None, // 0x9c
+    None, // 0x9d
+    None, // 0x9e
+    None, // 0x9f
+    None, // 0xa0
+    None, // 0xa1
+    None, // 0xa2
+    None, // 0xa3
+    None, // 0xa4
+    None, // 0xa5
+    None, // 0xa6
+    None, // 0xa7
+    None, // 0xa8
+    None, // 0xa9
+    None, // 0xaa
+    None, // 0xab
+    None, // 0xac
+    None, // 0xad
+    None, // 0xae
+    None, // 0xaf
+    None, // 0xb0
+    None, // 0xb1
+    None, // 0xb2
+    None, // 0xb3
+    None, // 0xb4
+    None, // 0xb5
+    None, // 0xb6
+    None, // 0xb7
+    None, // 0xb8
+    None, // 0xb9
+    None, // 0xba
+    None, // 0xbb
+    None, // 0xbc
+    None, // 0xbd
+    None, // 0xbe
+    None, // 0xbf
+    None, // 0xc0
+    None, // 0xc1
+    None, // 0xc2
+    None, // 0xc3
+    None, // 0xc4
+    None, // 0xc5
+    None, // 0xc6
+    None, // 0xc7
+    None, // 0xc8
+    None, // 0xc9
+    None, // 0xca
+    None, // 0xcb
+    None, // 0xcc
+    None, // 0xcd
+    None, // 0xce
+    None, // 0xcf
+    None, // 0xd0
+    None, // 0xd1
+    None, // 0xd2
+    None, // 0xd3
+    None, // 0xd4
+    None, // 0xd5
+    None, // 0xd6
+    None, // 0xd7
+    None, // 0xd8
+    None, // 0xd9
+    None, // 0xda
+    None, // 0xdb
+    None, // 0xdc
+    None, // 0xdd
+    None, // 0xde
+    None, // 0xdf
+    None, // 0xe0
+    None, // 0xe1
+    None, // 0xe2
+    None, // 0xe3
+    None, // 0xe4
+    None, // 0xe5
+    None, // 0xe6
+    None, // 0xe7
+    None, // 0xe8
+    None, // 0xe9
+    None, // 0xea
+    None, // 0xeb
+    None, // 0xec
+    None, // 0xed
+    None, // 0xee
+    None, // 0xef
+    None, // 0xf0
+    None, // 0xf1
+    None, // 0xf2
+    None, // 0xf3
+    None, // 0xf4
+    None, // 0xf5
+    None, // 0xf6
+    None, // 0xf7
+    None, // 0xf8
+    None, // 0xf9
+    None, // 0xfa
+    None, // 0xfb
+    None, // 0xfc
+    None, // 0xfd
+    None, // 0xfe
+    None, // 0xff
+];
+
+/// FLAT opcodes (index = opcode field).
+pub static FLAT: [Option<OpInfo>; 256] = [
+    None, // 0x00
+    None, // 0x01
+    None, // 0x02
+    None, // 0x03
+    None, // 0x04
+    None, // 0x05
+    None, // 0x06
+    None, // 0x07
+    None, // 0x08
+    None, // 0x09
+    None, // 0x0a
+    None, // 0x0b
+    None, // 0x0c
+    None, // 0x0d
+    None, // 0x0e
+    None, // 0x0f
+    Some(OpInfo { mnemonic: "flat_load_u8", format: Format::Flat, opcode: 0x10, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_load_i8", format: Format::Flat, opcode: 0x11, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_load_u16", format: Format::Flat, opcode: 0x12, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_load_i16", format: Format::Flat, opcode: 0x13, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_load_b32", format: Format::Flat, opcode: 0x14, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_load_b64", format: Format::Flat, opcode: 0x15, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 2 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_load_b96", format: Format::Flat, opcode: 0x16, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 3 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_load_b128", format: Format::Flat, opcode: 0x17, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 4 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_store_b8", format: Format::Flat, opcode: 0x18, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_store_b16", format: Format::Flat, opcode: 0x19, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_store_b32", format: Format::Flat, opcode: 0x1a, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_store_b64", format: Format::Flat, opcode: 0x1b, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 2 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_store_b96", format: Format::Flat, opcode: 0x1c, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 3 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_store_b128", format: Format::Flat, opcode: 0x1d, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 4 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_load_d16_u8", format: Format::Flat, opcode: 0x1e, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_load_d16_i8", format: Format::Flat, opcode: 0x1f, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_load_d16_b16", format: Format::Flat, opcode: 0x20, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_load_d16_hi_u8", format: Format::Flat, opcode: 0x21, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_load_d16_hi_i8", format: Format::Flat, opcode: 0x22, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_load_d16_hi_b16", format: Format::Flat, opcode: 0x23, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_store_d16_hi_b8", format: Format::Flat, opcode: 0x24, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_store_d16_hi_b16", format: Format::Flat, opcode: 0x25, operands: &[OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfVdata, kind: VReg { dwords: 1 } }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: true } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdst, Ignored), (VfSve, MustBe(0))] }),
+    None, // 0x26
+    None, // 0x27
+    None, // 0x28
+    None, // 0x29
+    None, // 0x2a
+    None, // 0x2b
+    None, // 0x2c
+    None, // 0x2d
+    None, // 0x2e
+    None, // 0x2f
+    None, // 0x30
+    None, // 0x31
+    None, // 0x32
+    None, // 0x33 unsupported: flat_atomic_swap_b32 v2, v20, s[2:3]
+    None, // 0x34 unsupported: flat_atomic_cmpswap_b32 v2, v[20:21], s[2:3]
+    None, // 0x35 unsupported: flat_atomic_add_u32 v2, v20, s[2:3]
+    None, // 0x36 unsupported: flat_atomic_sub_u32 v2, v20, s[2:3]
+    None, // 0x37 unsupported: flat_atomic_sub_clamp_u32 v2, v20, s[2:3]
+    None, // 0x38 unsupported: flat_atomic_min_i32 v2, v20, s[2:3]
+    None, // 0x39 unsupported: flat_atomic_min_u32 v2, v20, s[2:3]
+    None, // 0x3a unsupported: flat_atomic_max_i32 v2, v20, s[2:3]
+    None, // 0x3b unsupported: flat_atomic_max_u32 v2, v20, s[2:3]
+    None, // 0x3c unsupported: flat_atomic_and_b32 v2, v20, s[2:3]
+    None, // 0x3d unsupported: flat_atomic_or_b32 v2, v20, s[2:3]
+    None, // 0x3e unsupported: flat_atomic_xor_b32 v2, v20, s[2:3]
+    None, // 0x3f unsupported: flat_atomic_inc_u32 v2, v20, s[2:3]
+    None, // 0x40 unsupported: flat_atomic_dec_u32 v2, v20, s[2:3]
+    None, // 0x41 unsupported: flat_atomic_swap_b64 v2, v[20:21], s[2:3]
+    None, // 0x42 unsupported: flat_atomic_cmpswap_b64 v2, v[20:23], s[2:3]
+    None, // 0x43 unsupported: flat_atomic_add_u64 v2, v[20:21], s[2:3]
+    None, // 0x44 unsupported: flat_atomic_sub_u64 v2, v[20:21], s[2:3]
+    None, // 0x45 unsupported: flat_atomic_min_i64 v2, v[20:21], s[2:3]
+    None, // 0x46 unsupported: flat_atomic_min_u64 v2, v[20:21], s[2:3]
+    None, // 0x47 unsupported: flat_atomic_max_i64 v2, v[20:21], s[2:3]
+    None, // 0x48 unsupported: flat_atomic_max_u64 v2, v[20:21], s[2:3]
+    None, // 0x49 unsupported: flat_atomic_and_b64 v2, v[20:21], s[2:3]
+    None, // 0x4a unsupported: flat_atomic_or_b64 v2, v[20:21], s[2:3]
+    None, // 0x4b unsupported: flat_atomic_xor_b64 v2, v[20:21], s[2:3]
+    None, // 0x4c unsupported: flat_atomic_inc_u64 v2, v[20:21], s[2:3]
+    None, // 0x4d unsupported: flat_atomic_dec_u64 v2, v[20:21], s[2:3]
+    None, // 0x4e
+    None, // 0x4f
+    None, // 0x50 unsupported: flat_atomic_cond_sub_u32 v2, v20, s[2:3]
+    None, // 0x51 unsupported: flat_atomic_min_num_f32 v2, v20, s[2:3]
+    None, // 0x52 unsupported: flat_atomic_max_num_f32 v2, v20, s[2:3]
+    None, // 0x53
+    None, // 0x54
+    None, // 0x55 unsupported: flat_atomic_add_f64 v2, v[20:21], s[2:3]
+    None, // 0x56 unsupported: flat_atomic_add_f32 v2, v20, s[2:3]
+    None, // 0x57
+    None, // 0x58
+    None, // 0x59 unsupported: flat_atomic_pk_add_f16 v2, v20, s[2:3]
+    None, // 0x5a unsupported: flat_atomic_pk_add_bf16 v2, v20, s[2:3]
+    None, // 0x5b unsupported: flat_atomic_min_num_f64 v2, v[20:21], s[2:3]
+    None, // 0x5c unsupported: flat_atomic_max_num_f64 v2, v[20:21], s[2:3]
+    None, // 0x5d unsupported: flat_prefetch_b8 v2, s[2:3]
+    None, // 0x5e
+    None, // 0x5f
+    None, // 0x60
+    None, // 0x61
+    None, // 0x62
+    None, // 0x63
+    None, // 0x64
+    None, // 0x65
+    None, // 0x66
+    None, // 0x67
+    None, // 0x68
+    None, // 0x69
+    None, // 0x6a
+    None, // 0x6b
+    None, // 0x6c
+    None, // 0x6d
+    None, // 0x6e
+    None, // 0x6f
+    Some(OpInfo { mnemonic: "flat_load_monitor_b32", format: Format::Flat, opcode: 0x70, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 1 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_load_monitor_b64", format: Format::Flat, opcode: 0x71, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 2 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "flat_load_monitor_b128", format: Format::Flat, opcode: 0x72, operands: &[OperandSpec { field: VfVdst, kind: VDst { dwords: 4 } }, OperandSpec { field: VfVaddr, kind: FlatVaddrG }, OperandSpec { field: VfSaddr, kind: FlatSaddrOpt { dwords: 2, xexec: true } }, OperandSpec { field: VfOffset, kind: VfOff24 }, OperandSpec { field: VfScale, kind: Flag("scale_offset") }, OperandSpec { field: VfCpol, kind: VfCachePolicy { store: false } }, OperandSpec { field: VfNv, kind: Flag("nv") }], unused: &[(VfVdata, Ignored), (VfSve, MustBe(0))] }),
+    None, // 0x73
+    None, // 0x74
+    None, // 0x75
+    None, // 0x76
+    None, // 0x77
+    None, // 0x78
+    None, // 0x79
+    None, // 0x7a
+    None, // 0x7b
+    None, // 0x7c
+    None, // 0x7d
+    None, // 0x7e
+    None, // 0x7f
+    None, // 0x80
+    None, // 0x81
+    None, // 0x82
+    None, // 0x83
+    None, // 0x84
+    None, // 0x85
+    None, // 0x86
+    None, // 0x87
+    None, // 0x88
+    None, // 0x89
+    None, // 0x8a
+    None, // 0x8b
+    None, // 0x8c
+    None, // 0x8d
+    None, // 0x8e
+    None, // 0x8f
+    None, // 0x90
+    None, // 0x91
+    None, // 0x92
+    None, // 0x93
+    None, // 0x94
+    None, // 0x95
+    None, // 0x96
+    None, // 0x97
+    None, // 0x98
+    None, // 0x99
+    None, // 0x9a
+    None, // 0x9b
+    None, // 0x9c
+    None, // 0x9d
+    None, // 0x9e
+    None, // 0x9f
+    None, // 0xa0
+    None, // 0xa1
+    None, // 0xa2
+    None, // 0xa3
+    None, // 0xa4
+    None, // 0xa5
+    None, // 0xa6
+    None, // 0xa7
+    None, // 0xa8
+    None, // 0xa9
+    None, // 0xaa
+    None, // 0xab
+    None, // 0xac
+    None, // 0xad
+    None, // 0xae
+    None, // 0xaf
+    None, // 0xb0
+    None, // 0xb1
+    None, // 0xb2
+    None, // 0xb3
+    None, // 0xb4
+    None, // 0xb5
+    None, // 0xb6
+    None, // 0xb7
+    None, // 0xb8
+    None, // 0xb9
+    None, // 0xba
+    None, // 0xbb
+    None, // 0xbc
+    None, // 0xbd
+    None, // 0xbe
+    None, // 0xbf
+    None, // 0xc0
+    None, // 0xc1
+    None, // 0xc2
+    None, // 0xc3
+    None, // 0xc4
+    None, // 0xc5
+    None, // 0xc6
+    None, // 0xc7
+    None, // 0xc8
+    None, // 0xc9
+    None, // 0xca
+    None, // 0xcb
+    None, // 0xcc
+    None, // 0xcd
+    None, // 0xce
+    None, // 0xcf
+    None, // 0xd0
+    None, // 0xd1
+    None, // 0xd2
+    None, // 0xd3
+    None, // 0xd4
+    None, // 0xd5
+    None, // 0xd6
+    None, // 0xd7
+    None, // 0xd8
+    None, // 0xd9
+    None, // 0xda
+    None, // 0xdb
+    None, // 0xdc
+    None, // 0xdd
+    None, // 0xde
+    None, // 0xdf
+    None, // 0xe0
+    None, // 0xe1
+    None, // 0xe2
+    None, // 0xe3
+    None, // 0xe4
+    None, // 0xe5
+    None, // 0xe6
+    None, // 0xe7
+    None, // 0xe8
+    None, // 0xe9
+    None, // 0xea
+    None, // 0xeb
+    None, // 0xec
+    None, // 0xed
+    None, // 0xee
+    None, // 0xef
+    None, // 0xf0
+    None, // 0xf1
+    None, // 0xf2
+    None, // 0xf3
+    None, // 0xf4
+    None, // 0xf5
+    None, // 0xf6
+    None, // 0xf7
+    None, // 0xf8
+    None, // 0xf9
+    None, // 0xfa
+    None, // 0xfb
+    None, // 0xfc
+    None, // 0xfd
+    None, // 0xfe
+    None, // 0xff
+];
+
 /// Opcodes LLVM decodes that the tables do not model yet: (format, opcode, LLVM text, reason).
 pub static UNSUPPORTED: &[(Format, u16, &str, &str)] = &[
     (Format::Sop2, 0x46, "s_fmamk_f32 s10, s20, 0x12345678, s30", "no operand kind reproduces operand 3 (s30) of field Ssrc1"),
@@ -3056,4 +3836,84 @@ pub static UNSUPPORTED: &[(Format, u16, &str, &str)] = &[
     (Format::Vop3, 0x375, "v_cvt_sr_bf8_f16 v10, v20, v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
     (Format::Ds, 0x35, "ds_swizzle_b32 v10, v30", "no operand kind reproduces operand 2 () of field DsOffset"),
     (Format::Ds, 0xfb, "ds_load_tr6_b96 v[10:12], v30", "no operand kind reproduces operand 0 (v[10:12]) of field DsVdst"),
+    (Format::Global, 0x33, "global_atomic_swap_b32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x34, "global_atomic_cmpswap_b32 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x35, "global_atomic_add_u32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x36, "global_atomic_sub_u32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x37, "global_atomic_sub_clamp_u32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x38, "global_atomic_min_i32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x39, "global_atomic_min_u32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x3a, "global_atomic_max_i32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x3b, "global_atomic_max_u32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x3c, "global_atomic_and_b32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x3d, "global_atomic_or_b32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x3e, "global_atomic_xor_b32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x3f, "global_atomic_inc_u32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x40, "global_atomic_dec_u32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x41, "global_atomic_swap_b64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x42, "global_atomic_cmpswap_b64 v2, v[20:23], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x43, "global_atomic_add_u64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x44, "global_atomic_sub_u64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x45, "global_atomic_min_i64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x46, "global_atomic_min_u64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x47, "global_atomic_max_i64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x48, "global_atomic_max_u64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x49, "global_atomic_and_b64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x4a, "global_atomic_or_b64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x4b, "global_atomic_xor_b64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x4c, "global_atomic_inc_u64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x4d, "global_atomic_dec_u64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x50, "global_atomic_cond_sub_u32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x51, "global_atomic_min_num_f32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x52, "global_atomic_max_num_f32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x53, "global_load_block v[10:41], v2, s[2:3]", "no operand kind reproduces operand 0 (v[10:41]) of field VfVdst"),
+    (Format::Global, 0x54, "global_store_block v2, v[20:51], s[2:3]", "no operand kind reproduces operand 1 (v[20:51]) of field VfVdata"),
+    (Format::Global, 0x55, "global_atomic_add_f64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x56, "global_atomic_add_f32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x59, "global_atomic_pk_add_f16 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x5a, "global_atomic_pk_add_bf16 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x5b, "global_atomic_min_num_f64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x5c, "global_atomic_max_num_f64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Global, 0x6e, "tensor_save s[2:3]", "whole-instruction check fails at 0x4ddbb8afe9bdeac0ee1b8dfc [ab, 7b19fb12]: LLVM Some((12, \"tensor_save null offset:5102520 scale_offset th:TH_STORE_BYPASS scope:SCOPE_SYS nv\")), ours Some((12, \"tensor_save off offset:5102520 scale_offset th:TH_STORE_BYPASS scope:SCOPE_SYS nv\"))"),
+    (Format::Global, 0x6f, "tensor_stop ", "no operand kind reproduces operand 1 () of field VfScale"),
+    (Format::Global, 0x74, "global_load_tr6_b96 v[10:12], v2, s[2:3]", "no operand kind reproduces operand 0 (v[10:12]) of field VfVdst"),
+    (Format::Scratch, 0x53, "scratch_load_block v[10:41], v2, s2", "no operand kind reproduces operand 0 (v[10:41]) of field VfVdst"),
+    (Format::Scratch, 0x54, "scratch_store_block v2, v[20:51], s2", "no operand kind reproduces operand 1 (v[20:51]) of field VfVdata"),
+    (Format::Flat, 0x33, "flat_atomic_swap_b32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x34, "flat_atomic_cmpswap_b32 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x35, "flat_atomic_add_u32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x36, "flat_atomic_sub_u32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x37, "flat_atomic_sub_clamp_u32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x38, "flat_atomic_min_i32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x39, "flat_atomic_min_u32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x3a, "flat_atomic_max_i32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x3b, "flat_atomic_max_u32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x3c, "flat_atomic_and_b32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x3d, "flat_atomic_or_b32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x3e, "flat_atomic_xor_b32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x3f, "flat_atomic_inc_u32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x40, "flat_atomic_dec_u32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x41, "flat_atomic_swap_b64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x42, "flat_atomic_cmpswap_b64 v2, v[20:23], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x43, "flat_atomic_add_u64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x44, "flat_atomic_sub_u64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x45, "flat_atomic_min_i64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x46, "flat_atomic_min_u64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x47, "flat_atomic_max_i64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x48, "flat_atomic_max_u64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x49, "flat_atomic_and_b64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x4a, "flat_atomic_or_b64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x4b, "flat_atomic_xor_b64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x4c, "flat_atomic_inc_u64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x4d, "flat_atomic_dec_u64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x50, "flat_atomic_cond_sub_u32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x51, "flat_atomic_min_num_f32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x52, "flat_atomic_max_num_f32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x55, "flat_atomic_add_f64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x56, "flat_atomic_add_f32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x59, "flat_atomic_pk_add_f16 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x5a, "flat_atomic_pk_add_bf16 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x5b, "flat_atomic_min_num_f64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x5c, "flat_atomic_max_num_f64 v2, v[20:21], s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
+    (Format::Flat, 0x5d, "flat_prefetch_b8 v2, s[2:3]", "whole-instruction check fails at 0xa00000aec17407c [12345678, 9abcdef0]: LLVM Some((12, \"flat_prefetch_b8 v[0:1]\")), ours Some((12, \"flat_prefetch_b8 v[0:1], off\"))"),
 ];

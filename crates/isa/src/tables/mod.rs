@@ -29,6 +29,9 @@ pub fn table(target: Target, format: Format) -> &'static [Option<OpInfo>] {
                 Format::Smem => &$m::SMEM[..],
                 Format::Vop3 => &$m::VOP3[..],
                 Format::Ds => &$m::DS[..],
+                Format::Global => &$m::GLOBAL[..],
+                Format::Scratch => &$m::SCRATCH[..],
+                Format::Flat => &$m::FLAT[..],
                 _ => &[],
             }
         };

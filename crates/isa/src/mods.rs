@@ -1,0 +1,38 @@
+//! The value-affecting modifiers of a decoded instruction (neg/abs per source, clamp, omod,
+//! op_sel), read from the operands' kinds and the raw word, for the emulator and the raiser.
+//! (Printing reads the same bits through the operand kinds; this is the semantic view.)
+
+use crate::operand::src_mod_bits;
+use crate::spec::{Kind, SrcMods};
+use crate::{Instruction, Modifiers, Operand};
+
+impl Instruction {
+    /// neg/abs bit `i` is set for source `i` (the `idx` of its `VSrcM` kind).
+    pub fn source_mods(&self) -> Modifiers {
+        let mut m = Modifiers::default();
+        for op in self.operands() {
+            let imm = match op.value {
+                Operand::Imm(v) => v,
+                _ => 0,
+            };
+            match op.spec.kind {
+                Kind::VSrcM { idx, mods, .. } | Kind::VSrcNoConst { idx, mods, .. } => {
+                    let (neg, abs) = src_mod_bits(self.word, idx);
+                    match mods {
+                        SrcMods::ModsNegAbs => {
+                            m.neg |= (neg as u8) << idx;
+                            m.abs |= (abs as u8) << idx;
+                        }
+                        SrcMods::ModsNegOnly => m.neg |= (neg as u8) << idx,
+                        _ => {}
+                    }
+                }
+                Kind::Omod => m.omod = imm as u8,
+                Kind::Flag("clamp") => m.clamp = imm != 0,
+                Kind::OpSel { .. } => m.op_sel = imm as u8,
+                _ => {}
+            }
+        }
+        m
+    }
+}
