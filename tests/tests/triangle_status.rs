@@ -11,7 +11,16 @@ use hx_tests::run_corpus_launch;
 
 /// Launches that must run on every target they are built for and agree: grows as the emulator
 /// and decoder grow.
-const MUST_PASS: &[&str] = &[];
+const MUST_PASS: &[&str] = &[
+    "f64_math/f64_math",
+    "grid2d/grid2d",
+    "lds_bitonic/lds_bitonic",
+    "lds_matmul/lds_matmul",
+    "multi_kernel/mk_fill",
+    "multi_kernel/mk_scale",
+    "saxpy/saxpy",
+    "uniform_branch/uniform_branch",
+];
 
 /// (launch, target) pairs that must run and match the reference today.
 const MUST_MATCH_REFERENCE: &[(&str, &str)] = &[
@@ -28,8 +37,10 @@ const MUST_MATCH_REFERENCE: &[(&str, &str)] = &[
     ("divergent_if/divergent_if", "gfx950"),
     ("dyn_lds/dyn_lds", "gfx942"),
     ("dyn_lds/dyn_lds", "gfx950"),
+    ("f64_math/f64_math", "gfx1250"),
     ("f64_math/f64_math", "gfx942"),
     ("f64_math/f64_math", "gfx950"),
+    ("grid2d/grid2d", "gfx1250"),
     ("grid2d/grid2d", "gfx942"),
     ("grid2d/grid2d", "gfx950"),
     ("grid3d/grid3d", "gfx942"),
@@ -40,8 +51,10 @@ const MUST_MATCH_REFERENCE: &[(&str, &str)] = &[
     ("int_div/int_div32", "gfx950"),
     ("int_div/int_div64", "gfx942"),
     ("int_div/int_div64", "gfx950"),
+    ("lds_bitonic/lds_bitonic", "gfx1250"),
     ("lds_bitonic/lds_bitonic", "gfx942"),
     ("lds_bitonic/lds_bitonic", "gfx950"),
+    ("lds_matmul/lds_matmul", "gfx1250"),
     ("lds_matmul/lds_matmul", "gfx942"),
     ("lds_matmul/lds_matmul", "gfx950"),
     ("lds_reduce/lds_reduce", "gfx942"),
@@ -52,16 +65,20 @@ const MUST_MATCH_REFERENCE: &[(&str, &str)] = &[
     ("lds_transpose/lds_transpose", "gfx950"),
     ("math_f32/math_f32", "gfx942"),
     ("math_f32/math_f32", "gfx950"),
+    ("multi_kernel/mk_fill", "gfx1250"),
     ("multi_kernel/mk_fill", "gfx942"),
     ("multi_kernel/mk_fill", "gfx950"),
+    ("multi_kernel/mk_scale", "gfx1250"),
     ("multi_kernel/mk_scale", "gfx942"),
     ("multi_kernel/mk_scale", "gfx950"),
     ("multi_kernel/mk_blocksum", "gfx942"),
     ("multi_kernel/mk_blocksum", "gfx950"),
+    ("saxpy/saxpy", "gfx1250"),
     ("saxpy/saxpy", "gfx942"),
     ("saxpy/saxpy", "gfx950"),
     ("scratch_array/scratch_array", "gfx942"),
     ("scratch_array/scratch_array", "gfx950"),
+    ("uniform_branch/uniform_branch", "gfx1250"),
     ("uniform_branch/uniform_branch", "gfx942"),
     ("uniform_branch/uniform_branch", "gfx950"),
     ("wave_ballot/wave_ballot", "gfx942"),
