@@ -27,6 +27,42 @@ struct Cli {
     opt_level: String,
 }
 
+/// How `run` and `verify` launch a kernel: geometry and seeded arguments.
+#[derive(clap::Args)]
+struct LaunchArgs {
+    /// Grid size in work-items: X[,Y[,Z]].
+    #[arg(long, default_value = "64")]
+    grid: String,
+    /// Workgroup size: X[,Y[,Z]].
+    #[arg(long, default_value = "64")]
+    block: String,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Size of each global buffer argument.
+    #[arg(long, default_value_t = 65536)]
+    buffer_bytes: usize,
+    /// Dynamic LDS bytes.
+    #[arg(long, default_value_t = 0)]
+    lds: u32,
+    /// A by-value argument: NAME=NUMBER (repeatable).
+    #[arg(long = "value")]
+    values: Vec<String>,
+}
+
+impl LaunchArgs {
+    fn options(&self) -> Result<hotswap::run::RunOptions> {
+        Ok(hotswap::run::RunOptions {
+            grid: dims(&self.grid)?,
+            block: dims(&self.block)?,
+            dynamic_lds: self.lds,
+            seed: self.seed,
+            buffer_bytes: self.buffer_bytes,
+            values: self.values.iter().map(|v| named_value(v)).collect::<Result<_>>()?,
+            limits: Default::default(),
+        })
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Print target ID, kernels, descriptor fields, metadata, sections, symbols and bundle entries.
@@ -42,23 +78,8 @@ enum Command {
         file: PathBuf,
         #[arg(long)]
         kernel: String,
-        /// Grid size in work-items: X[,Y[,Z]].
-        #[arg(long, default_value = "64")]
-        grid: String,
-        /// Workgroup size: X[,Y[,Z]].
-        #[arg(long, default_value = "64")]
-        block: String,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Size of each global buffer argument.
-        #[arg(long, default_value_t = 65536)]
-        buffer_bytes: usize,
-        /// Dynamic LDS bytes.
-        #[arg(long, default_value_t = 0)]
-        lds: u32,
-        /// A by-value argument: NAME=NUMBER (repeatable).
-        #[arg(long = "value")]
-        values: Vec<String>,
+        #[command(flatten)]
+        launch: LaunchArgs,
         /// Write every buffer after the run to DIR/<arg>.bin.
         #[arg(long)]
         dump: Option<PathBuf>,
@@ -72,16 +93,8 @@ enum Command {
         /// Only this kernel (default: every kernel).
         #[arg(long)]
         kernel: Option<String>,
-        #[arg(long, default_value = "64")]
-        grid: String,
-        #[arg(long, default_value = "64")]
-        block: String,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long, default_value_t = 65536)]
-        buffer_bytes: usize,
-        #[arg(long = "value")]
-        values: Vec<String>,
+        #[command(flatten)]
+        launch: LaunchArgs,
     },
     /// Disassemble: every kernel and function of a code object, or raw bytes (--raw), or one
     /// instruction per line of LLVM MC-test hex bytes (--hex-lines).
@@ -124,16 +137,8 @@ fn run(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Some(Command::Run { file, kernel, grid, block, seed, buffer_bytes, lds, values, dump }) => {
-            let options = hotswap::run::RunOptions {
-                grid: dims(&grid)?,
-                block: dims(&block)?,
-                dynamic_lds: lds,
-                seed,
-                buffer_bytes,
-                values: values.iter().map(|v| named_value(v)).collect::<Result<_>>()?,
-                limits: Default::default(),
-            };
+        Some(Command::Run { file, kernel, launch, dump }) => {
+            let options = launch.options()?;
             let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
             let r = hotswap::run::run(&bytes, &kernel, &options).with_context(|| format!("running {kernel}"))?;
             for (name, b) in &r.buffers {
@@ -149,17 +154,9 @@ fn run(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Some(Command::Verify { file, target, kernel, grid, block, seed, buffer_bytes, values }) => {
+        Some(Command::Verify { file, target, kernel, launch }) => {
             let target = parse_target(&target)?;
-            let run = hotswap::run::RunOptions {
-                grid: dims(&grid)?,
-                block: dims(&block)?,
-                dynamic_lds: 0,
-                seed,
-                buffer_bytes,
-                values: values.iter().map(|v| named_value(v)).collect::<Result<_>>()?,
-                limits: Default::default(),
-            };
+            let run = launch.options()?;
             let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
             let options = hotswap::Options { target, ..Default::default() };
             let report = hotswap::run::verify(&bytes, &options, &run, kernel.as_deref()).with_context(|| format!("verifying {}", file.display()))?;
