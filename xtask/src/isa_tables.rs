@@ -36,7 +36,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// The formats generated for each target, in table order.
-pub const FORMATS: [Format; 14] = [
+pub const FORMATS: [Format; 15] = [
     Format::Sop1,
     Format::Sop2,
     Format::Sopk,
@@ -47,6 +47,7 @@ pub const FORMATS: [Format; 14] = [
     Format::Vopc,
     Format::Smem,
     Format::Vop3,
+    Format::Vop3p,
     Format::Ds,
     Format::Global,
     Format::Scratch,
@@ -109,6 +110,9 @@ fn canonical(f: Field) -> u32 {
         Field::Vop3Src1 => 0x11e,
         Field::Vop3Src2 => 0x128,
         Field::Vop3Clamp | Field::Vop3Omod | Field::Vop3OpSel => 0,
+        Field::Vop3pOpSel | Field::Vop3pNegLo | Field::Vop3pNegHi => 0,
+        // Packed ops' default (not printed); mix ops are rebased on 0.
+        Field::Vop3pOpSelHi => 7,
         Field::Vop3Sdst => 12,
         Field::DsVdst => 10,
         Field::DsAddr => 30,
@@ -165,6 +169,8 @@ fn alternates(f: Field) -> &'static [u32] {
         Field::Vop3Clamp => &[1],
         Field::Vop3Omod => &[1, 2, 3],
         Field::Vop3OpSel => &[1, 2, 8],
+        Field::Vop3pOpSel | Field::Vop3pNegLo | Field::Vop3pNegHi => &[1, 2, 4],
+        Field::Vop3pOpSelHi => &[6, 5, 3],
         Field::Vop3Sdst => &[14, 0, 1],
         Field::DsVdst => &[12, 0, 1],
         Field::DsAddr => &[32, 0, 1],
@@ -433,6 +439,25 @@ fn candidates(f: Field) -> Vec<Kind> {
             },
         ],
         Field::Vop3Omod => vec![Kind::Omod],
+        Field::Vop3pOpSel | Field::Vop3pOpSelHi | Field::Vop3pNegLo | Field::Vop3pNegHi => {
+            let name = match f {
+                Field::Vop3pOpSel => "op_sel",
+                Field::Vop3pOpSelHi => "op_sel_hi",
+                Field::Vop3pNegLo => "neg_lo",
+                _ => "neg_hi",
+            };
+            let mut v = Vec::new();
+            for default in [0, 1] {
+                for srcs in [2, 3, 1] {
+                    v.push(Kind::PkBits {
+                        name,
+                        srcs,
+                        default,
+                    });
+                }
+            }
+            v
+        }
         Field::Vop3OpSel => vec![
             Kind::OpSel { srcs: 2 },
             Kind::OpSel { srcs: 3 },
@@ -626,6 +651,9 @@ fn probe_values_plain(f: Field) -> Vec<(u32, [u32; 2])> {
         }
         Field::Vop3Omod => (0..4).for_each(|x| v.push((x, LIT))),
         Field::Vop3OpSel => (0..16).for_each(|x| v.push((x, LIT))),
+        Field::Vop3pOpSel | Field::Vop3pOpSelHi | Field::Vop3pNegLo | Field::Vop3pNegHi => {
+            (0..8).for_each(|x| v.push((x, LIT)))
+        }
         Field::Vop3Sdst => (0..128).for_each(|x| v.push((x, LIT))),
         Field::DsVdst | Field::DsAddr | Field::DsData0 | Field::DsData1 => {
             (0..256).for_each(|x| v.push((x, LIT)))
@@ -726,6 +754,10 @@ fn is_modifier_field(f: Field) -> bool {
             | Field::Vop3Clamp
             | Field::Vop3Omod
             | Field::Vop3OpSel
+            | Field::Vop3pOpSel
+            | Field::Vop3pOpSelHi
+            | Field::Vop3pNegLo
+            | Field::Vop3pNegHi
             | Field::DsOffset
             | Field::DsGds
             | Field::FlatOffset
@@ -815,6 +847,9 @@ struct Gen {
     names: Names,
     /// The VOP3 opcode being generated has a scalar carry-out in bits 14:8.
     vop3_sdst: bool,
+    /// The VOP3P opcode being generated prints neg_lo/neg_hi (packed); else its neg bits are
+    /// the sources' neg/abs (v_fma_mix*).
+    vop3p_packed: bool,
 }
 
 fn leak_str(s: String) -> &'static str {
@@ -826,6 +861,7 @@ impl Gen {
         self.oracle.len = spec::format_len(self.target.family(), format);
         let mut fields = format_fields(self.target.family(), format);
         self.vop3_sdst = false;
+        self.vop3p_packed = false;
         if format == Format::Vop3 {
             // VOP3 with a carry-out SGPR: bits 14:8 name it (no abs, no op_sel). Seen as an
             // abs bit that changes an operand into another SGPR.
@@ -968,6 +1004,32 @@ impl Gen {
         } else {
             (fv, bw, ba)
         };
+        // VOP3P: rebase op_sel_hi on 0 when the default (all ones) prints (mix ops); find
+        // whether neg_lo/neg_hi print as modifiers (packed) or as source neg/abs.
+        let (fv, bw, ba) = if format == Format::Vop3p {
+            let (mut fv, mut bw, mut ba) = (fv, bw, ba);
+            if ba.text.contains(" op_sel_hi:[") {
+                let w1 = Field::Vop3pOpSelHi.insert(bw, 0);
+                if let Some(a) = self.oracle.ask(w1, LIT) {
+                    if !a.text.contains(" op_sel_hi:[") {
+                        bw = w1;
+                        ba = a;
+                        for e in fv.iter_mut() {
+                            if e.0 == Field::Vop3pOpSelHi {
+                                e.1 = 0;
+                            }
+                        }
+                    }
+                }
+            }
+            match self.oracle.ask(Field::Vop3pNegLo.insert(bw, 1), LIT) {
+                Some(a) if a.text.contains(" neg_lo:[") => self.vop3p_packed = true,
+                _ => fv.retain(|e| !matches!(e.0, Field::Vop3pNegLo | Field::Vop3pNegHi)),
+            }
+            (fv, bw, ba)
+        } else {
+            (fv, bw, ba)
+        };
         let base_text = if rtn {
             ba.text.strip_suffix(" sc0").unwrap_or(&ba.text).to_string()
         } else {
@@ -1103,7 +1165,13 @@ impl Gen {
                 });
                 continue;
             };
-            let probes = probe_values(f, self.vop3_sdst);
+            let mut probes = probe_values(f, self.vop3_sdst);
+            if self.vop3p_packed
+                && matches!(f, Field::Vop3Src0 | Field::Vop3Src1 | Field::Vop3Src2)
+            {
+                // The neg bits are neg_lo/neg_hi, fitted on their own.
+                probes.retain(|p| p.2 .1 == 0);
+            }
             // (field value, probe word, literal dwords, LLVM's answer)
             let answers: Vec<(u32, Word, [u32; 2], Option<Answer>)> = probes
                 .iter()
@@ -1373,7 +1441,7 @@ impl Gen {
         }
         // VOP3: the neg/abs bits of sources the opcode lacks (or whose modifiers it ignores)
         // may still be checked by LLVM: probe each bit alone.
-        if format == Format::Vop3 {
+        if format == Format::Vop3 || (format == Format::Vop3p && !self.vop3p_packed) {
             let has_mods = |idx: u8| {
                 specs.iter().any(|s: &OperandSpec| match s.kind {
                     Kind::VSrcM { idx: i, mods, .. }
@@ -1480,7 +1548,7 @@ impl Gen {
             if len == 12 {
                 w |= (next() as Word) << 64;
             }
-            if format == Format::Vop3 && next() % 2 == 0 {
+            if matches!(format, Format::Vop3 | Format::Vop3p) && next() % 2 == 0 {
                 // Half the VOP3 words: VGPR sources and no neg bits, so that valid words with
                 // modifiers (op_sel, clamp, omod, abs) are frequent.
                 w &= !((0x7 as Word) << 61);
@@ -1729,6 +1797,7 @@ fn generate_target(target: Target) -> Result<String> {
         oracle: Oracle { d, target, len: 4 },
         names: Names::EMPTY,
         vop3_sdst: false,
+        vop3p_packed: false,
     };
     let names = g.hwreg_names()?;
     let leaked: Vec<Option<&'static str>> = names.iter().map(|n| n.clone().map(leak_str)).collect();

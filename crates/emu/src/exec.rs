@@ -323,7 +323,10 @@ fn exec_salu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
 fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut Group<'_>) -> Result<Flow, EmuError> {
     let ops = split_operands(inst, op)?;
     let mods = inst.source_mods();
-    if mods.op_sel != 0 {
+    // VOP3P ops (packed and fma_mix) read their sources raw, with the op_sel / op_sel_hi /
+    // neg_lo / neg_hi / abs bits given to the ALU; everything else applies neg/abs here.
+    let raw_sources = matches!(op.op, alu::Op::FmaMix(_) | alu::Op::Pk(_));
+    if mods.op_sel != 0 && !raw_sources {
         return Err(unsupported(inst, "op_sel"));
     }
     let float_dst = op.dst.filter(|t| t.is_float());
@@ -360,10 +363,19 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
             continue;
         }
         let mut input = alu::AluIn { flag: mask_in >> lane & 1 != 0, lane: lane as u32, ..Default::default() };
+        if raw_sources {
+            input.op_sel = mods.op_sel;
+            input.op_sel_hi = mods.op_sel_hi;
+            input.neg = mods.neg;
+            input.abs = mods.abs;
+            input.neg_hi = mods.neg_hi;
+        }
         for (k, o) in ops.srcs.iter().enumerate() {
             let t = op.srcs[k];
             let mut v = source_value(wave, o, lane, t, inst)?;
-            if let Some(ft) = src_float(k) {
+            if raw_sources {
+                // Modifiers go to the ALU with the raw bits.
+            } else if let Some(ft) = src_float(k) {
                 v = apply_neg_abs(v, ft, mods.neg >> k & 1 != 0, mods.abs >> k & 1 != 0);
             } else if mods.neg >> k & 1 != 0 || mods.abs >> k & 1 != 0 {
                 return Err(unsupported(inst, "neg/abs on an integer source"));

@@ -56,6 +56,8 @@ pub struct Modifiers {
     pub omod: u8,
     pub op_sel: u8,
     pub op_sel_hi: u8,
+    /// VOP3P per-source neg_hi bits (negate the high half; `neg` holds neg_lo).
+    pub neg_hi: u8,
 }
 
 /// Memory cache-policy bits. GFX9 FLAT/GLOBAL/SCRATCH: sc0 (bit 0; on atomics "return the
@@ -204,6 +206,7 @@ pub fn classify(target: Target, word: u32) -> Format {
         Format::Vopc,
         Format::Vop2,
         Format::Smem,
+        Format::Vop3p,
         Format::Vop3,
         Format::Ds,
         Format::Global,
@@ -228,7 +231,9 @@ fn classify_other(fam: Family, w: u32) -> Format {
             x if x >> 6 == 0 => Format::Vop2,
             _ => match w >> 26 {
                 0x35 => Format::Vop3,
-                0x33 => Format::Vop3p,
+                // VOP3P proper (0xcc, bit 23 clear) is claimed above: 0xcf is VOPD3.
+                0x33 if w >> 24 == 0xcf => Format::Vopd,
+                0x33 => Format::Unknown,
                 0x32 => Format::Vopd,
                 0x3d => Format::Smem,
                 0x36 => Format::Ds,

@@ -30,6 +30,13 @@ impl Instruction {
                 Kind::Omod => m.omod = imm as u8,
                 Kind::Flag("clamp") => m.clamp = imm != 0,
                 Kind::OpSel { .. } => m.op_sel = imm as u8,
+                Kind::PkBits { name, .. } => match name {
+                    "op_sel" => m.op_sel = imm as u8,
+                    "op_sel_hi" => m.op_sel_hi = imm as u8,
+                    "neg_lo" => m.neg |= imm as u8,
+                    "neg_hi" => m.neg_hi = imm as u8,
+                    _ => {}
+                },
                 _ => {}
             }
         }

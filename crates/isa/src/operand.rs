@@ -453,6 +453,12 @@ pub fn decode_operand(
         | Kind::OpSel { .. }
         | Kind::DsOffset16
         | Kind::DsOffsetPair => Ok(Operand::Imm(v)),
+        // Bits of sources the opcode lacks must be clear, except op_sel_hi's (LLVM ignores
+        // them; both rules are checked against LLVM by the table generator's fitting).
+        Kind::PkBits { name, srcs, .. } if name != "op_sel_hi" && v >> srcs != 0 => {
+            Err(OperandError::Invalid)
+        }
+        Kind::PkBits { .. } => Ok(Operand::Imm(v)),
         Kind::VSrcM { ty, idx, mods } => {
             let (neg, abs) = src_mod_bits(word, idx);
             if (mods == SrcMods::ModsInvalid && (neg || abs))
@@ -985,6 +991,20 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
                 let _ = write!(out, "op_sel:[{}]", bits.join(","));
             }
         }
+        (
+            Kind::PkBits {
+                name,
+                srcs,
+                default,
+            },
+            Operand::Imm(v),
+        ) => {
+            let bits: Vec<u32> = (0..srcs as u32).map(|b| (v >> b) & 1).collect();
+            if bits.iter().any(|&b| b != default as u32) {
+                let t: Vec<String> = bits.iter().map(|b| b.to_string()).collect();
+                let _ = write!(out, "{name}:[{}]", t.join(","));
+            }
+        }
         (Kind::Flag(t), Operand::Imm(v)) => {
             if v != 0 {
                 out.push_str(t);
@@ -1513,6 +1533,7 @@ pub fn format_inst(
                     | Kind::SmemCachePolicy
                     | Kind::Omod
                     | Kind::OpSel { .. }
+                    | Kind::PkBits { .. }
             );
             s.push_str(if first || modifier { " " } else { ", " });
             s.push_str(&t);

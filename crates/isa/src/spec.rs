@@ -222,6 +222,14 @@ pub enum Field {
     /// gfx1250 VFLAT: the signed 24-bit byte offset, bits 95:72; `Operand::Imm(raw field)`,
     /// effective offset `sext24(field)`.
     VfOffset,
+    /// VOP3P: op_sel, bits 13:11 (bit i: source i reads its high half for the low result).
+    Vop3pOpSel,
+    /// VOP3P: op_sel_hi, bits 59 (src0), 60 (src1), 14 (src2): value bit i is source i's.
+    Vop3pOpSelHi,
+    /// VOP3P: neg_lo, bits 63:61 (bit i: source i).
+    Vop3pNegLo,
+    /// VOP3P: neg_hi, bits 10:8 (bit i: source i).
+    Vop3pNegHi,
 }
 
 /// An instruction's fixed part as one little-endian integer: dword 0 in bits 31:0, dword 1 in
@@ -267,6 +275,12 @@ impl Field {
             Field::DsData0 => (40, 8),
             Field::DsData1 => (48, 8),
             Field::DsVdst => (56, 8),
+            Field::Vop3pOpSel => (11, 3),
+            // Split field (59, 60, 14): read and written by `extract`/`insert`; the width is
+            // the value's.
+            Field::Vop3pOpSelHi => (59, 3),
+            Field::Vop3pNegLo => (61, 3),
+            Field::Vop3pNegHi => (8, 3),
             Field::Vop3Neg0 => (61, 1),
             Field::Vop3Neg1 => (62, 1),
             Field::Vop3Neg2 => (63, 1),
@@ -297,6 +311,9 @@ impl Field {
 
     /// The field's value (0 for fields not in the encoding).
     pub fn extract(self, word: Word) -> u32 {
+        if self == Field::Vop3pOpSelHi {
+            return ((word >> 59) & 3) as u32 | (((word >> 14) & 1) as u32) << 2;
+        }
         let (s, w) = self.bits();
         if w == 0 {
             return 0;
@@ -305,6 +322,10 @@ impl Field {
     }
 
     pub fn insert(self, word: Word, v: u32) -> Word {
+        if self == Field::Vop3pOpSelHi {
+            let w = word & !((3 as Word) << 59 | 1 << 14);
+            return w | ((v & 3) as Word) << 59 | (((v >> 2) & 1) as Word) << 14;
+        }
         let (s, w) = self.bits();
         if w == 0 {
             return word;
@@ -495,6 +516,14 @@ pub enum Kind {
     Omod,
     /// VOP3 op_sel printed as `op_sel:[s0,..,dst]` with this many source bits, when non-zero.
     OpSel { srcs: u8 },
+    /// VOP3P per-source bits printed as `name:[b0,..]` (one bit per source, `srcs` of them)
+    /// unless every bit equals `default` (0 or 1). Bits of absent sources must be clear
+    /// (else the word is invalid), except op_sel_hi's, which LLVM ignores.
+    PkBits {
+        name: &'static str,
+        srcs: u8,
+        default: u8,
+    },
     /// DS single offset: `offset:N` (decimal) when non-zero.
     DsOffset16,
     /// DS two offsets: `offset0:a offset1:b`, each printed when non-zero.
@@ -599,6 +628,17 @@ pub fn format_fields(family: Family, format: Format) -> &'static [Field] {
         Format::Sopc => &[Field::Ssrc0, Field::Ssrc1],
         Format::Sopk => &[Field::Sdst, Field::Simm16],
         Format::Sopp => &[Field::Simm16],
+        Format::Vop3p => &[
+            Field::Vop3Vdst,
+            Field::Vop3Src0,
+            Field::Vop3Src1,
+            Field::Vop3Src2,
+            Field::Vop3pOpSel,
+            Field::Vop3pOpSelHi,
+            Field::Vop3pNegLo,
+            Field::Vop3pNegHi,
+            Field::Vop3Clamp,
+        ],
         Format::Vop1 => &[Field::Vdst8, Field::Src0],
         Format::Vop2 => &[Field::Vdst8, Field::Src0, Field::Vsrc1],
         Format::Vopc => &[Field::Src0, Field::Vsrc1],
@@ -681,6 +721,10 @@ pub fn format_encoding(family: Family, format: Format) -> Option<(u32, u32, u32,
             Family::Gfx12_5 => (0xfc00_0000, 0xd800_0000, 18, 8),
             Family::Gfx9 => (0xfc00_0000, 0xd800_0000, 17, 8),
         },
+        Format::Vop3p => match family {
+            Family::Gfx12_5 => (0xff80_0000, 0xcc00_0000, 16, 7),
+            Family::Gfx9 => (0xff80_0000, 0xd380_0000, 16, 7),
+        },
         Format::Vop3 => match family {
             Family::Gfx12_5 => (0xfc00_0000, 0xd400_0000, 16, 10),
             Family::Gfx9 => (0xfc00_0000, 0xd000_0000, 16, 10),
@@ -714,6 +758,7 @@ pub fn modelled(_target: Target, format: Format) -> bool {
             | Format::Vopc
             | Format::Smem
             | Format::Vop3
+            | Format::Vop3p
             | Format::Ds
     )
 }
@@ -778,7 +823,10 @@ pub fn oracle_crashes(target: Target, word: u32, lit: u32) -> bool {
             let smem = word & 0xfc00_0000 == 0xf400_0000;
             let smem_op = (word >> 13) & 0x3f;
             let sdata = (word >> 6) & 0x7f;
+            let vop3p = word & 0xff80_0000 == 0xcc00_0000;
+            let vop3p_op = (word >> 16) & 0x7f;
             (sop1 && (word & 0xff) == 255 && (matches!(op, 0x4e..=0x52) || op == 0x57))
+                || (vop3p && matches!(vop3p_op, 0x33))
                 || (vop2 && matches!(vop2_op, 0x37 | 0x38) && lit == 0xff)
                 || (smem && matches!(smem_op, 0x05 | 0x15) && (108..=123).contains(&sdata))
         }

@@ -11,7 +11,7 @@ use common::{compare, gpu, Rng, Tally};
 use hx_isa::{spec, Format, Target};
 use hx_llvm::Disassembler;
 
-const FORMATS: [Format; 14] = [
+const FORMATS: [Format; 15] = [
     Format::Sop1,
     Format::Sop2,
     Format::Sopk,
@@ -22,6 +22,7 @@ const FORMATS: [Format; 14] = [
     Format::Vopc,
     Format::Smem,
     Format::Vop3,
+    Format::Vop3p,
     Format::Ds,
     Format::Global,
     Format::Scratch,
@@ -108,6 +109,10 @@ fn run(n: u32) {
     for target in Target::ALL {
         for format in FORMATS {
             if !spec::modelled(target, format) {
+                continue;
+            }
+            // Random gfx950 VOP3P words crash LLVM 22.1 itself (SIGSEGV); not yet isolated.
+            if target == Target::Gfx950 && format == Format::Vop3p {
                 continue;
             }
             let t = sweep(target, format, n, 0x5eed);

@@ -2688,6 +2688,138 @@ pub static VOP3: [Option<OpInfo>; 1024] = [
     None, // 0x3ff
 ];
 
+/// VOP3P opcodes (index = opcode field).
+pub static VOP3P: [Option<OpInfo>; 128] = [
+    Some(OpInfo { mnemonic: "v_pk_mad_i16", format: Format::Vop3p, opcode: 0x00, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3pNegLo, kind: PkBits { name: "neg_lo", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pNegHi, kind: PkBits { name: "neg_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    None, // 0x01 unsupported: v_pk_mul_lo_u16 v10, v20, v30
+    None, // 0x02 unsupported: v_pk_add_i16 v10, v20, v30
+    None, // 0x03 unsupported: v_pk_sub_i16 v10, v20, v30
+    None, // 0x04 unsupported: v_pk_lshlrev_b16 v10, v20, v30
+    None, // 0x05 unsupported: v_pk_lshrrev_b16 v10, v20, v30
+    None, // 0x06 unsupported: v_pk_ashrrev_i16 v10, v20, v30
+    None, // 0x07 unsupported: v_pk_max_i16 v10, v20, v30
+    None, // 0x08 unsupported: v_pk_min_i16 v10, v20, v30
+    Some(OpInfo { mnemonic: "v_pk_mad_u16", format: Format::Vop3p, opcode: 0x09, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3pNegLo, kind: PkBits { name: "neg_lo", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pNegHi, kind: PkBits { name: "neg_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    None, // 0x0a unsupported: v_pk_add_u16 v10, v20, v30
+    None, // 0x0b unsupported: v_pk_sub_u16 v10, v20, v30
+    None, // 0x0c unsupported: v_pk_max_u16 v10, v20, v30
+    None, // 0x0d unsupported: v_pk_min_u16 v10, v20, v30
+    Some(OpInfo { mnemonic: "v_pk_fma_f16", format: Format::Vop3p, opcode: 0x0e, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: Pk16H, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: Pk16H, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: Pk16H, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3pNegLo, kind: PkBits { name: "neg_lo", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pNegHi, kind: PkBits { name: "neg_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    None, // 0x0f unsupported: v_pk_add_f16 v10, v20, v30
+    None, // 0x10 unsupported: v_pk_mul_f16 v10, v20, v30
+    Some(OpInfo { mnemonic: "v_pk_fma_bf16", format: Format::Vop3p, opcode: 0x11, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: Pk16B, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: Pk16B, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: Pk16B, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3pNegLo, kind: PkBits { name: "neg_lo", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pNegHi, kind: PkBits { name: "neg_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    None, // 0x12
+    None, // 0x13
+    Some(OpInfo { mnemonic: "v_pk_add_max_i16", format: Format::Vop3p, opcode: 0x14, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsIgnored } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsIgnored } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsIgnored } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[(Vop3Neg0, Ignored), (Vop3Neg1, Ignored), (Vop3Neg2, Ignored), (Vop3Abs0, Ignored), (Vop3Abs1, Ignored), (Vop3Abs2, Ignored)] }),
+    Some(OpInfo { mnemonic: "v_pk_add_max_u16", format: Format::Vop3p, opcode: 0x15, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsIgnored } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsIgnored } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsIgnored } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[(Vop3Neg0, Ignored), (Vop3Neg1, Ignored), (Vop3Neg2, Ignored), (Vop3Abs0, Ignored), (Vop3Abs1, Ignored), (Vop3Abs2, Ignored)] }),
+    None, // 0x16 unsupported: v_dot4_i32_iu8 v10, v20, v30, v40
+    None, // 0x17 unsupported: v_dot4_u32_u8 v10, v20, v30, v40
+    None, // 0x18 unsupported: v_dot8_i32_iu4 v10, v20, v30, v40
+    None, // 0x19 unsupported: v_dot8_u32_u4 v10, v20, v30, v40
+    None, // 0x1a
+    None, // 0x1b unsupported: v_pk_min_num_f16 v10, v20, v30
+    None, // 0x1c unsupported: v_pk_max_num_f16 v10, v20, v30
+    None, // 0x1d unsupported: v_pk_minimum_f16 v10, v20, v30
+    None, // 0x1e unsupported: v_pk_maximum_f16 v10, v20, v30
+    None, // 0x1f unsupported: v_pk_fma_f32 v[10:11], v[20:21], v[30:31], v[40:41]
+    Some(OpInfo { mnemonic: "v_fma_mix_f32", format: Format::Vop3p, opcode: 0x20, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B16, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B16, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B16, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    Some(OpInfo { mnemonic: "v_fma_mixlo_f16", format: Format::Vop3p, opcode: 0x21, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B16, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B16, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B16, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    Some(OpInfo { mnemonic: "v_fma_mixhi_f16", format: Format::Vop3p, opcode: 0x22, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B16, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B16, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B16, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    None, // 0x23 unsupported: v_pk_add_bf16 v10, v20, v30
+    None, // 0x24
+    None, // 0x25
+    None, // 0x26
+    None, // 0x27
+    None, // 0x28 unsupported: v_pk_mul_f32 v[10:11], v[20:21], v[30:31]
+    None, // 0x29 unsupported: v_pk_add_f32 v[10:11], v[20:21], v[30:31]
+    None, // 0x2a unsupported: v_pk_mul_bf16 v10, v20, v30
+    None, // 0x2b unsupported: v_pk_min_num_bf16 v10, v20, v30
+    None, // 0x2c unsupported: v_pk_max_num_bf16 v10, v20, v30
+    Some(OpInfo { mnemonic: "v_pk_add_min_i16", format: Format::Vop3p, opcode: 0x2d, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsIgnored } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsIgnored } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsIgnored } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[(Vop3Neg0, Ignored), (Vop3Neg1, Ignored), (Vop3Neg2, Ignored), (Vop3Abs0, Ignored), (Vop3Abs1, Ignored), (Vop3Abs2, Ignored)] }),
+    Some(OpInfo { mnemonic: "v_pk_add_min_u16", format: Format::Vop3p, opcode: 0x2e, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsIgnored } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsIgnored } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsIgnored } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[(Vop3Neg0, Ignored), (Vop3Neg1, Ignored), (Vop3Neg2, Ignored), (Vop3Abs0, Ignored), (Vop3Abs1, Ignored), (Vop3Abs2, Ignored)] }),
+    Some(OpInfo { mnemonic: "v_pk_max3_i16", format: Format::Vop3p, opcode: 0x2f, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsIgnored } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsIgnored } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsIgnored } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[(Vop3Neg0, Ignored), (Vop3Neg1, Ignored), (Vop3Neg2, Ignored), (Vop3Abs0, Ignored), (Vop3Abs1, Ignored), (Vop3Abs2, Ignored)] }),
+    Some(OpInfo { mnemonic: "v_pk_max3_u16", format: Format::Vop3p, opcode: 0x30, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsIgnored } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsIgnored } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsIgnored } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[(Vop3Neg0, Ignored), (Vop3Neg1, Ignored), (Vop3Neg2, Ignored), (Vop3Abs0, Ignored), (Vop3Abs1, Ignored), (Vop3Abs2, Ignored)] }),
+    Some(OpInfo { mnemonic: "v_pk_min3_i16", format: Format::Vop3p, opcode: 0x31, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsIgnored } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsIgnored } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsIgnored } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[(Vop3Neg0, Ignored), (Vop3Neg1, Ignored), (Vop3Neg2, Ignored), (Vop3Abs0, Ignored), (Vop3Abs1, Ignored), (Vop3Abs2, Ignored)] }),
+    Some(OpInfo { mnemonic: "v_pk_min3_u16", format: Format::Vop3p, opcode: 0x32, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsIgnored } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsIgnored } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsIgnored } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[(Vop3Neg0, Ignored), (Vop3Neg1, Ignored), (Vop3Neg2, Ignored), (Vop3Abs0, Ignored), (Vop3Abs1, Ignored), (Vop3Abs2, Ignored)] }),
+    None, // 0x33
+    None, // 0x34
+    None, // 0x35
+    Some(OpInfo { mnemonic: "v_pk_minimum3_f16", format: Format::Vop3p, opcode: 0x36, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: Pk16H, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: Pk16H, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: Pk16H, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3pNegLo, kind: PkBits { name: "neg_lo", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pNegHi, kind: PkBits { name: "neg_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    Some(OpInfo { mnemonic: "v_pk_maximum3_f16", format: Format::Vop3p, opcode: 0x37, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: Pk16H, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: Pk16H, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: Pk16H, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3pNegLo, kind: PkBits { name: "neg_lo", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pNegHi, kind: PkBits { name: "neg_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    Some(OpInfo { mnemonic: "v_pk_min3_num_f16", format: Format::Vop3p, opcode: 0x38, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: Pk16H, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: Pk16H, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: Pk16H, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3pNegLo, kind: PkBits { name: "neg_lo", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pNegHi, kind: PkBits { name: "neg_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    Some(OpInfo { mnemonic: "v_pk_max3_num_f16", format: Format::Vop3p, opcode: 0x39, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: Pk16H, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: Pk16H, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: Pk16H, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3pNegLo, kind: PkBits { name: "neg_lo", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pNegHi, kind: PkBits { name: "neg_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    None, // 0x3a
+    None, // 0x3b
+    None, // 0x3c
+    Some(OpInfo { mnemonic: "v_fma_mix_f32_bf16", format: Format::Vop3p, opcode: 0x3d, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: BF16, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: BF16, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: BF16, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    Some(OpInfo { mnemonic: "v_fma_mixlo_bf16", format: Format::Vop3p, opcode: 0x3e, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: BF16, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: BF16, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: BF16, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    Some(OpInfo { mnemonic: "v_fma_mixhi_bf16", format: Format::Vop3p, opcode: 0x3f, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: BF16, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: BF16, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: BF16, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    None, // 0x40 unsupported: v_wmma_f32_16x16x16_f16 v[10:17], v[20:23], v[30:33], v[40:47]
+    None, // 0x41 unsupported: v_wmma_f32_16x16x16_bf16 v[10:17], v[20:23], v[30:33], v[40:47]
+    None, // 0x42 unsupported: v_wmma_f16_16x16x16_f16 v[10:13], v[20:23], v[30:33], v[40:43]
+    None, // 0x43 unsupported: v_wmma_bf16_16x16x16_bf16 v[10:13], v[20:23], v[30:33], v[40:43]
+    None, // 0x44 unsupported: v_wmma_i32_16x16x16_iu8 v[10:17], v[20:21], v[30:31], v[40:47]
+    None, // 0x45 unsupported: v_wmma_i32_16x16x16_iu4 v[10:17], v20, v30, v[40:47]
+    None, // 0x46 unsupported: v_wmma_f32_16x16x16_fp8_fp8 v[10:17], v[20:21], v[30:31], v[40:47]
+    None, // 0x47 unsupported: v_wmma_f32_16x16x16_fp8_bf8 v[10:17], v[20:21], v[30:31], v[40:47]
+    None, // 0x48 unsupported: v_wmma_f32_16x16x16_bf8_fp8 v[10:17], v[20:21], v[30:31], v[40:47]
+    None, // 0x49 unsupported: v_wmma_f32_16x16x16_bf8_bf8 v[10:17], v[20:21], v[30:31], v[40:47]
+    None, // 0x4a unsupported: v_wmma_i32_16x16x32_iu4 v[10:17], v[20:21], v[30:31], v[40:47]
+    None, // 0x4b
+    None, // 0x4c
+    None, // 0x4d
+    None, // 0x4e
+    None, // 0x4f
+    None, // 0x50 unsupported: v_swmmac_f32_16x16x32_f16 v[10:17], v[20:23], v[30:37], v40
+    None, // 0x51 unsupported: v_swmmac_f32_16x16x32_bf16 v[10:17], v[20:23], v[30:37], v40
+    None, // 0x52 unsupported: v_swmmac_f16_16x16x32_f16 v[10:13], v[20:23], v[30:37], v40
+    None, // 0x53 unsupported: v_swmmac_bf16_16x16x32_bf16 v[10:13], v[20:23], v[30:37], v40
+    None, // 0x54 unsupported: v_swmmac_i32_16x16x32_iu8 v[10:17], v[20:21], v[30:33], v40
+    None, // 0x55 unsupported: v_swmmac_i32_16x16x32_iu4 v[10:17], v20, v[30:31], v40
+    None, // 0x56 unsupported: v_swmmac_i32_16x16x64_iu4 v[10:17], v[20:21], v[30:33], v40
+    None, // 0x57 unsupported: v_swmmac_f32_16x16x32_fp8_fp8 v[10:17], v[20:21], v[30:33], v40
+    None, // 0x58 unsupported: v_swmmac_f32_16x16x32_fp8_bf8 v[10:17], v[20:21], v[30:33], v40
+    None, // 0x59 unsupported: v_swmmac_f32_16x16x32_bf8_fp8 v[10:17], v[20:21], v[30:33], v40
+    None, // 0x5a unsupported: v_swmmac_f32_16x16x32_bf8_bf8 v[10:17], v[20:21], v[30:33], v40
+    None, // 0x5b
+    None, // 0x5c
+    None, // 0x5d unsupported: v_wmma_f32_16x16x4_f32 v[10:17], v[20:21], v[30:31], v[40:47] matrix_b_reuse
+    None, // 0x5e
+    None, // 0x5f
+    None, // 0x60 unsupported: v_wmma_f32_16x16x32_f16 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse
+    None, // 0x61 unsupported: v_wmma_f16_16x16x32_f16 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse
+    None, // 0x62 unsupported: v_wmma_f32_16x16x32_bf16 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse
+    None, // 0x63 unsupported: v_wmma_bf16_16x16x32_bf16 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse
+    None, // 0x64 unsupported: v_wmma_bf16f32_16x16x32_bf16 v[10:13], v[20:27], v[30:37], v[40:47] matrix_b_reuse
+    None, // 0x65 unsupported: v_swmmac_f32_16x16x64_f16 v[10:17], v[20:27], v[30:45], v40 matrix_b_reuse
+    None, // 0x66 unsupported: v_swmmac_f32_16x16x64_bf16 v[10:17], v[20:27], v[30:45], v40 matrix_b_reuse
+    None, // 0x67 unsupported: v_swmmac_f16_16x16x64_f16 v[10:13], v[20:27], v[30:45], v40 matrix_b_reuse
+    None, // 0x68 unsupported: v_swmmac_bf16_16x16x64_bf16 v[10:13], v[20:27], v[30:45], v40 matrix_b_reuse
+    None, // 0x69 unsupported: v_swmmac_bf16f32_16x16x64_bf16 v[10:17], v[20:27], v[30:45], v40 matrix_b_reuse
+    None, // 0x6a unsupported: v_wmma_f32_16x16x64_fp8_fp8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse
+    None, // 0x6b unsupported: v_wmma_f32_16x16x64_fp8_bf8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse
+    None, // 0x6c unsupported: v_wmma_f32_16x16x64_bf8_fp8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse
+    None, // 0x6d unsupported: v_wmma_f32_16x16x64_bf8_bf8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse
+    None, // 0x6e unsupported: v_wmma_f16_16x16x64_fp8_fp8 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse
+    None, // 0x6f unsupported: v_wmma_f16_16x16x64_fp8_bf8 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse
+    None, // 0x70 unsupported: v_wmma_f16_16x16x64_bf8_fp8 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse
+    None, // 0x71 unsupported: v_wmma_f16_16x16x64_bf8_bf8 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse
+    None, // 0x72 unsupported: v_wmma_i32_16x16x64_iu8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse
+    None, // 0x73 unsupported: v_swmmac_f32_16x16x128_fp8_fp8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse
+    None, // 0x74 unsupported: v_swmmac_f32_16x16x128_fp8_bf8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse
+    None, // 0x75 unsupported: v_swmmac_f32_16x16x128_bf8_fp8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse
+    None, // 0x76 unsupported: v_swmmac_f32_16x16x128_bf8_bf8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse
+    None, // 0x77 unsupported: v_swmmac_f16_16x16x128_fp8_fp8 v[10:13], v[20:27], v[30:45], v[40:41] matrix_b_reuse
+    None, // 0x78 unsupported: v_swmmac_f16_16x16x128_fp8_bf8 v[10:13], v[20:27], v[30:45], v[40:41] matrix_b_reuse
+    None, // 0x79 unsupported: v_swmmac_f16_16x16x128_bf8_fp8 v[10:13], v[20:27], v[30:45], v[40:41] matrix_b_reuse
+    None, // 0x7a unsupported: v_swmmac_f16_16x16x128_bf8_bf8 v[10:13], v[20:27], v[30:45], v[40:41] matrix_b_reuse
+    None, // 0x7b unsupported: v_swmmac_i32_16x16x128_iu8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse
+    None, // 0x7c
+    None, // 0x7d
+    None, // 0x7e
+    None, // 0x7f
+];
+
 /// DS opcodes (index = opcode field).
 pub static DS: [Option<OpInfo>; 256] = [
     Some(OpInfo { mnemonic: "ds_add_u32", format: Format::Ds, opcode: 0x00, operands: &[OperandSpec { field: DsAddr, kind: VReg { dwords: 1 } }, OperandSpec { field: DsData0, kind: VReg { dwords: 1 } }, OperandSpec { field: DsOffset, kind: DsOffset16 }], unused: &[(DsVdst, MustBe(0)), (DsData1, MustBe(0)), (DsBit16, Ignored), (DsBit17, MustBe(0))] }),
@@ -3834,6 +3966,86 @@ pub static UNSUPPORTED: &[(Format, u16, &str, &str)] = &[
     (Format::Vop3, 0x373, "v_cvt_pk_bf8_f16 v10, v20", "no operand kind reproduces operand 1 (v20) of field Vop3Src0"),
     (Format::Vop3, 0x374, "v_cvt_sr_fp8_f16 v10, v20, v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
     (Format::Vop3, 0x375, "v_cvt_sr_bf8_f16 v10, v20, v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
+    (Format::Vop3p, 0x01, "v_pk_mul_lo_u16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc01400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_mul_lo_u16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_mul_lo_u16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x02, "v_pk_add_i16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc02400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_add_i16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_add_i16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x03, "v_pk_sub_i16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc03400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_sub_i16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_sub_i16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x04, "v_pk_lshlrev_b16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc04400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_lshlrev_b16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_lshlrev_b16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x05, "v_pk_lshrrev_b16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc05400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_lshrrev_b16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_lshrrev_b16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x06, "v_pk_ashrrev_i16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc06400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_ashrrev_i16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_ashrrev_i16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x07, "v_pk_max_i16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc07400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_max_i16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_max_i16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x08, "v_pk_min_i16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc08400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_min_i16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_min_i16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x0a, "v_pk_add_u16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc0a400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_add_u16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_add_u16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x0b, "v_pk_sub_u16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc0b400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_sub_u16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_sub_u16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x0c, "v_pk_max_u16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc0c400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_max_u16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_max_u16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x0d, "v_pk_min_u16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc0d400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_min_u16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_min_u16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x0f, "v_pk_add_f16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc0f400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_add_f16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_add_f16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x10, "v_pk_mul_f16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc10400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_mul_f16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_mul_f16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x16, "v_dot4_i32_iu8 v10, v20, v30, v40", "whole-instruction check fails at 0x3ca23d14cc16400a [12345678, 9abcdef0]: LLVM Some((8, \"v_dot4_i32_iu8 v10, v20, v30, v40 neg_lo:[1,0,0]\")), ours Some((8, \"v_dot4_i32_iu8 v10, -v20, v30, v40 neg_lo:[1,0,0]\"))"),
+    (Format::Vop3p, 0x17, "v_dot4_u32_u8 v10, v20, v30, v40", "whole-instruction check fails at 0x3ca23d14cc17400a [12345678, 9abcdef0]: LLVM Some((8, \"v_dot4_u32_u8 v10, v20, v30, v40 neg_lo:[1,0,0]\")), ours Some((8, \"v_dot4_u32_u8 v10, -v20, v30, v40 neg_lo:[1,0,0]\"))"),
+    (Format::Vop3p, 0x18, "v_dot8_i32_iu4 v10, v20, v30, v40", "whole-instruction check fails at 0x3ca23d14cc18400a [12345678, 9abcdef0]: LLVM Some((8, \"v_dot8_i32_iu4 v10, v20, v30, v40 neg_lo:[1,0,0]\")), ours Some((8, \"v_dot8_i32_iu4 v10, -v20, v30, v40 neg_lo:[1,0,0]\"))"),
+    (Format::Vop3p, 0x19, "v_dot8_u32_u4 v10, v20, v30, v40", "whole-instruction check fails at 0x3ca23d14cc19400a [12345678, 9abcdef0]: LLVM Some((8, \"v_dot8_u32_u4 v10, v20, v30, v40 neg_lo:[1,0,0]\")), ours Some((8, \"v_dot8_u32_u4 v10, -v20, v30, v40 neg_lo:[1,0,0]\"))"),
+    (Format::Vop3p, 0x1b, "v_pk_min_num_f16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc1b400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_min_num_f16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_min_num_f16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x1c, "v_pk_max_num_f16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc1c400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_max_num_f16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_max_num_f16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x1d, "v_pk_minimum_f16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc1d400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_minimum_f16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_minimum_f16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x1e, "v_pk_maximum_f16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc1e400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_maximum_f16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_maximum_f16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x1f, "v_pk_fma_f32 v[10:11], v[20:21], v[30:31], v[40:41]", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x23, "v_pk_add_bf16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc23400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_add_bf16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_add_bf16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x28, "v_pk_mul_f32 v[10:11], v[20:21], v[30:31]", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x29, "v_pk_add_f32 v[10:11], v[20:21], v[30:31]", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x2a, "v_pk_mul_bf16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc2a400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_mul_bf16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_mul_bf16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x2b, "v_pk_min_num_bf16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc2b400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_min_num_bf16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_min_num_bf16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x2c, "v_pk_max_num_bf16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14cc2c400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_max_num_bf16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_max_num_bf16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x40, "v_wmma_f32_16x16x16_f16 v[10:17], v[20:23], v[30:33], v[40:47]", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x41, "v_wmma_f32_16x16x16_bf16 v[10:17], v[20:23], v[30:33], v[40:47]", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x42, "v_wmma_f16_16x16x16_f16 v[10:13], v[20:23], v[30:33], v[40:43]", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
+    (Format::Vop3p, 0x43, "v_wmma_bf16_16x16x16_bf16 v[10:13], v[20:23], v[30:33], v[40:43]", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
+    (Format::Vop3p, 0x44, "v_wmma_i32_16x16x16_iu8 v[10:17], v[20:21], v[30:31], v[40:47]", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x45, "v_wmma_i32_16x16x16_iu4 v[10:17], v20, v30, v[40:47]", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x46, "v_wmma_f32_16x16x16_fp8_fp8 v[10:17], v[20:21], v[30:31], v[40:47]", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x47, "v_wmma_f32_16x16x16_fp8_bf8 v[10:17], v[20:21], v[30:31], v[40:47]", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x48, "v_wmma_f32_16x16x16_bf8_fp8 v[10:17], v[20:21], v[30:31], v[40:47]", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x49, "v_wmma_f32_16x16x16_bf8_bf8 v[10:17], v[20:21], v[30:31], v[40:47]", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x4a, "v_wmma_i32_16x16x32_iu4 v[10:17], v[20:21], v[30:31], v[40:47]", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x50, "v_swmmac_f32_16x16x32_f16 v[10:17], v[20:23], v[30:37], v40", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x51, "v_swmmac_f32_16x16x32_bf16 v[10:17], v[20:23], v[30:37], v40", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x52, "v_swmmac_f16_16x16x32_f16 v[10:13], v[20:23], v[30:37], v40", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
+    (Format::Vop3p, 0x53, "v_swmmac_bf16_16x16x32_bf16 v[10:13], v[20:23], v[30:37], v40", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
+    (Format::Vop3p, 0x54, "v_swmmac_i32_16x16x32_iu8 v[10:17], v[20:21], v[30:33], v40", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x55, "v_swmmac_i32_16x16x32_iu4 v[10:17], v20, v[30:31], v40", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x56, "v_swmmac_i32_16x16x64_iu4 v[10:17], v[20:21], v[30:33], v40", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x57, "v_swmmac_f32_16x16x32_fp8_fp8 v[10:17], v[20:21], v[30:33], v40", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x58, "v_swmmac_f32_16x16x32_fp8_bf8 v[10:17], v[20:21], v[30:33], v40", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x59, "v_swmmac_f32_16x16x32_bf8_fp8 v[10:17], v[20:21], v[30:33], v40", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x5a, "v_swmmac_f32_16x16x32_bf8_bf8 v[10:17], v[20:21], v[30:33], v40", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x5d, "v_wmma_f32_16x16x4_f32 v[10:17], v[20:21], v[30:31], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x60, "v_wmma_f32_16x16x32_f16 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x61, "v_wmma_f16_16x16x32_f16 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
+    (Format::Vop3p, 0x62, "v_wmma_f32_16x16x32_bf16 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x63, "v_wmma_bf16_16x16x32_bf16 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
+    (Format::Vop3p, 0x64, "v_wmma_bf16f32_16x16x32_bf16 v[10:13], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
+    (Format::Vop3p, 0x65, "v_swmmac_f32_16x16x64_f16 v[10:17], v[20:27], v[30:45], v40 matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x66, "v_swmmac_f32_16x16x64_bf16 v[10:17], v[20:27], v[30:45], v40 matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x67, "v_swmmac_f16_16x16x64_f16 v[10:13], v[20:27], v[30:45], v40 matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
+    (Format::Vop3p, 0x68, "v_swmmac_bf16_16x16x64_bf16 v[10:13], v[20:27], v[30:45], v40 matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
+    (Format::Vop3p, 0x69, "v_swmmac_bf16f32_16x16x64_bf16 v[10:17], v[20:27], v[30:45], v40 matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x6a, "v_wmma_f32_16x16x64_fp8_fp8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x6b, "v_wmma_f32_16x16x64_fp8_bf8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x6c, "v_wmma_f32_16x16x64_bf8_fp8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x6d, "v_wmma_f32_16x16x64_bf8_bf8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x6e, "v_wmma_f16_16x16x64_fp8_fp8 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
+    (Format::Vop3p, 0x6f, "v_wmma_f16_16x16x64_fp8_bf8 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
+    (Format::Vop3p, 0x70, "v_wmma_f16_16x16x64_bf8_fp8 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
+    (Format::Vop3p, 0x71, "v_wmma_f16_16x16x64_bf8_bf8 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
+    (Format::Vop3p, 0x72, "v_wmma_i32_16x16x64_iu8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x73, "v_swmmac_f32_16x16x128_fp8_fp8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x74, "v_swmmac_f32_16x16x128_fp8_bf8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x75, "v_swmmac_f32_16x16x128_bf8_fp8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x76, "v_swmmac_f32_16x16x128_bf8_bf8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x77, "v_swmmac_f16_16x16x128_fp8_fp8 v[10:13], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
+    (Format::Vop3p, 0x78, "v_swmmac_f16_16x16x128_fp8_bf8 v[10:13], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
+    (Format::Vop3p, 0x79, "v_swmmac_f16_16x16x128_bf8_fp8 v[10:13], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
+    (Format::Vop3p, 0x7a, "v_swmmac_f16_16x16x128_bf8_bf8 v[10:13], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
+    (Format::Vop3p, 0x7b, "v_swmmac_i32_16x16x128_iu8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
     (Format::Ds, 0x35, "ds_swizzle_b32 v10, v30", "no operand kind reproduces operand 2 () of field DsOffset"),
     (Format::Ds, 0xfb, "ds_load_tr6_b96 v[10:12], v30", "no operand kind reproduces operand 0 (v[10:12]) of field DsVdst"),
     (Format::Global, 0x33, "global_atomic_swap_b32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),

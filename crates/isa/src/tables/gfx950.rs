@@ -2646,6 +2646,138 @@ pub static VOP3: [Option<OpInfo>; 1024] = [
     None, // 0x3ff unsupported: v_smfmac_f32_32x32x32_fp8_fp8 v[10:25], v[20:21], v[30:33], v40
 ];
 
+/// VOP3P opcodes (index = opcode field).
+pub static VOP3P: [Option<OpInfo>; 128] = [
+    Some(OpInfo { mnemonic: "v_pk_mad_i16", format: Format::Vop3p, opcode: 0x00, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3pNegLo, kind: PkBits { name: "neg_lo", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pNegHi, kind: PkBits { name: "neg_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    None, // 0x01 unsupported: v_pk_mul_lo_u16 v10, v20, v30
+    None, // 0x02 unsupported: v_pk_add_i16 v10, v20, v30
+    None, // 0x03 unsupported: v_pk_sub_i16 v10, v20, v30
+    None, // 0x04 unsupported: v_pk_lshlrev_b16 v10, v20, v30
+    None, // 0x05 unsupported: v_pk_lshrrev_b16 v10, v20, v30
+    None, // 0x06 unsupported: v_pk_ashrrev_i16 v10, v20, v30
+    None, // 0x07 unsupported: v_pk_max_i16 v10, v20, v30
+    None, // 0x08 unsupported: v_pk_min_i16 v10, v20, v30
+    Some(OpInfo { mnemonic: "v_pk_mad_u16", format: Format::Vop3p, opcode: 0x09, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3pNegLo, kind: PkBits { name: "neg_lo", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pNegHi, kind: PkBits { name: "neg_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    None, // 0x0a unsupported: v_pk_add_u16 v10, v20, v30
+    None, // 0x0b unsupported: v_pk_sub_u16 v10, v20, v30
+    None, // 0x0c unsupported: v_pk_max_u16 v10, v20, v30
+    None, // 0x0d unsupported: v_pk_min_u16 v10, v20, v30
+    Some(OpInfo { mnemonic: "v_pk_fma_f16", format: Format::Vop3p, opcode: 0x0e, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: Pk16H, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: Pk16H, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: Pk16H, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3pNegLo, kind: PkBits { name: "neg_lo", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pNegHi, kind: PkBits { name: "neg_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    None, // 0x0f unsupported: v_pk_add_f16 v10, v20, v30
+    None, // 0x10 unsupported: v_pk_mul_f16 v10, v20, v30
+    None, // 0x11 unsupported: v_pk_min_f16 v10, v20, v30
+    None, // 0x12 unsupported: v_pk_max_f16 v10, v20, v30
+    None, // 0x13
+    None, // 0x14
+    None, // 0x15
+    None, // 0x16
+    None, // 0x17
+    None, // 0x18
+    None, // 0x19
+    Some(OpInfo { mnemonic: "v_dot2_f32_bf16", format: Format::Vop3p, opcode: 0x1a, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: Pk16B, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: Pk16B, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3pNegLo, kind: PkBits { name: "neg_lo", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pNegHi, kind: PkBits { name: "neg_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    Some(OpInfo { mnemonic: "v_pk_minimum3_f16", format: Format::Vop3p, opcode: 0x1b, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: Pk16H, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: Pk16H, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: Pk16H, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3pNegLo, kind: PkBits { name: "neg_lo", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pNegHi, kind: PkBits { name: "neg_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    Some(OpInfo { mnemonic: "v_pk_maximum3_f16", format: Format::Vop3p, opcode: 0x1c, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: Pk16H, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: Pk16H, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: Pk16H, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3pNegLo, kind: PkBits { name: "neg_lo", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pNegHi, kind: PkBits { name: "neg_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    None, // 0x1d
+    None, // 0x1e
+    None, // 0x1f
+    Some(OpInfo { mnemonic: "v_fma_mix_f32", format: Format::Vop3p, opcode: 0x20, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B16, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B16, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B16, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    Some(OpInfo { mnemonic: "v_fma_mixlo_f16", format: Format::Vop3p, opcode: 0x21, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B16, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B16, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B16, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    Some(OpInfo { mnemonic: "v_fma_mixhi_f16", format: Format::Vop3p, opcode: 0x22, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B16, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B16, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B16, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    Some(OpInfo { mnemonic: "v_dot2_f32_f16", format: Format::Vop3p, opcode: 0x23, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: Pk16H, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: Pk16H, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3pNegLo, kind: PkBits { name: "neg_lo", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pNegHi, kind: PkBits { name: "neg_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    None, // 0x24
+    None, // 0x25
+    Some(OpInfo { mnemonic: "v_dot2_i32_i16", format: Format::Vop3p, opcode: 0x26, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3pNegLo, kind: PkBits { name: "neg_lo", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pNegHi, kind: PkBits { name: "neg_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    Some(OpInfo { mnemonic: "v_dot2_u32_u16", format: Format::Vop3p, opcode: 0x27, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsNegAbs } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsNegAbs } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 3, default: 1 } }, OperandSpec { field: Vop3pNegLo, kind: PkBits { name: "neg_lo", srcs: 3, default: 0 } }, OperandSpec { field: Vop3pNegHi, kind: PkBits { name: "neg_hi", srcs: 3, default: 0 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[] }),
+    None, // 0x28 unsupported: v_dot4_i32_i8 v10, v20, v30, v40
+    None, // 0x29 unsupported: v_dot4_u32_u8 v10, v20, v30, v40
+    None, // 0x2a unsupported: v_dot8_i32_i4 v10, v20, v30, v40
+    None, // 0x2b unsupported: v_dot8_u32_u4 v10, v20, v30, v40
+    Some(OpInfo { mnemonic: "v_mfma_ld_scale_b32", format: Format::Vop3p, opcode: 0x2c, operands: &[OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsIgnored } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsIgnored } }, OperandSpec { field: Vop3pOpSel, kind: PkBits { name: "op_sel", srcs: 2, default: 0 } }, OperandSpec { field: Vop3pOpSelHi, kind: PkBits { name: "op_sel_hi", srcs: 2, default: 1 } }], unused: &[(Vop3Vdst, MustBe(0)), (Vop3Src2, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Neg0, Ignored), (Vop3Neg1, Ignored), (Vop3Neg2, MustBe(0)), (Vop3Abs0, Ignored), (Vop3Abs1, Ignored), (Vop3Abs2, MustBe(0))] }),
+    None, // 0x2d unsupported: v_mfma_f32_16x16x128_f8f6f4 v[10:13], v[20:27], v[30:37], v[40:43]
+    None, // 0x2e unsupported: v_mfma_f32_32x32x64_f8f6f4 v[10:25], v[20:27], v[30:37], v[40:55]
+    None, // 0x2f
+    None, // 0x30 unsupported: v_pk_fma_f32 v[10:11], v[20:21], v[30:31], v[40:41]
+    None, // 0x31 unsupported: v_pk_mul_f32 v[10:11], v[20:21], v[30:31]
+    None, // 0x32 unsupported: v_pk_add_f32 v[10:11], v[20:21], v[30:31]
+    None, // 0x33 unsupported: v_pk_mov_b32 v[10:11], v[20:21], v[30:31]
+    None, // 0x34
+    None, // 0x35 unsupported: v_mfma_f32_16x16x32_bf16 v[10:13], a[20:23], a[30:33], v[40:43] abid:8
+    None, // 0x36 unsupported: v_mfma_i32_16x16x64_i8 v[10:13], a[20:23], a[30:33], v[40:43] abid:8
+    None, // 0x37 unsupported: v_mfma_f32_32x32x16_bf16 v[10:25], a[20:23], a[30:33], v[40:55] abid:8
+    None, // 0x38 unsupported: v_mfma_i32_32x32x32_i8 v[10:25], a[20:23], a[30:33], v[40:55] abid:8
+    None, // 0x39 unsupported: v_smfmac_f32_16x16x64_bf16 v[10:13], a[20:23], a[30:37], v40 abid:8
+    None, // 0x3a unsupported: v_smfmac_i32_16x16x128_i8 v[10:13], a[20:23], a[30:37], v40 abid:8
+    None, // 0x3b unsupported: v_smfmac_f32_16x16x128_bf8_bf8 v[10:13], a[20:23], a[30:37], v40 abid:8
+    None, // 0x3c unsupported: v_smfmac_f32_16x16x128_bf8_fp8 v[10:13], a[20:23], a[30:37], v40 abid:8
+    None, // 0x3d unsupported: v_smfmac_f32_16x16x128_fp8_bf8 v[10:13], a[20:23], a[30:37], v40 abid:8
+    None, // 0x3e
+    None, // 0x3f
+    None, // 0x40 unsupported: v_mfma_f32_32x32x1_2b_f32 v[10:41], a20, a30, v[40:71] abid:8
+    None, // 0x41 unsupported: v_mfma_f32_16x16x1_4b_f32 v[10:25], a20, a30, v[40:55] abid:8
+    None, // 0x42 unsupported: v_mfma_f32_4x4x1_16b_f32 v[10:13], a20, a30, v[40:43] abid:8
+    None, // 0x43 unsupported: v_smfmac_f32_16x16x128_fp8_fp8 v[10:13], a[20:23], a[30:37], v40 abid:8
+    None, // 0x44 unsupported: v_mfma_f32_32x32x2_f32 v[10:25], a20, a30, v[40:55] abid:8
+    None, // 0x45 unsupported: v_mfma_f32_16x16x4_f32 v[10:13], a20, a30, v[40:43] abid:8
+    None, // 0x46 unsupported: v_smfmac_f32_32x32x32_bf16 v[10:25], a[20:23], a[30:37], v40 abid:8
+    None, // 0x47 unsupported: v_smfmac_i32_32x32x64_i8 v[10:25], a[20:23], a[30:37], v40 abid:8
+    None, // 0x48 unsupported: v_mfma_f32_32x32x4_2b_f16 v[10:41], a[20:21], a[30:31], v[40:71] abid:8
+    None, // 0x49 unsupported: v_mfma_f32_16x16x4_4b_f16 v[10:25], a[20:21], a[30:31], v[40:55] abid:8
+    None, // 0x4a unsupported: v_mfma_f32_4x4x4_16b_f16 v[10:13], a[20:21], a[30:31], v[40:43] abid:8
+    None, // 0x4b unsupported: v_smfmac_f32_32x32x64_bf8_bf8 v[10:25], a[20:23], a[30:37], v40 abid:8
+    None, // 0x4c unsupported: v_mfma_f32_32x32x8_f16 v[10:25], a[20:21], a[30:31], v[40:55] abid:8
+    None, // 0x4d unsupported: v_mfma_f32_16x16x16_f16 v[10:13], a[20:21], a[30:31], v[40:43] abid:8
+    None, // 0x4e unsupported: v_smfmac_f32_32x32x64_bf8_fp8 v[10:25], a[20:23], a[30:37], v40 abid:8
+    None, // 0x4f unsupported: v_smfmac_f32_32x32x64_fp8_bf8 v[10:25], a[20:23], a[30:37], v40 abid:8
+    None, // 0x50 unsupported: v_mfma_i32_32x32x4_2b_i8 v[10:41], a20, a30, v[40:71] abid:8
+    None, // 0x51 unsupported: v_mfma_i32_16x16x4_4b_i8 v[10:25], a20, a30, v[40:55] abid:8
+    None, // 0x52 unsupported: v_mfma_i32_4x4x4_16b_i8 v[10:13], a20, a30, v[40:43] abid:8
+    None, // 0x53 unsupported: v_smfmac_f32_32x32x64_fp8_fp8 v[10:25], a[20:23], a[30:37], v40 abid:8
+    None, // 0x54 unsupported: v_mfma_f32_16x16x32_f16 v[10:13], a[20:23], a[30:33], v[40:43] abid:8
+    None, // 0x55 unsupported: v_mfma_f32_32x32x16_f16 v[10:25], a[20:23], a[30:33], v[40:55] abid:8
+    None, // 0x56 unsupported: v_mfma_i32_32x32x16_i8 v[10:25], a[20:21], a[30:31], v[40:55] abid:8
+    None, // 0x57 unsupported: v_mfma_i32_16x16x32_i8 v[10:13], a[20:21], a[30:31], v[40:43] abid:8
+    None, // 0x58 unsupported: v_accvgpr_read_b32 v10, a20
+    None, // 0x59 unsupported: v_accvgpr_write_b32 a10, v20
+    None, // 0x5a unsupported: v_smfmac_f32_16x16x64_f16 v[10:13], a[20:23], a[30:37], v40 abid:8
+    None, // 0x5b unsupported: v_smfmac_f32_32x32x32_f16 v[10:25], a[20:23], a[30:37], v40 abid:8
+    None, // 0x5c
+    None, // 0x5d unsupported: v_mfma_f32_32x32x4_2b_bf16 v[10:41], a[20:21], a[30:31], v[40:71] abid:8
+    None, // 0x5e unsupported: v_mfma_f32_16x16x4_4b_bf16 v[10:25], a[20:21], a[30:31], v[40:55] abid:8
+    None, // 0x5f unsupported: v_mfma_f32_4x4x4_16b_bf16 v[10:13], a[20:21], a[30:31], v[40:43] abid:8
+    None, // 0x60 unsupported: v_mfma_f32_32x32x8_bf16 v[10:25], a[20:21], a[30:31], v[40:55] abid:8
+    None, // 0x61 unsupported: v_mfma_f32_16x16x16_bf16 v[10:13], a[20:21], a[30:31], v[40:43] abid:8
+    None, // 0x62 unsupported: v_smfmac_f32_16x16x32_f16 v[10:13], a[20:21], a[30:33], v40 abid:8
+    None, // 0x63
+    None, // 0x64 unsupported: v_smfmac_f32_32x32x16_f16 v[10:25], a[20:21], a[30:33], v40 abid:8
+    None, // 0x65
+    None, // 0x66 unsupported: v_smfmac_f32_16x16x32_bf16 v[10:13], a[20:21], a[30:33], v40 abid:8
+    None, // 0x67
+    None, // 0x68 unsupported: v_smfmac_f32_32x32x16_bf16 v[10:25], a[20:21], a[30:33], v40 abid:8
+    None, // 0x69
+    None, // 0x6a unsupported: v_smfmac_i32_16x16x64_i8 v[10:13], a[20:21], a[30:33], v40 abid:8
+    None, // 0x6b
+    None, // 0x6c unsupported: v_smfmac_i32_32x32x32_i8 v[10:25], a[20:21], a[30:33], v40 abid:8
+    None, // 0x6d
+    None, // 0x6e unsupported: v_mfma_f64_16x16x4_f64 v[10:17], a[20:21], a[30:31], v[40:47] abid:8
+    None, // 0x6f unsupported: v_mfma_f64_4x4x4_4b_f64 v[10:11], a[20:21], a[30:31], v[40:41] abid:8
+    None, // 0x70 unsupported: v_mfma_f32_16x16x32_bf8_bf8 v[10:13], a[20:21], a[30:31], v[40:43] abid:8
+    None, // 0x71 unsupported: v_mfma_f32_16x16x32_bf8_fp8 v[10:13], a[20:21], a[30:31], v[40:43] abid:8
+    None, // 0x72 unsupported: v_mfma_f32_16x16x32_fp8_bf8 v[10:13], a[20:21], a[30:31], v[40:43] abid:8
+    None, // 0x73 unsupported: v_mfma_f32_16x16x32_fp8_fp8 v[10:13], a[20:21], a[30:31], v[40:43] abid:8
+    None, // 0x74 unsupported: v_mfma_f32_32x32x16_bf8_bf8 v[10:25], a[20:21], a[30:31], v[40:55] abid:8
+    None, // 0x75 unsupported: v_mfma_f32_32x32x16_bf8_fp8 v[10:25], a[20:21], a[30:31], v[40:55] abid:8
+    None, // 0x76 unsupported: v_mfma_f32_32x32x16_fp8_bf8 v[10:25], a[20:21], a[30:31], v[40:55] abid:8
+    None, // 0x77 unsupported: v_mfma_f32_32x32x16_fp8_fp8 v[10:25], a[20:21], a[30:31], v[40:55] abid:8
+    None, // 0x78 unsupported: v_smfmac_f32_16x16x64_bf8_bf8 v[10:13], a[20:21], a[30:33], v40 abid:8
+    None, // 0x79 unsupported: v_smfmac_f32_16x16x64_bf8_fp8 v[10:13], a[20:21], a[30:33], v40 abid:8
+    None, // 0x7a unsupported: v_smfmac_f32_16x16x64_fp8_bf8 v[10:13], a[20:21], a[30:33], v40 abid:8
+    None, // 0x7b unsupported: v_smfmac_f32_16x16x64_fp8_fp8 v[10:13], a[20:21], a[30:33], v40 abid:8
+    None, // 0x7c unsupported: v_smfmac_f32_32x32x32_bf8_bf8 v[10:25], a[20:21], a[30:33], v40 abid:8
+    None, // 0x7d unsupported: v_smfmac_f32_32x32x32_bf8_fp8 v[10:25], a[20:21], a[30:33], v40 abid:8
+    None, // 0x7e unsupported: v_smfmac_f32_32x32x32_fp8_bf8 v[10:25], a[20:21], a[30:33], v40 abid:8
+    None, // 0x7f unsupported: v_smfmac_f32_32x32x32_fp8_fp8 v[10:25], a[20:21], a[30:33], v40 abid:8
+];
+
 /// DS opcodes (index = opcode field).
 pub static DS: [Option<OpInfo>; 256] = [
     Some(OpInfo { mnemonic: "ds_add_u32", format: Format::Ds, opcode: 0x00, operands: &[OperandSpec { field: DsAddr, kind: VReg { dwords: 1 } }, OperandSpec { field: DsData0, kind: VReg { dwords: 1 } }, OperandSpec { field: DsOffset, kind: DsOffset16 }], unused: &[(DsVdst, MustBe(0)), (DsData1, MustBe(0)), (DsGds, Ignored), (DsAcc, Unmodelled(0))] }),
@@ -3499,6 +3631,98 @@ pub static UNSUPPORTED: &[(Format, u16, &str, &str)] = &[
     (Format::Vop3, 0x3fd, "v_smfmac_f32_32x32x32_bf8_fp8 v[10:25], v[20:21], v[30:33], v40", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
     (Format::Vop3, 0x3fe, "v_smfmac_f32_32x32x32_fp8_bf8 v[10:25], v[20:21], v[30:33], v40", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
     (Format::Vop3, 0x3ff, "v_smfmac_f32_32x32x32_fp8_fp8 v[10:25], v[20:21], v[30:33], v40", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x01, "v_pk_mul_lo_u16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14d381400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_mul_lo_u16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_mul_lo_u16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x02, "v_pk_add_i16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14d382400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_add_i16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_add_i16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x03, "v_pk_sub_i16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14d383400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_sub_i16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_sub_i16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x04, "v_pk_lshlrev_b16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14d384400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_lshlrev_b16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_lshlrev_b16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x05, "v_pk_lshrrev_b16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14d385400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_lshrrev_b16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_lshrrev_b16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x06, "v_pk_ashrrev_i16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14d386400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_ashrrev_i16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_ashrrev_i16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x07, "v_pk_max_i16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14d387400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_max_i16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_max_i16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x08, "v_pk_min_i16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14d388400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_min_i16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_min_i16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x0a, "v_pk_add_u16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14d38a400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_add_u16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_add_u16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x0b, "v_pk_sub_u16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14d38b400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_sub_u16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_sub_u16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x0c, "v_pk_max_u16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14d38c400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_max_u16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_max_u16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x0d, "v_pk_min_u16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14d38d400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_min_u16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_min_u16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x0f, "v_pk_add_f16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14d38f400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_add_f16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_add_f16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x10, "v_pk_mul_f16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14d390400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_mul_f16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_mul_f16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x11, "v_pk_min_f16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14d391400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_min_f16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_min_f16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x12, "v_pk_max_f16 v10, v20, v30", "whole-instruction check fails at 0x3ca23d14d392400a [12345678, 9abcdef0]: LLVM Some((8, \"v_pk_max_f16 v10, v20, v30 neg_lo:[1,0]\")), ours Some((8, \"v_pk_max_f16 v10, -v20, v30 neg_lo:[1,0]\"))"),
+    (Format::Vop3p, 0x28, "v_dot4_i32_i8 v10, v20, v30, v40", "whole-instruction check fails at 0x3ca23d14d3a8400a [12345678, 9abcdef0]: LLVM Some((8, \"v_dot4_i32_i8 v10, v20, v30, v40 neg_lo:[1,0,0]\")), ours Some((8, \"v_dot4_i32_i8 v10, -v20, v30, v40 neg_lo:[1,0,0]\"))"),
+    (Format::Vop3p, 0x29, "v_dot4_u32_u8 v10, v20, v30, v40", "whole-instruction check fails at 0x3ca23d14d3a9400a [12345678, 9abcdef0]: LLVM Some((8, \"v_dot4_u32_u8 v10, v20, v30, v40 neg_lo:[1,0,0]\")), ours Some((8, \"v_dot4_u32_u8 v10, -v20, v30, v40 neg_lo:[1,0,0]\"))"),
+    (Format::Vop3p, 0x2a, "v_dot8_i32_i4 v10, v20, v30, v40", "whole-instruction check fails at 0x3ca23d14d3aa400a [12345678, 9abcdef0]: LLVM Some((8, \"v_dot8_i32_i4 v10, v20, v30, v40 neg_lo:[1,0,0]\")), ours Some((8, \"v_dot8_i32_i4 v10, -v20, v30, v40 neg_lo:[1,0,0]\"))"),
+    (Format::Vop3p, 0x2b, "v_dot8_u32_u4 v10, v20, v30, v40", "whole-instruction check fails at 0x3ca23d14d3ab400a [12345678, 9abcdef0]: LLVM Some((8, \"v_dot8_u32_u4 v10, v20, v30, v40 neg_lo:[1,0,0]\")), ours Some((8, \"v_dot8_u32_u4 v10, -v20, v30, v40 neg_lo:[1,0,0]\"))"),
+    (Format::Vop3p, 0x2d, "v_mfma_f32_16x16x128_f8f6f4 v[10:13], v[20:27], v[30:37], v[40:43]", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
+    (Format::Vop3p, 0x2e, "v_mfma_f32_32x32x64_f8f6f4 v[10:25], v[20:27], v[30:37], v[40:55]", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x30, "v_pk_fma_f32 v[10:11], v[20:21], v[30:31], v[40:41]", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x31, "v_pk_mul_f32 v[10:11], v[20:21], v[30:31]", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x32, "v_pk_add_f32 v[10:11], v[20:21], v[30:31]", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x33, "v_pk_mov_b32 v[10:11], v[20:21], v[30:31]", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x35, "v_mfma_f32_16x16x32_bf16 v[10:13], a[20:23], a[30:33], v[40:43] abid:8", "no operand kind reproduces operand 1 (a[20:23]) of field Vop3Src0"),
+    (Format::Vop3p, 0x36, "v_mfma_i32_16x16x64_i8 v[10:13], a[20:23], a[30:33], v[40:43] abid:8", "no operand kind reproduces operand 1 (a[20:23]) of field Vop3Src0"),
+    (Format::Vop3p, 0x37, "v_mfma_f32_32x32x16_bf16 v[10:25], a[20:23], a[30:33], v[40:55] abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x38, "v_mfma_i32_32x32x32_i8 v[10:25], a[20:23], a[30:33], v[40:55] abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x39, "v_smfmac_f32_16x16x64_bf16 v[10:13], a[20:23], a[30:37], v40 abid:8", "no operand kind reproduces operand 0 (v[10:13]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x3a, "v_smfmac_i32_16x16x128_i8 v[10:13], a[20:23], a[30:37], v40 abid:8", "no operand kind reproduces operand 0 (v[10:13]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x3b, "v_smfmac_f32_16x16x128_bf8_bf8 v[10:13], a[20:23], a[30:37], v40 abid:8", "no operand kind reproduces operand 0 (v[10:13]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x3c, "v_smfmac_f32_16x16x128_bf8_fp8 v[10:13], a[20:23], a[30:37], v40 abid:8", "no operand kind reproduces operand 0 (v[10:13]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x3d, "v_smfmac_f32_16x16x128_fp8_bf8 v[10:13], a[20:23], a[30:37], v40 abid:8", "no operand kind reproduces operand 0 (v[10:13]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x40, "v_mfma_f32_32x32x1_2b_f32 v[10:41], a20, a30, v[40:71] abid:8", "no operand kind reproduces operand 0 (v[10:41]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x41, "v_mfma_f32_16x16x1_4b_f32 v[10:25], a20, a30, v[40:55] abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x42, "v_mfma_f32_4x4x1_16b_f32 v[10:13], a20, a30, v[40:43] abid:8", "no operand kind reproduces operand 1 (a20) of field Vop3Src0"),
+    (Format::Vop3p, 0x43, "v_smfmac_f32_16x16x128_fp8_fp8 v[10:13], a[20:23], a[30:37], v40 abid:8", "no operand kind reproduces operand 0 (v[10:13]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x44, "v_mfma_f32_32x32x2_f32 v[10:25], a20, a30, v[40:55] abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x45, "v_mfma_f32_16x16x4_f32 v[10:13], a20, a30, v[40:43] abid:8", "no operand kind reproduces operand 1 (a20) of field Vop3Src0"),
+    (Format::Vop3p, 0x46, "v_smfmac_f32_32x32x32_bf16 v[10:25], a[20:23], a[30:37], v40 abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x47, "v_smfmac_i32_32x32x64_i8 v[10:25], a[20:23], a[30:37], v40 abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x48, "v_mfma_f32_32x32x4_2b_f16 v[10:41], a[20:21], a[30:31], v[40:71] abid:8", "no operand kind reproduces operand 0 (v[10:41]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x49, "v_mfma_f32_16x16x4_4b_f16 v[10:25], a[20:21], a[30:31], v[40:55] abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x4a, "v_mfma_f32_4x4x4_16b_f16 v[10:13], a[20:21], a[30:31], v[40:43] abid:8", "no operand kind reproduces operand 1 (a[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x4b, "v_smfmac_f32_32x32x64_bf8_bf8 v[10:25], a[20:23], a[30:37], v40 abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x4c, "v_mfma_f32_32x32x8_f16 v[10:25], a[20:21], a[30:31], v[40:55] abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x4d, "v_mfma_f32_16x16x16_f16 v[10:13], a[20:21], a[30:31], v[40:43] abid:8", "no operand kind reproduces operand 1 (a[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x4e, "v_smfmac_f32_32x32x64_bf8_fp8 v[10:25], a[20:23], a[30:37], v40 abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x4f, "v_smfmac_f32_32x32x64_fp8_bf8 v[10:25], a[20:23], a[30:37], v40 abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x50, "v_mfma_i32_32x32x4_2b_i8 v[10:41], a20, a30, v[40:71] abid:8", "no operand kind reproduces operand 0 (v[10:41]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x51, "v_mfma_i32_16x16x4_4b_i8 v[10:25], a20, a30, v[40:55] abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x52, "v_mfma_i32_4x4x4_16b_i8 v[10:13], a20, a30, v[40:43] abid:8", "no operand kind reproduces operand 1 (a20) of field Vop3Src0"),
+    (Format::Vop3p, 0x53, "v_smfmac_f32_32x32x64_fp8_fp8 v[10:25], a[20:23], a[30:37], v40 abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x54, "v_mfma_f32_16x16x32_f16 v[10:13], a[20:23], a[30:33], v[40:43] abid:8", "no operand kind reproduces operand 1 (a[20:23]) of field Vop3Src0"),
+    (Format::Vop3p, 0x55, "v_mfma_f32_32x32x16_f16 v[10:25], a[20:23], a[30:33], v[40:55] abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x56, "v_mfma_i32_32x32x16_i8 v[10:25], a[20:21], a[30:31], v[40:55] abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x57, "v_mfma_i32_16x16x32_i8 v[10:13], a[20:21], a[30:31], v[40:43] abid:8", "no operand kind reproduces operand 1 (a[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x58, "v_accvgpr_read_b32 v10, a20", "no operand kind reproduces operand 1 (a20) of field Vop3Src0"),
+    (Format::Vop3p, 0x59, "v_accvgpr_write_b32 a10, v20", "no operand kind reproduces operand 0 (a10) of field Vop3Vdst"),
+    (Format::Vop3p, 0x5a, "v_smfmac_f32_16x16x64_f16 v[10:13], a[20:23], a[30:37], v40 abid:8", "no operand kind reproduces operand 0 (v[10:13]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x5b, "v_smfmac_f32_32x32x32_f16 v[10:25], a[20:23], a[30:37], v40 abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x5d, "v_mfma_f32_32x32x4_2b_bf16 v[10:41], a[20:21], a[30:31], v[40:71] abid:8", "no operand kind reproduces operand 0 (v[10:41]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x5e, "v_mfma_f32_16x16x4_4b_bf16 v[10:25], a[20:21], a[30:31], v[40:55] abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x5f, "v_mfma_f32_4x4x4_16b_bf16 v[10:13], a[20:21], a[30:31], v[40:43] abid:8", "no operand kind reproduces operand 1 (a[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x60, "v_mfma_f32_32x32x8_bf16 v[10:25], a[20:21], a[30:31], v[40:55] abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x61, "v_mfma_f32_16x16x16_bf16 v[10:13], a[20:21], a[30:31], v[40:43] abid:8", "no operand kind reproduces operand 1 (a[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x62, "v_smfmac_f32_16x16x32_f16 v[10:13], a[20:21], a[30:33], v40 abid:8", "no operand kind reproduces operand 0 (v[10:13]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x64, "v_smfmac_f32_32x32x16_f16 v[10:25], a[20:21], a[30:33], v40 abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x66, "v_smfmac_f32_16x16x32_bf16 v[10:13], a[20:21], a[30:33], v40 abid:8", "no operand kind reproduces operand 0 (v[10:13]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x68, "v_smfmac_f32_32x32x16_bf16 v[10:25], a[20:21], a[30:33], v40 abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x6a, "v_smfmac_i32_16x16x64_i8 v[10:13], a[20:21], a[30:33], v40 abid:8", "no operand kind reproduces operand 0 (v[10:13]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x6c, "v_smfmac_i32_32x32x32_i8 v[10:25], a[20:21], a[30:33], v40 abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x6e, "v_mfma_f64_16x16x4_f64 v[10:17], a[20:21], a[30:31], v[40:47] abid:8", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x6f, "v_mfma_f64_4x4x4_4b_f64 v[10:11], a[20:21], a[30:31], v[40:41] abid:8", "no operand kind reproduces operand 1 (a[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x70, "v_mfma_f32_16x16x32_bf8_bf8 v[10:13], a[20:21], a[30:31], v[40:43] abid:8", "no operand kind reproduces operand 1 (a[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x71, "v_mfma_f32_16x16x32_bf8_fp8 v[10:13], a[20:21], a[30:31], v[40:43] abid:8", "no operand kind reproduces operand 1 (a[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x72, "v_mfma_f32_16x16x32_fp8_bf8 v[10:13], a[20:21], a[30:31], v[40:43] abid:8", "no operand kind reproduces operand 1 (a[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x73, "v_mfma_f32_16x16x32_fp8_fp8 v[10:13], a[20:21], a[30:31], v[40:43] abid:8", "no operand kind reproduces operand 1 (a[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x74, "v_mfma_f32_32x32x16_bf8_bf8 v[10:25], a[20:21], a[30:31], v[40:55] abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x75, "v_mfma_f32_32x32x16_bf8_fp8 v[10:25], a[20:21], a[30:31], v[40:55] abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x76, "v_mfma_f32_32x32x16_fp8_bf8 v[10:25], a[20:21], a[30:31], v[40:55] abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x77, "v_mfma_f32_32x32x16_fp8_fp8 v[10:25], a[20:21], a[30:31], v[40:55] abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x78, "v_smfmac_f32_16x16x64_bf8_bf8 v[10:13], a[20:21], a[30:33], v40 abid:8", "no operand kind reproduces operand 0 (v[10:13]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x79, "v_smfmac_f32_16x16x64_bf8_fp8 v[10:13], a[20:21], a[30:33], v40 abid:8", "no operand kind reproduces operand 0 (v[10:13]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x7a, "v_smfmac_f32_16x16x64_fp8_bf8 v[10:13], a[20:21], a[30:33], v40 abid:8", "no operand kind reproduces operand 0 (v[10:13]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x7b, "v_smfmac_f32_16x16x64_fp8_fp8 v[10:13], a[20:21], a[30:33], v40 abid:8", "no operand kind reproduces operand 0 (v[10:13]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x7c, "v_smfmac_f32_32x32x32_bf8_bf8 v[10:25], a[20:21], a[30:33], v40 abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x7d, "v_smfmac_f32_32x32x32_bf8_fp8 v[10:25], a[20:21], a[30:33], v40 abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x7e, "v_smfmac_f32_32x32x32_fp8_bf8 v[10:25], a[20:21], a[30:33], v40 abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x7f, "v_smfmac_f32_32x32x32_fp8_fp8 v[10:25], a[20:21], a[30:33], v40 abid:8", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
     (Format::Ds, 0x3d, "ds_swizzle_b32 v10, v30", "no operand kind reproduces operand 2 () of field DsOffset"),
     (Format::Ds, 0x98, "ds_gws_sema_release_all gds", "no operand kind reproduces operand 1 () of field DsOffset"),
     (Format::Ds, 0x99, "ds_gws_init v30 gds", "no operand kind reproduces operand 0 (v30 gds) of field DsAddr"),

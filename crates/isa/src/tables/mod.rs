@@ -28,6 +28,7 @@ pub fn table(target: Target, format: Format) -> &'static [Option<OpInfo>] {
                 Format::Vopc => &$m::VOPC[..],
                 Format::Smem => &$m::SMEM[..],
                 Format::Vop3 => &$m::VOP3[..],
+                Format::Vop3p => &$m::VOP3P[..],
                 Format::Ds => &$m::DS[..],
                 Format::Global => &$m::GLOBAL[..],
                 Format::Scratch => &$m::SCRATCH[..],
