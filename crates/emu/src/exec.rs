@@ -274,7 +274,7 @@ fn source_value(wave: &Wave, o: &InstOperand, lane: usize, ty: alu::Ty, inst: &I
 }
 
 /// SOPK forms whose destination is also their first source (`s_addk_i32 sdst, simm16`).
-fn sopk_reads_dst(m: &str) -> bool {
+pub fn sopk_reads_dst(m: &str) -> bool {
     m.starts_with("s_addk_") || m.starts_with("s_mulk_")
 }
 
@@ -455,7 +455,7 @@ fn apply_neg_abs(v: u64, t: alu::Ty, neg: bool, abs: bool) -> u64 {
 }
 
 /// hwreg(ID, offset, size) as encoded in SOPK simm16: id bits 5:0, offset 10:6, size-1 15:11.
-fn hwreg_fields(imm: u32) -> (u32, u32, u32) {
+pub fn hwreg_fields(imm: u32) -> (u32, u32, u32) {
     (imm & 0x3f, imm >> 6 & 0x1f, (imm >> 11 & 0x1f) + 1)
 }
 
@@ -590,8 +590,16 @@ fn exec_saveexec(wave: &mut Wave, inst: &Instruction) -> Result<Flow, EmuError> 
     Ok(Flow::Next)
 }
 
+/// The raw immediate of the operand in encoding field `f`.
+pub fn field_imm(inst: &Instruction, f: hx_isa::Field) -> Option<u32> {
+    inst.operands().find(|o| o.spec.field == f).and_then(|o| match o.value {
+        Operand::Imm(v) => Some(v),
+        _ => None,
+    })
+}
+
 /// The register an operand in encoding field `f` names.
-fn field_reg(inst: &Instruction, f: hx_isa::Field) -> Option<Reg> {
+pub fn field_reg(inst: &Instruction, f: hx_isa::Field) -> Option<Reg> {
     inst.operands().find(|o| o.spec.field == f).and_then(|o| match o.value {
         Operand::Reg(r) => Some(r),
         _ => None,
@@ -603,14 +611,7 @@ fn exec_ds(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut G
     use crate::mem_ops;
     use hx_isa::Field;
     let m = inst.mnemonic();
-    let offset = inst
-        .operands()
-        .find(|o| o.spec.field == Field::DsOffset)
-        .and_then(|o| match o.value {
-            Operand::Imm(v) => Some(v as u16),
-            _ => None,
-        })
-        .unwrap_or(0);
+    let offset = field_imm(inst, Field::DsOffset).unwrap_or(0) as u16;
     let (vdst, addr, d0, d1) = (field_reg(inst, Field::DsVdst), field_reg(inst, Field::DsAddr), field_reg(inst, Field::DsData0), field_reg(inst, Field::DsData1));
     let need = |r: Option<Reg>, what: &str| r.ok_or_else(|| unsupported(inst, format!("no {what} register")));
     match m {

@@ -530,7 +530,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     fn salu(&mut self, inst: &Instruction, op: &AluOp) -> Result<(), RaiseError> {
         let ops: Vec<&InstOperand> = inst.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
         // `s_addk_i32 sdst, simm16`: the destination is also the first source.
-        let reads_dst = inst.mnemonic().starts_with("s_addk_") || inst.mnemonic().starts_with("s_mulk_");
+        let reads_dst = hx_emu::exec::sopk_reads_dst(inst.mnemonic());
         let with_dst: Vec<&InstOperand> = if reads_dst { ops.clone() } else { Vec::new() };
         let (dst, srcs) = if reads_dst {
             (ops.first().copied(), &with_dst[..])
@@ -730,7 +730,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             _ => None,
         });
         let imm = imm.ok_or_else(|| self.err(inst, "no hwreg operand"))?;
-        Ok((imm & 0x3f, imm >> 6 & 0x1f, (imm >> 11 & 0x1f) + 1))
+        Ok(hx_emu::exec::hwreg_fields(imm))
     }
 
     fn setreg(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
@@ -763,12 +763,6 @@ fn is_modifier(k: &Kind) -> bool {
 pub const SOURCE_GENERATION: Generation = Generation::Gfx125;
 
 impl<'ctx> Raiser<'ctx, '_> {
-    fn field_reg(&self, inst: &Instruction, f: hx_isa::Field) -> Option<Reg> {
-        inst.operands().find(|o| o.spec.field == f).and_then(|o| match o.value {
-            Operand::Reg(r) => Some(r),
-            _ => None,
-        })
-    }
 
     /// Runs `body` only in threads where `cond` holds (memory must not be touched by inactive
     /// threads); returns what `body` produced, or `default` in the other threads.
@@ -807,16 +801,12 @@ impl<'ctx> Raiser<'ctx, '_> {
     fn ds(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
         use hx_isa::Field;
         let m = inst.mnemonic();
-        let offset = inst
-            .operands()
-            .find(|o| o.spec.field == Field::DsOffset)
-            .and_then(|o| match o.value {
-                Operand::Imm(v) => Some(v as u64),
-                _ => None,
-            })
-            .unwrap_or(0);
+        let offset = hx_emu::exec::field_imm(inst, Field::DsOffset).unwrap_or(0) as u64;
         let (vdst, addr, d0, d1) =
-            (self.field_reg(inst, Field::DsVdst), self.field_reg(inst, Field::DsAddr), self.field_reg(inst, Field::DsData0), self.field_reg(inst, Field::DsData1));
+            {
+            use hx_emu::exec::field_reg;
+            (field_reg(inst, Field::DsVdst), field_reg(inst, Field::DsAddr), field_reg(inst, Field::DsData0), field_reg(inst, Field::DsData1))
+        };
         let i32t = self.ctx.i32_type();
         let active = self.active()?;
         let need = |r: Option<Reg>, what: &str| r.ok_or_else(|| RaiseError::at(self.kernel, inst.offset, m, format!("no {what} register")));
