@@ -9,6 +9,10 @@ use hx_tests::{run_corpus_launch, run_launch_bytes};
 
 /// (object, target) pairs that must translate and whose every launch must verify.
 const MUST_TRANSLATE: &[(&str, &str)] = &[
+    ("f16_math", "gfx942"),
+    ("f16_math", "gfx950"),
+    ("f64_math", "gfx942"),
+    ("f64_math", "gfx950"),
     ("grid2d", "gfx942"),
     ("grid2d", "gfx950"),
     ("lds_bitonic", "gfx942"),

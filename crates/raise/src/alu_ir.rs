@@ -11,6 +11,13 @@ use hx_llvm::inkwell::types::BasicTypeEnum;
 use hx_llvm::inkwell::values::{BasicMetadataValueEnum, FunctionValue, IntValue};
 use hx_llvm::inkwell::{FloatPredicate, IntPredicate};
 
+/// Operations raised to AMDGPU intrinsics (the target's own instruction of the same
+/// semantics): they cannot run on the host, so they are checked by emulating the target code.
+pub fn target_only(op: Op) -> bool {
+    use Op::*;
+    matches!(op, RcpF32 | SqrtF32 | ExpF32 | LogF32 | SinF32 | RcpF64 | DivFmasF32 | DivFmasF64 | DivFixupF32 | DivFixupF64 | PermB32)
+}
+
 /// Emits ALU operations at the builder's position.
 pub struct OpEmitter<'ctx, 'm> {
     pub ctx: &'ctx Context,
@@ -459,12 +466,178 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                         };
                         b.build_float_compare(p, f(v[0])?, f(v[1])?, "")?
                     }
+                    CmpKind::Class { bits: 32 } => {
+                        // Class index of src0 (0 sNaN, 1 qNaN, 2 -inf, 3 -normal, 4 -denormal,
+                        // 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf), tested in the src1 mask.
+                        let x = v[0];
+                        let exp = b.build_and(b.build_right_shift(x, c32(23), false, "")?, c32(0xff), "")?;
+                        let mant = b.build_and(x, c32(0x7f_ffff), "")?;
+                        let neg = b.build_int_compare(IntPredicate::SLT, x, c32(0), "")?;
+                        let sel = |c: IntValue<'ctx>, t: IntValue<'ctx>, e: IntValue<'ctx>| -> Result<IntValue<'ctx>, BuilderError> { Ok(b.build_select(c, t, e, "")?.into_int_value()) };
+                        let by_sign = |n: u64, p: u64| sel(neg, c32(n), c32(p));
+                        let mant0 = b.build_int_compare(IntPredicate::EQ, mant, c32(0), "")?;
+                        let quiet = b.build_int_compare(IntPredicate::NE, b.build_and(mant, c32(0x40_0000), "")?, c32(0), "")?;
+                        let special = sel(mant0, by_sign(2, 9)?, sel(quiet, c32(1), c32(0))?)?;
+                        let small = sel(mant0, by_sign(5, 6)?, by_sign(4, 7)?)?;
+                        let idx = sel(b.build_int_compare(IntPredicate::EQ, exp, c32(0xff), "")?, special, sel(b.build_int_compare(IntPredicate::EQ, exp, c32(0), "")?, small, by_sign(3, 8)?)?)?;
+                        let bit = b.build_and(b.build_right_shift(v[1], idx, false, "")?, c32(1), "")?;
+                        nz(bit)?
+                    }
                     _ => return Err(EmitError("this compare is not raised yet".to_string())),
                 };
                 Ok((self.i32(0), Some(r)))
             }
+            MaxNumF32 | MinNumF32 => {
+                // The target's v_max_f32/v_min_f32 (IEEE mode, inputs canonicalised by the
+                // backend) order -0 below +0 and return the non-NaN operand, as v_max_num does.
+                let name = if op.op == MaxNumF32 { "llvm.maxnum" } else { "llvm.minnum" };
+                let i = self.intrinsic(name, &[f32t.into()])?;
+                let r = b.build_call(i, &[f(v[0])?.into(), f(v[1])?.into()], "")?.try_as_basic_value().basic().unwrap().into_float_value();
+                none(bits(r)?)
+            }
+            LdexpF32 => {
+                let i = self.intrinsic("llvm.ldexp", &[f32t.into(), i32t.into()])?;
+                let r = b.build_call(i, &[f(v[0])?.into(), v[1].into()], "")?.try_as_basic_value().basic().unwrap().into_float_value();
+                none(bits(r)?)
+            }
+            LdexpF64 => {
+                let f64t = self.ctx.f64_type();
+                let i = self.intrinsic("llvm.ldexp", &[f64t.into(), i32t.into()])?;
+                let x = b.build_bit_cast(v[0], f64t, "")?.into_float_value();
+                let r = b.build_call(i, &[x.into(), self.fit(v[1], Ty::U32)?.into()], "")?.try_as_basic_value().basic().unwrap().into_float_value();
+                none(b.build_bit_cast(r, i64t, "")?.into_int_value())
+            }
+            CvtF32F16 => none(bits(b.build_float_ext(self.half(v[0])?, f32t, "")?)?),
+            CvtF16F32 => none(self.half_bits(b.build_float_trunc(f(v[0])?, self.ctx.f16_type(), "")?)?),
+            CvtPkF16F32 | CvtPkBf16F32 => {
+                // Low half from src0, high half from src1, each rounded to nearest even. bf16
+                // in integer arithmetic (what the backend expands it to where the target has
+                // no conversion; the host JIT has no libcall for it).
+                let (lo, hi) = if op.op == CvtPkF16F32 {
+                    let t = self.ctx.f16_type();
+                    (self.half_bits(b.build_float_trunc(f(v[0])?, t, "")?)?, self.half_bits(b.build_float_trunc(f(v[1])?, t, "")?)?)
+                } else {
+                    (self.bf16_rne(v[0])?, self.bf16_rne(v[1])?)
+                };
+                none(b.build_or(lo, b.build_left_shift(hi, c32(16), "")?, "")?)
+            }
+            AddF16 | MulF16 => {
+                let (x, y) = (self.half(v[0])?, self.half(v[1])?);
+                let r = if op.op == AddF16 { b.build_float_add(x, y, "")? } else { b.build_float_mul(x, y, "")? };
+                none(self.half_bits(r)?)
+            }
+            AddU16 => none(b.build_and(b.build_int_add(v[0], v[1], "")?, c32(0xffff), "")?),
+            MadI32I24 => {
+                let s24 = |x: IntValue<'ctx>| -> Result<_, BuilderError> { b.build_right_shift(b.build_left_shift(x, c32(8), "")?, c32(8), true, "") };
+                none(b.build_int_add(b.build_int_mul(s24(v[0])?, s24(v[1])?, "")?, v[2], "")?)
+            }
+            RcpF32 | SqrtF32 | ExpF32 | LogF32 | SinF32 | RcpF64 => {
+                // The target has the same approximate instruction (v_rcp_f32 ...); the AMDGPU
+                // intrinsic selects exactly it, where the generic LLVM operations would expand.
+                let (name, t): (&str, BasicTypeEnum) = match op.op {
+                    RcpF32 => ("llvm.amdgcn.rcp", f32t.into()),
+                    SqrtF32 => ("llvm.amdgcn.sqrt", f32t.into()),
+                    ExpF32 => ("llvm.amdgcn.exp2", f32t.into()),
+                    LogF32 => ("llvm.amdgcn.log", f32t.into()),
+                    SinF32 => ("llvm.amdgcn.sin", f32t.into()),
+                    _ => ("llvm.amdgcn.rcp", self.ctx.f64_type().into()),
+                };
+                let x = b.build_bit_cast(v[0], t, "")?;
+                let i = self.intrinsic(name, &[t])?;
+                let r = b.build_call(i, &[x.into()], "")?.try_as_basic_value().basic().unwrap();
+                let it: BasicTypeEnum = if op.op == RcpF64 { i64t.into() } else { i32t.into() };
+                none(b.build_bit_cast(r, it, "")?.into_int_value())
+            }
+            DivFmasF32 | DivFmasF64 | DivFixupF32 | DivFixupF64 => {
+                let t: BasicTypeEnum = if matches!(op.op, DivFmasF32 | DivFixupF32) { f32t.into() } else { self.ctx.f64_type().into() };
+                let xs: Vec<BasicMetadataValueEnum> = v[..3].iter().map(|x| b.build_bit_cast(*x, t, "").map(Into::into)).collect::<Result<_, _>>()?;
+                let (name, args) = if matches!(op.op, DivFmasF32 | DivFmasF64) {
+                    let mut a = xs.clone();
+                    a.push(flag_in.into());
+                    ("llvm.amdgcn.div.fmas", a)
+                } else {
+                    ("llvm.amdgcn.div.fixup", xs)
+                };
+                let i = self.intrinsic(name, &[t])?;
+                let r = b.build_call(i, &args, "")?.try_as_basic_value().basic().unwrap();
+                let it: BasicTypeEnum = if t.into_float_type().get_bit_width() == 64 { i64t.into() } else { i32t.into() };
+                none(b.build_bit_cast(r, it, "")?.into_int_value())
+            }
+            PermB32 => none(self.call("llvm.amdgcn.perm", &[], &[v[0].into(), v[1].into(), v[2].into()])?),
             _ => Err(EmitError(format!("{:?} is not raised yet", op.op))),
         }
+    }
+
+    /// v_fma_mix*: each source is f32, or (op_sel_hi bit set) the f16/bf16 half op_sel picks,
+    /// widened; neg/abs apply to the widened value; one f32 fma, then (lo/hi forms) a rounding
+    /// to the 16-bit format into one half of the old destination.
+    #[allow(clippy::too_many_arguments)]
+    pub fn fma_mix(&self, dst: hx_emu::alu::float::MixDst, v: &[IntValue<'ctx>], op_sel: u8, op_sel_hi: u8, neg: u8, abs: u8, old: IntValue<'ctx>) -> Result<IntValue<'ctx>, EmitError> {
+        use hx_emu::alu::float::MixDst::*;
+        let b = self.b;
+        let (i32t, f32t) = (self.ctx.i32_type(), self.ctx.f32_type());
+        let c = |x: u64| i32t.const_int(x, false);
+        let bf = matches!(dst, F32Bf16 | LoBf16 | HiBf16);
+        let mut xs = Vec::new();
+        for i in 0..3 {
+            let s = *v.get(i).ok_or_else(|| EmitError("fma_mix: missing source".into()))?;
+            let mut x = if op_sel_hi >> i & 1 != 0 {
+                let h = if op_sel >> i & 1 != 0 { b.build_right_shift(s, c(16), false, "").map_err(be)? } else { b.build_and(s, c(0xffff), "").map_err(be)? };
+                if bf {
+                    b.build_left_shift(h, c(16), "").map_err(be)?
+                } else {
+                    let w = b.build_float_ext(self.half(h).map_err(be)?, f32t, "").map_err(be)?;
+                    b.build_bit_cast(w, i32t, "").map_err(be)?.into_int_value()
+                }
+            } else {
+                s
+            };
+            if abs >> i & 1 != 0 {
+                x = b.build_and(x, c(0x7fff_ffff), "").map_err(be)?;
+            }
+            if neg >> i & 1 != 0 {
+                x = b.build_xor(x, c(0x8000_0000), "").map_err(be)?;
+            }
+            xs.push(b.build_bit_cast(x, f32t, "").map_err(be)?);
+        }
+        let fma = self.intrinsic("llvm.fma", &[f32t.into()])?;
+        let r = b.build_call(fma, &[xs[0].into(), xs[1].into(), xs[2].into()], "").map_err(be)?.try_as_basic_value().basic().unwrap().into_float_value();
+        let rbits = b.build_bit_cast(r, i32t, "").map_err(be)?.into_int_value();
+        let half = || -> Result<IntValue<'ctx>, EmitError> {
+            if bf {
+                self.bf16_rne(rbits).map_err(be)
+            } else {
+                self.half_bits(b.build_float_trunc(r, self.ctx.f16_type(), "").map_err(be)?).map_err(be)
+            }
+        };
+        Ok(match dst {
+            F32 | F32Bf16 => rbits,
+            LoF16 | LoBf16 => b.build_or(b.build_and(old, c(0xffff_0000), "").map_err(be)?, half()?, "").map_err(be)?,
+            HiF16 | HiBf16 => b.build_or(b.build_and(old, c(0xffff), "").map_err(be)?, b.build_left_shift(half()?, c(16), "").map_err(be)?, "").map_err(be)?,
+        })
+    }
+
+    /// f32 bits -> bf16 bits (zero-extended), round to nearest even, NaN quietened.
+    fn bf16_rne(&self, x: IntValue<'ctx>) -> Result<IntValue<'ctx>, BuilderError> {
+        let b = self.b;
+        let c = |v: u64| self.ctx.i32_type().const_int(v, false);
+        let nan = b.build_int_compare(IntPredicate::UGT, b.build_and(x, c(0x7fff_ffff), "")?, c(0x7f80_0000), "")?;
+        let quiet = b.build_or(b.build_right_shift(x, c(16), false, "")?, c(0x40), "")?;
+        let odd = b.build_and(b.build_right_shift(x, c(16), false, "")?, c(1), "")?;
+        let rounded = b.build_right_shift(b.build_int_add(b.build_int_add(x, c(0x7fff), "")?, odd, "")?, c(16), false, "")?;
+        Ok(b.build_select(nan, quiet, rounded, "")?.into_int_value())
+    }
+
+    /// The low 16 bits of `x` as a half.
+    fn half(&self, x: IntValue<'ctx>) -> Result<hx_llvm::inkwell::values::FloatValue<'ctx>, BuilderError> {
+        let h = self.b.build_int_truncate(x, self.ctx.i16_type(), "")?;
+        Ok(self.b.build_bit_cast(h, self.ctx.f16_type(), "")?.into_float_value())
+    }
+
+    /// The bits of a 16-bit float, zero-extended to i32.
+    fn half_bits(&self, x: hx_llvm::inkwell::values::FloatValue<'ctx>) -> Result<IntValue<'ctx>, BuilderError> {
+        let h = self.b.build_bit_cast(x, self.ctx.i16_type(), "")?.into_int_value();
+        self.b.build_int_z_extend(h, self.ctx.i32_type(), "")
     }
 
     /// Bit-field extract of `width` bits at `off` (width 0 gives 0), signed or not.

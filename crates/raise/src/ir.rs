@@ -36,6 +36,10 @@ pub struct KernelAbi {
     pub kernarg_size: u32,
     /// The code has DS instructions (set by [`raise_kernel`] from the code itself).
     pub uses_lds: bool,
+    /// MODE bits 7:0 at kernel entry, from the descriptor: FP_ROUND (f32 in 1:0, f16/f64 in
+    /// 3:2) and FP_DENORM (f32 in 5:4, f16/f64 in 7:6). The raised code assumes these all
+    /// the time (round to nearest even; denormals as the kernel attributes say).
+    pub entry_mode: u8,
 }
 
 impl KernelAbi {
@@ -62,6 +66,14 @@ impl KernelAbi {
         }
         let (len, off) = d.kernarg_preload();
         let preload = (len > 0).then_some((s, len as u16, off as u16));
+        let field = |name: &str| d.field(hx_codeobj::descriptor::Generation::Gfx125, name).unwrap_or(0) as u8 & 3;
+        let entry_mode = field("FLOAT_ROUND_MODE_32")
+            | field("FLOAT_ROUND_MODE_16_64") << 2
+            | field("FLOAT_DENORM_MODE_32") << 4
+            | field("FLOAT_DENORM_MODE_16_64") << 6;
+        if entry_mode & 0xf != 0 {
+            return Err(err("a rounding mode other than round-to-nearest-even is not raised"));
+        }
         Ok(KernelAbi {
             kernarg_ptr_sgpr,
             preload,
@@ -69,6 +81,7 @@ impl KernelAbi {
             group_segment_size: d.group_segment_fixed_size,
             kernarg_size: d.kernarg_size,
             uses_lds: false,
+            entry_mode,
         })
     }
 }
@@ -99,6 +112,8 @@ struct Raiser<'ctx, 'a> {
     scratch: Option<PointerValue<'ctx>>,
     /// v0..31 lane base of this thread's half of the target wave (0 or 32), as i32.
     half_base: IntValue<'ctx>,
+    /// MODE bits 7:0 at entry ([`KernelAbi::entry_mode`]).
+    entry_mode: u8,
 }
 
 /// Raises the kernel `name` (machine code `code`, entry state `abi`) into `module` as
@@ -176,6 +191,7 @@ pub fn raise_kernel<'ctx>(
         lds_base: None,
         scratch: None,
         half_base: i32t.const_zero(),
+        entry_mode: abi.entry_mode,
     };
     let mut abi = abi.clone();
     abi.uses_lds = graph.blocks.iter().flat_map(|bl| bl.insts.iter()).any(|i| i.mnemonic().starts_with("ds_"));
@@ -425,7 +441,9 @@ impl<'ctx> Raiser<'ctx, '_> {
                 self.int_of(ty, c)
             }
         };
-        self.fit(v, ty)
+        let v = self.fit(v, ty)?;
+        // 16-bit sources read the low half of the register.
+        Ok(if ty.bits() == 16 { self.b.build_and(v, self.i32(0xffff), "")? } else { v })
     }
 
     fn int_of(&self, ty: Ty, v: u64) -> IntValue<'ctx> {
@@ -574,8 +592,12 @@ impl<'ctx> Raiser<'ctx, '_> {
 
     fn valu(&mut self, inst: &Instruction, op: &AluOp) -> Result<(), RaiseError> {
         let mods = inst.source_mods();
-        if mods.neg != 0 || mods.abs != 0 || mods.clamp || mods.omod != 0 || mods.op_sel != 0 {
-            return Err(self.err(inst, "source/output modifiers are not raised yet"));
+        let mix = match op.op {
+            Op::FmaMix(d) => Some(d),
+            _ => None,
+        };
+        if mods.clamp || mods.omod != 0 || (mods.op_sel != 0 && mix.is_none()) || mods.neg_hi != 0 {
+            return Err(self.err(inst, "clamp, omod and op_sel modifiers are not raised yet"));
         }
         let ops: Vec<&InstOperand> = inst.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
         let mut i = 0;
@@ -604,31 +626,69 @@ impl<'ctx> Raiser<'ctx, '_> {
         let mut mask_in = None;
         if op.flag_in == Flag::LaneMask {
             let m = match ops.get(i).map(|o| (&o.spec.kind, o.value)) {
-                Some((Kind::Fixed(_), _)) | None => self.load(self.vcc_lo)?,
-                Some((_, Operand::Reg(r))) => self.read_sreg(r, 1, inst)?,
+                // No operand: VOP3 forms like v_div_fmas read VCC implicitly.
+                None => self.load(self.vcc_lo)?,
+                Some((Kind::Fixed(_), _)) => {
+                    i += 1;
+                    self.load(self.vcc_lo)?
+                }
+                Some((_, Operand::Reg(r))) => {
+                    i += 1;
+                    self.read_sreg(r, 1, inst)?
+                }
                 Some((_, v)) => return Err(self.err(inst, format!("mask operand {v:?}"))),
             };
             mask_in = Some(self.my_bit(m)?);
-            i += 1;
         }
         if i != ops.len() {
             return Err(self.err(inst, "unexpected extra operands"));
         }
         let mut vals = Vec::new();
         for (k, o) in srcs.iter().enumerate() {
-            vals.push(self.source(o, op.srcs[k], inst)?);
+            let mut v = self.source(o, op.srcs[k], inst)?;
+            let (neg, abs) = (mods.neg >> k & 1 != 0, mods.abs >> k & 1 != 0);
+            if (neg || abs) && mix.is_none() {
+                // neg/abs flip or clear the sign bit of a float source, as the hardware does
+                // (bit operations: exact for NaNs too).
+                let Some(bits) = float_source_bits(op, k) else {
+                    return Err(self.err(inst, "neg/abs on an integer source"));
+                };
+                let t = v.get_type();
+                let sign = t.const_int(1u64 << (bits - 1), false);
+                if abs {
+                    v = self.b.build_and(v, self.b.build_not(sign, "")?, "")?;
+                }
+                if neg {
+                    v = self.b.build_xor(v, sign, "")?;
+                }
+            }
+            vals.push(v);
+        }
+        if matches!(op.op, Op::DivScaleF32 | Op::DivScaleF64) {
+            return self.div_scale(inst, op, &srcs, &vals, vdst, mask_dst);
         }
         if op.acc {
             let d = vdst.ok_or_else(|| self.err(inst, "no destination"))?;
             vals.push(self.source(d, *op.srcs.last().unwrap(), inst)?);
         }
         let active = self.active()?;
-        let (v, flag) = self.emit_op(inst, op, &vals, mask_in.unwrap_or(self.ctx.bool_type().const_zero()))?;
+        let (v, flag) = if let Some(d) = mix {
+            let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane };
+            let old = match vdst {
+                Some(o) => self.source(o, Ty::B32, inst)?,
+                None => self.i32(0),
+            };
+            (e.fma_mix(d, &vals, mods.op_sel, mods.op_sel_hi, mods.neg, mods.abs, old).map_err(|m| self.err(inst, m.0))?, None)
+        } else {
+            self.emit_op(inst, op, &vals, mask_in.unwrap_or(self.ctx.bool_type().const_zero()))?
+        };
         if let (Some(d), Some(t)) = (vdst, op.dst) {
             let r = self.dst_reg(d, inst)?;
             if r.class != RegClass::Vgpr {
                 return Err(self.err(inst, "a non-VGPR vector destination"));
             }
+            // 16-bit results clear the high half (as the source's non-true16 forms do).
+            let v = if t.bits() == 16 { self.b.build_and(v, self.i32(0xffff), "")? } else { v };
             self.write_vreg(r, if t.bits() == 64 { 2 } else { 1 }, v, active, inst)?;
         }
         if op.flag_out == Flag::LaneMask {
@@ -648,6 +708,48 @@ impl<'ctx> Raiser<'ctx, '_> {
                     self.b.build_store(self.vcc_lo, mask)?;
                 }
                 None => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// v_div_scale_f32/f64 D, VCC, S0, S1, S2 as llvm.amdgcn.div.scale(numerator S2,
+    /// denominator S1, S0 is the numerator): S0 must be the same operand as S1 or S2, which is
+    /// how LLVM emits it; anything else is refused.
+    fn div_scale(&mut self, inst: &Instruction, op: &AluOp, srcs: &[&InstOperand], vals: &[IntValue<'ctx>], vdst: Option<&InstOperand>, mask_dst: Option<Option<Reg>>) -> Result<(), RaiseError> {
+        let same = |a: &InstOperand, b: &InstOperand| a.value == b.value;
+        let (Some(s0), Some(s1), Some(s2)) = (srcs.first(), srcs.get(1), srcs.get(2)) else { return Err(self.err(inst, "operands")) };
+        let mods = inst.source_mods();
+        let m = |k: usize| (mods.neg >> k & 1, mods.abs >> k & 1);
+        let numerator = if same(s0, s2) && m(0) == m(2) {
+            true
+        } else if same(s0, s1) && m(0) == m(1) {
+            false
+        } else {
+            return Err(self.err(inst, "v_div_scale whose first source is neither of the others"));
+        };
+        let is64 = op.op == Op::DivScaleF64;
+        let ft: hx_llvm::inkwell::types::BasicTypeEnum = if is64 { self.ctx.f64_type().into() } else { self.ctx.f32_type().into() };
+        let num = self.b.build_bit_cast(vals[2], ft, "")?;
+        let den = self.b.build_bit_cast(vals[1], ft, "")?;
+        let f = self.intrinsic("llvm.amdgcn.div.scale", &[ft])?;
+        let sel = self.ctx.bool_type().const_int(numerator as u64, false);
+        let call = self.b.build_call(f, &[num.into(), den.into(), sel.into()], "")?;
+        let agg = call.try_as_basic_value().basic().ok_or_else(|| self.err(inst, "div.scale returns nothing"))?.into_struct_value();
+        let value = self.b.build_extract_value(agg, 0, "")?;
+        let flag = self.b.build_extract_value(agg, 1, "")?.into_int_value();
+        let it: hx_llvm::inkwell::types::BasicTypeEnum = if is64 { self.ctx.i64_type().into() } else { self.ctx.i32_type().into() };
+        let v = self.b.build_bit_cast(value, it, "")?.into_int_value();
+        let active = self.active()?;
+        let d = vdst.ok_or_else(|| self.err(inst, "no destination"))?;
+        let r = self.dst_reg(d, inst)?;
+        self.write_vreg(r, if is64 { 2 } else { 1 }, v, active, inst)?;
+        let f = self.b.build_and(flag, active, "")?;
+        let mask = self.ballot_half(f)?;
+        match mask_dst {
+            Some(Some(r)) => self.write_sreg(r, 1, mask, inst)?,
+            _ => {
+                self.b.build_store(self.vcc_lo, mask)?;
             }
         }
         Ok(())
@@ -740,6 +842,22 @@ impl<'ctx> Raiser<'ctx, '_> {
         if id == 1 && offset == 25 && size == 1 {
             return Ok(());
         }
+        // A MODE write that sets round/denorm bits to their entry values changes nothing (LLVM
+        // writes round-to-nearest before conversions whose rounding it relies on). If every
+        // write is of this kind, MODE keeps its entry value everywhere, which the raised code
+        // assumes; any other write would change float results and is refused.
+        if id == 1 && offset + size <= 8 && size > 0 {
+            if let Some(value) = inst.operands().find_map(|o| match (o.spec.kind, o.value) {
+                (hx_isa::Kind::Imm16(_), _) => None,
+                (_, hx_isa::Operand::Imm(v)) => Some(v),
+                _ => None,
+            }) {
+                let mask = ((1u32 << size) - 1) << offset;
+                if (value << offset) & mask == (self.entry_mode as u32) & mask {
+                    return Ok(());
+                }
+            }
+        }
         Err(self.err(inst, format!("writing hwreg {id} bits {offset}+{size} is not raised")))
     }
 
@@ -756,7 +874,7 @@ impl<'ctx> Raiser<'ctx, '_> {
 }
 
 fn is_modifier(k: &Kind) -> bool {
-    matches!(k, Kind::Omod | Kind::OpSel { .. } | Kind::Flag(_) | Kind::SmemCachePolicy)
+    matches!(k, Kind::Omod | Kind::OpSel { .. } | Kind::Flag(_) | Kind::SmemCachePolicy | Kind::PkBits { .. })
 }
 
 /// The descriptor generation of gfx1250, for callers building a [`KernelAbi`].
@@ -1119,5 +1237,19 @@ impl<'ctx> Raiser<'ctx, '_> {
             }
         }
         Ok(())
+    }
+}
+
+/// The width of source `k` of `op` when neg/abs apply to it as a float (compares carry
+/// untyped sources; v_cmp_class's mask is an integer), as the emulator reads them.
+fn float_source_bits(op: &AluOp, k: usize) -> Option<u32> {
+    use hx_emu::alu::cmp::CmpKind;
+    match op.op {
+        Op::Cmp(c) => match c.kind {
+            CmpKind::Float { bits, .. } => Some(bits),
+            CmpKind::Class { bits } if k == 0 => Some(bits),
+            _ => None,
+        },
+        _ => Some(op.srcs.get(k)?).filter(|t| t.is_float()).map(|t| t.bits()),
     }
 }

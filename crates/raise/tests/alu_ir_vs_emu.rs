@@ -73,8 +73,13 @@ fn raised_alu_ops_compute_what_the_emulator_computes() {
     let mut checked = Vec::new();
     let mut not_raised = Vec::new();
     let mut failures = Vec::new();
+    let mut target_only = Vec::new();
     for m in mnemonics() {
         let Some(op) = alu::by_name(&m) else { continue };
+        if hx_raise::alu_ir::target_only(op.op) {
+            target_only.push(m);
+            continue;
+        }
         // 16-bit and packed ops are not raised yet (they error out below and are listed).
         let ctx = Context::create();
         let module = ctx.create_module(&m);
@@ -135,8 +140,12 @@ fn raised_alu_ops_compute_what_the_emulator_computes() {
             let mask = if dst_bits == 64 { u64::MAX } else { (1u64 << dst_bits) - 1 };
             let (g, w) = (got[0] & mask, want.value & mask);
             let both_nan = (op.dst == Some(Ty::F32) && f32::from_bits(g as u32).is_nan() && f32::from_bits(w as u32).is_nan())
-                || (op.dst == Some(Ty::F64) && f64::from_bits(g).is_nan() && f64::from_bits(w).is_nan());
-            if op.dst.is_some() && g != w && !both_nan {
+                || (op.dst == Some(Ty::F64) && f64::from_bits(g).is_nan() && f64::from_bits(w).is_nan())
+                || (op.dst == Some(Ty::F16) && g & 0x7c00 == 0x7c00 && g & 0x3ff != 0 && w & 0x7c00 == 0x7c00 && w & 0x3ff != 0);
+            // LangRef lets llvm.minnum/maxnum order +0 and -0 either way, and the host does;
+            // the target's v_min/v_max_f32 order -0 below +0 as the emulator does.
+            let zero_pair = matches!(op.op, alu::Op::MinNumF32 | alu::Op::MaxNumF32) && (s[0] | s[1]) & 0x7fff_ffff == 0;
+            if op.dst.is_some() && g != w && !both_nan && !zero_pair {
                 failures.push(format!("{m}{s:x?} flag {flag_in}: IR {g:#x}, emulator {w:#x}"));
                 break;
             }
@@ -151,6 +160,7 @@ fn raised_alu_ops_compute_what_the_emulator_computes() {
     }
     eprintln!("{} ops agree: {checked:?}", checked.len());
     eprintln!("{} ops not raised yet: {not_raised:?}", not_raised.len());
+    eprintln!("{} ops raised to AMDGPU intrinsics, checked by the triangle instead: {target_only:?}", target_only.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked.len() >= 170, "only {} ALU ops are raised and checked", checked.len());
 }
