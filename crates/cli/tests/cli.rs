@@ -149,14 +149,14 @@ fn translation_writes_a_target_code_object_or_fails_closed() {
     assert_eq!(k.args, sk.args, "the source's arguments are kept");
     assert_eq!(k.kernarg_segment_size, sk.kernarg_segment_size);
     assert_eq!(co.kernel("saxpy").unwrap().descriptor.kernarg_size, src.kernel("saxpy").unwrap().descriptor.kernarg_size);
-    // f64_math changes the float MODE register, which the raiser does not handle yet: the error
-    // names the kernel, the offset and the instruction, and no output is written.
-    let input = corpus_file(GpuTarget::Gfx1250, "f64_math");
+    // A kernel whose code does not decode: the error names the kernel, the offset and the
+    // bytes, and no output is written.
+    let input = broken_saxpy();
     let out_path = tmp("never-written.hsaco");
     let out = run(&[input.to_str().unwrap(), "--target", "gfx942", "-o", out_path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("kernel f64_math, offset 0x") && err.contains("s_setreg_imm32_b32"), "{err}");
+    assert!(err.contains("kernel saxpy, offset 0x1800") && err.contains("cannot decode") && err.contains("[ff ff ff ff"), "{err}");
     assert!(!Path::new(&out_path).exists(), "no output may be written for an untranslated object");
     // A non-gfx1250 input is refused as such.
     let native = corpus_file(GpuTarget::Gfx942, "saxpy");
@@ -164,6 +164,17 @@ fn translation_writes_a_target_code_object_or_fails_closed() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not gfx1250"));
     let out = run(&[input.to_str().unwrap(), "--target", "gfx1100"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown target gfx1100"));
+}
+
+/// gfx1250 saxpy with its first instruction replaced by a word that is no instruction.
+fn broken_saxpy() -> std::path::PathBuf {
+    let input = corpus_file(GpuTarget::Gfx1250, "saxpy");
+    let mut bytes = std::fs::read(&input).unwrap();
+    let at = CodeObject::parse(&bytes).unwrap().kernel("saxpy").unwrap().code_offset as usize;
+    bytes[at..at + 4].copy_from_slice(&0xffff_ffffu32.to_le_bytes());
+    let path = tmp("broken-saxpy.hsaco");
+    std::fs::write(&path, bytes).unwrap();
+    path
 }
 
 #[test]
@@ -175,7 +186,7 @@ fn verify_passes_only_when_every_buffer_matches() {
         let text = String::from_utf8(out.stdout).unwrap();
         assert!(text.contains("saxpy x: match\n") && text.contains("saxpy y: match\n"), "{text}");
     }
-    let failing = corpus_file(GpuTarget::Gfx1250, "f64_math");
+    let failing = broken_saxpy();
     let out = run(&["verify", failing.to_str().unwrap(), "--target", "gfx942"]);
     assert_eq!(out.status.code(), Some(1));
     let out = run(&["verify", input.to_str().unwrap(), "--target", "gfx942", "--kernel", "nope"]);

@@ -68,17 +68,55 @@ fn merge_metadata(source: &Metadata, target: &Metadata) -> Result<Metadata, Erro
     Ok(out)
 }
 
+/// The code kernel `k` may run (its own and every device function's), laid out at the
+/// addresses the source sees, so that offsets in the raiser (and its errors) are the
+/// addresses `disasm` prints and s_get_pc_i64 values are the source's.
+struct CodeImage {
+    bytes: Vec<u8>,
+    entry: usize,
+    functions: Vec<usize>,
+    region: (usize, usize),
+}
+
+impl CodeImage {
+    fn of(co: &CodeObject, k: &hx_codeobj::Kernel) -> Result<CodeImage, Error> {
+        let delta = k.code_addr.wrapping_sub(k.code_offset);
+        let mut ranges = vec![(k.code_offset, k.code_size, &k.name)];
+        for f in &co.functions {
+            if f.addr.wrapping_sub(f.offset) != delta {
+                return Err(Error::Run(format!("kernel {}: device function {} is not in the kernel's code segment", k.name, f.name)));
+            }
+            ranges.push((f.offset, f.size, &f.name));
+        }
+        let lo = ranges.iter().map(|r| r.0 + delta).min().unwrap_or(0);
+        let hi = ranges.iter().map(|r| r.0 + r.1 + delta).max().unwrap_or(0);
+        if hi > 1 << 30 {
+            return Err(Error::Run(format!("kernel {}: code addresses up to {hi:#x} are not supported", k.name)));
+        }
+        let mut bytes = vec![0u8; hi as usize];
+        for (off, size, name) in &ranges {
+            let src = co.bytes.get(*off as usize..(*off + *size) as usize).ok_or_else(|| Error::Run(format!("{name}: code runs past the end of the file")))?;
+            let at = (*off + delta) as usize;
+            bytes[at..at + src.len()].copy_from_slice(src);
+        }
+        Ok(CodeImage {
+            bytes,
+            entry: k.code_addr as usize,
+            functions: co.functions.iter().map(|f| f.addr as usize).collect(),
+            region: (lo as usize, hi as usize),
+        })
+    }
+
+    fn program(&self) -> hx_raise::cfg::Program<'_> {
+        hx_raise::cfg::Program { bytes: &self.bytes, base: 0, entry: self.entry, functions: self.functions.clone(), region: self.region }
+    }
+}
+
 /// Translates one gfx1250 code object (not a bundle).
 pub fn translate_code_object(bytes: &[u8], options: &Options) -> Result<Vec<u8>, Error> {
     let co = CodeObject::parse(bytes)?;
     if co.processor() != Some("gfx1250") {
         return Err(Error::NotGfx1250 { found: co.target_id() });
-    }
-    if !co.functions.is_empty() {
-        return Err(Error::Run(format!(
-            "device functions ({}) are not translated yet",
-            co.functions.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", ")
-        )));
     }
     let source_md = co.metadata.as_ref().ok_or_else(|| Error::Run("the code object has no metadata note".into()))?;
     let ctx = Context::create();
@@ -88,7 +126,8 @@ pub fn translate_code_object(bytes: &[u8], options: &Options) -> Result<Vec<u8>,
     let mut attrs = Vec::new();
     for k in &co.kernels {
         let abi = hx_raise::KernelAbi::from_descriptor(&k.name, &k.descriptor)?;
-        hx_raise::raise_kernel(&ctx, &module, &k.name, co.kernel_code(k), &abi)?;
+        let image = CodeImage::of(&co, k)?;
+        hx_raise::raise_program(&ctx, &module, &k.name, &image.program(), &abi)?;
         attrs.push(kernel_attrs(&co, k)?);
     }
     hx_llvm::verify(&module, "hotswap")?;

@@ -18,6 +18,10 @@ pub enum Exit {
     End,
     /// The last instruction of the region is not a branch or s_endpgm: an error if reachable.
     OffTheEnd,
+    /// s_swap_pc_i64: a call of one of [`Cfg::functions`]; the callee returns to `ret`.
+    Call { ret: usize },
+    /// s_set_pc_i64: a return to one of [`Cfg::return_sites`].
+    Return,
 }
 
 /// The condition of a conditional branch.
@@ -42,13 +46,19 @@ pub struct Block {
 
 #[derive(Debug, Clone)]
 pub struct Cfg {
-    /// Blocks in address order; the first is the entry.
+    /// The entry block first, then the others in address order.
     pub blocks: Vec<Block>,
+    /// Entries of the device functions a call may reach (empty without calls).
+    pub functions: Vec<usize>,
+    /// The instructions after each call.
+    pub return_sites: Vec<usize>,
+    /// Address of offset 0.
+    pub base: u64,
 }
 
 impl Cfg {
     pub fn block_at(&self, start: usize) -> Option<usize> {
-        self.blocks.binary_search_by_key(&start, |b| b.start).ok()
+        self.blocks.iter().position(|b| b.start == start)
     }
 
     /// Successor block starts of a block.
@@ -56,6 +66,8 @@ impl Cfg {
         match self.blocks[i].exit {
             Exit::Fall(t) | Exit::Jump(t) => vec![t],
             Exit::Cond { taken, fall, .. } => vec![taken, fall],
+            Exit::Call { .. } => self.functions.clone(),
+            Exit::Return => self.return_sites.clone(),
             Exit::End | Exit::OffTheEnd => vec![],
         }
     }
@@ -74,84 +86,163 @@ fn cond_of(m: &str) -> Option<Cond> {
 }
 
 /// Branch target of a SOPP branch at `offset`: next instruction + 4 * simm16 (signed).
-fn branch_target(inst: &Instruction, offset: usize, kernel: &str, len: usize) -> Result<usize, RaiseError> {
+fn branch_target(inst: &Instruction, offset: usize, kernel: &str, lo: usize, hi: usize) -> Result<usize, RaiseError> {
     let imm = inst.operands().find_map(|o| match o.value {
         Operand::Imm(v) => Some(v as u16 as i16 as i64),
         _ => None,
     });
     let imm = imm.ok_or_else(|| RaiseError::at(kernel, offset, inst.mnemonic(), "branch without an offset"))?;
     let t = offset as i64 + inst.len as i64 + 4 * imm;
-    if t < 0 || t as usize >= len {
-        return Err(RaiseError::at(kernel, offset, inst.mnemonic(), format!("branch target {t:#x} is outside the code ({len:#x} bytes)")));
+    if t < lo as i64 || t as usize >= hi {
+        return Err(RaiseError::at(kernel, offset, inst.mnemonic(), format!("branch target {t:#x} is outside the code")));
     }
     Ok(t as usize)
 }
 
-/// Decodes `code` (one kernel's or function's bytes) and splits it into blocks.
-pub fn build(target: Target, code: &[u8], kernel: &str) -> Result<Cfg, RaiseError> {
-    // Decode everything (code regions hold only instructions; padding after s_endpgm is
-    // s_code_end / s_nop and decodes too).
-    let mut insts: BTreeMap<usize, Instruction> = BTreeMap::new();
-    let mut at = 0;
-    while at < code.len() {
-        let inst = hx_isa::decode(target, code, at).map_err(|e| RaiseError::Decode { kernel: kernel.to_string(), offset: at, message: e.to_string() })?;
-        at += inst.len as usize;
-        insts.insert(inst.offset, inst);
+/// The code a kernel may run: its own and the device functions it can call.
+#[derive(Debug, Clone)]
+pub struct Program<'a> {
+    /// Bytes holding the code; instruction offsets are offsets into this slice.
+    pub bytes: &'a [u8],
+    /// Address of `bytes[0]` as the source's code sees it (s_get_pc values, call targets).
+    pub base: u64,
+    /// Offset of the kernel's first instruction.
+    pub entry: usize,
+    /// Offsets of the device functions' entries (the possible targets of a call).
+    pub functions: Vec<usize>,
+    /// Offsets [lo, hi) that hold code (branch targets must fall inside).
+    pub region: (usize, usize),
+}
+
+impl<'a> Program<'a> {
+    /// One kernel's bytes alone, at address 0.
+    pub fn kernel_only(code: &'a [u8]) -> Program<'a> {
+        Program { bytes: code, base: 0, entry: 0, functions: Vec::new(), region: (0, code.len()) }
     }
-    let mut leaders: BTreeSet<usize> = BTreeSet::from([0]);
-    for (&off, inst) in &insts {
-        let m = inst.mnemonic();
-        let next = off + inst.len as usize;
-        if m == "s_branch" || cond_of(m).is_some() {
-            let t = branch_target(inst, off, kernel, code.len())?;
-            if !insts.contains_key(&t) {
-                return Err(RaiseError::at(kernel, off, m, format!("branch target {t:#x} is not an instruction boundary")));
+}
+
+fn is_call(m: &str) -> bool {
+    m == "s_swap_pc_i64" || m == "s_swappc_b64"
+}
+
+fn is_return(m: &str) -> bool {
+    m == "s_set_pc_i64" || m == "s_setpc_b64"
+}
+
+/// Decodes `code` (one kernel's bytes) and splits it into blocks.
+pub fn build(target: Target, code: &[u8], kernel: &str) -> Result<Cfg, RaiseError> {
+    build_program(target, &Program::kernel_only(code), kernel)
+}
+
+/// Decodes the code reachable from the kernel's entry (following branches, and calls into the
+/// device functions) and splits it into blocks. A call (s_swap_pc_i64) may reach any device
+/// function; a return (s_set_pc_i64) any instruction after a call: the raiser dispatches on the
+/// address, so the graph is exact whatever the callee.
+pub fn build_program(target: Target, prog: &Program<'_>, kernel: &str) -> Result<Cfg, RaiseError> {
+    let (lo, hi) = prog.region;
+    let code = prog.bytes;
+    let mut insts: BTreeMap<usize, Instruction> = BTreeMap::new();
+    let mut leaders: BTreeSet<usize> = BTreeSet::from([prog.entry]);
+    let mut return_sites: BTreeSet<usize> = BTreeSet::new();
+    let mut work = vec![prog.entry];
+    let mut calls = false;
+    while let Some(mut at) = work.pop() {
+        loop {
+            if insts.contains_key(&at) {
+                break;
             }
-            leaders.insert(t);
-            leaders.insert(next);
-        } else if m == "s_endpgm" {
-            leaders.insert(next);
-        } else if m.starts_with("s_setpc") || m.starts_with("s_swappc") || m.starts_with("s_set_pc") || m.starts_with("s_swap_pc") || m.starts_with("s_call") {
-            return Err(RaiseError::at(kernel, off, m, "calls and indirect jumps are not raised yet"));
+            if at >= hi {
+                return Err(RaiseError::Decode { kernel: kernel.to_string(), offset: at, message: "code runs off the end of the kernel".into() });
+            }
+            let inst = hx_isa::decode(target, &code[..hi], at).map_err(|e| RaiseError::Decode { kernel: kernel.to_string(), offset: at, message: e.to_string() })?;
+            insts.insert(at, inst);
+            let m = inst.mnemonic();
+            let next = at + inst.len as usize;
+            if m == "s_branch" || cond_of(m).is_some() {
+                let t = branch_target(&inst, at, kernel, lo, hi)?;
+                leaders.insert(t);
+                leaders.insert(next);
+                work.push(t);
+                if m == "s_branch" {
+                    break;
+                }
+            } else if m == "s_endpgm" {
+                break;
+            } else if is_call(m) {
+                if prog.functions.is_empty() {
+                    return Err(RaiseError::at(kernel, at, m, "a call in a code object without device functions"));
+                }
+                calls = true;
+                leaders.insert(next);
+                return_sites.insert(next);
+            } else if is_return(m) {
+                leaders.insert(next);
+                break;
+            } else if m.starts_with("s_setpc") || m.starts_with("s_swappc") || m.starts_with("s_call") || m.starts_with("s_set_pc") || m.starts_with("s_swap_pc") {
+                return Err(RaiseError::at(kernel, at, m, "this call or indirect jump is not raised yet"));
+            }
+            at = next;
+        }
+        if calls {
+            for &f in &prog.functions {
+                if !insts.contains_key(&f) {
+                    leaders.insert(f);
+                    work.push(f);
+                }
+            }
         }
     }
+    // Code reached at two offsets that overlap (a branch into the middle of an instruction).
+    let mut prev: Option<(usize, usize)> = None;
+    for (&o, i) in &insts {
+        if let Some((po, pend)) = prev {
+            if o < pend {
+                return Err(RaiseError::Decode { kernel: kernel.to_string(), offset: o, message: format!("code at {o:#x} overlaps the instruction at {po:#x} (a branch target is not an instruction boundary)") });
+            }
+        }
+        prev = Some((o, o + i.len as usize));
+    }
     let mut blocks = Vec::new();
-    let starts: Vec<usize> = leaders.iter().copied().filter(|&s| s < code.len()).collect();
-    for (bi, &start) in starts.iter().enumerate() {
-        let end = starts.get(bi + 1).copied().unwrap_or(code.len());
-        let body: Vec<Instruction> = insts.range(start..end).map(|(_, i)| *i).collect();
-        let last = body.last().copied();
-        let exit = match last {
-            Some(l) if l.mnemonic() == "s_endpgm" => Exit::End,
-            Some(l) if l.mnemonic() == "s_branch" => Exit::Jump(branch_target(&l, l.offset, kernel, code.len())?),
-            Some(l) if cond_of(l.mnemonic()).is_some() => Exit::Cond {
-                cond: cond_of(l.mnemonic()).unwrap(),
-                taken: branch_target(&l, l.offset, kernel, code.len())?,
-                fall: end,
-            },
-            _ if end < code.len() => Exit::Fall(end),
+    let starts: Vec<usize> = leaders.iter().copied().filter(|s| insts.contains_key(s)).collect();
+    for &start in &starts {
+        // A block runs to the next leader or to the end of the decoded run it starts.
+        let mut body = Vec::new();
+        let mut at = start;
+        while let Some(i) = insts.get(&at) {
+            body.push(*i);
+            at += i.len as usize;
+            let m = i.mnemonic();
+            if m == "s_endpgm" || m == "s_branch" || cond_of(m).is_some() || is_call(m) || is_return(m) || leaders.contains(&at) {
+                break;
+            }
+        }
+        let l = *body.last().expect("a leader decodes to an instruction");
+        let end = l.offset + l.len as usize;
+        let exit = match l.mnemonic() {
+            "s_endpgm" => Exit::End,
+            "s_branch" => Exit::Jump(branch_target(&l, l.offset, kernel, lo, hi)?),
+            m if cond_of(m).is_some() => Exit::Cond { cond: cond_of(m).unwrap(), taken: branch_target(&l, l.offset, kernel, lo, hi)?, fall: end },
+            m if is_call(m) => Exit::Call { ret: end },
+            m if is_return(m) => Exit::Return,
+            _ if insts.contains_key(&end) => Exit::Fall(end),
             _ => Exit::OffTheEnd,
         };
         blocks.push(Block { start, insts: body, exit });
     }
-    // Blocks after an s_endpgm that nothing branches to are unreachable padding: keep only
-    // blocks reachable from the entry.
-    let cfg = Cfg { blocks };
-    let mut reach = vec![false; cfg.blocks.len()];
-    let mut work = vec![0usize];
-    while let Some(i) = work.pop() {
-        if std::mem::replace(&mut reach[i], true) {
-            continue;
-        }
-        if cfg.blocks[i].exit == Exit::OffTheEnd {
-            let l = cfg.blocks[i].insts.last().expect("blocks are not empty");
+    // The entry block first, the rest in address order.
+    let e = blocks.iter().position(|b| b.start == prog.entry).expect("the entry is a leader");
+    let entry = blocks.remove(e);
+    blocks.insert(0, entry);
+    let functions = if calls { prog.functions.clone() } else { Vec::new() };
+    let cfg = Cfg { blocks, functions, return_sites: return_sites.into_iter().collect(), base: prog.base };
+    for (i, b) in cfg.blocks.iter().enumerate() {
+        if b.exit == Exit::OffTheEnd {
+            let l = b.insts.last().expect("blocks are not empty");
             return Err(RaiseError::at(kernel, l.offset, l.mnemonic(), "code runs off the end of the kernel"));
         }
         for s in cfg.successors(i) {
-            let j = cfg.block_at(s).ok_or_else(|| RaiseError::Decode { kernel: kernel.to_string(), offset: s, message: "successor is not a block".into() })?;
-            work.push(j);
+            cfg.block_at(s).ok_or_else(|| RaiseError::Decode { kernel: kernel.to_string(), offset: s, message: "successor is not a block".into() })?;
         }
     }
-    let blocks = cfg.blocks.into_iter().zip(reach).filter_map(|(b, r)| r.then_some(b)).collect();
-    Ok(Cfg { blocks })
+    Ok(cfg)
 }

@@ -114,6 +114,8 @@ struct Raiser<'ctx, 'a> {
     half_base: IntValue<'ctx>,
     /// MODE bits 7:0 at entry ([`KernelAbi::entry_mode`]).
     entry_mode: u8,
+    /// Source address of offset 0 of the code (s_get_pc values).
+    pc_base: u64,
 }
 
 /// Raises the kernel `name` (machine code `code`, entry state `abi`) into `module` as
@@ -126,7 +128,21 @@ pub fn raise_kernel<'ctx>(
     code: &[u8],
     abi: &KernelAbi,
 ) -> Result<FunctionValue<'ctx>, RaiseError> {
-    let graph = cfg::build(Target::Gfx1250, code, name)?;
+    raise_program(ctx, module, name, &cfg::Program::kernel_only(code), abi)
+}
+
+/// [`raise_kernel`] for a kernel that may call device functions: the kernel and every function
+/// it can reach become one LLVM function over the same machine state (a call jumps to the
+/// callee with the return address in the SGPR pair, a return dispatches on that address), so
+/// the callee's calling convention needs no model.
+pub fn raise_program<'ctx>(
+    ctx: &'ctx Context,
+    module: &Module<'ctx>,
+    name: &str,
+    prog: &cfg::Program<'_>,
+    abi: &KernelAbi,
+) -> Result<FunctionValue<'ctx>, RaiseError> {
+    let graph = cfg::build_program(Target::Gfx1250, prog, name)?;
     // Allocas must be in the private address space (5): that comes from the AMDGPU data layout,
     // which is the same for every amdgcn processor.
     if module.get_triple().as_str().to_bytes().is_empty() {
@@ -192,6 +208,7 @@ pub fn raise_kernel<'ctx>(
         scratch: None,
         half_base: i32t.const_zero(),
         entry_mode: abi.entry_mode,
+        pc_base: prog.base,
     };
     let mut abi = abi.clone();
     abi.uses_lds = graph.blocks.iter().flat_map(|bl| bl.insts.iter()).any(|i| i.mnemonic().starts_with("ds_"));
@@ -206,7 +223,11 @@ pub fn raise_kernel<'ctx>(
         for inst in &bl.insts {
             r.inst(inst)?;
         }
-        r.exit(bl.exit)?;
+        match bl.exit {
+            Exit::Call { ret } => r.call_exit(bl.insts.last().expect("a call ends its block"), ret, &graph)?,
+            Exit::Return => r.return_exit(bl.insts.last().expect("a return ends its block"), &graph)?,
+            e => r.exit(e)?,
+        }
     }
     Ok(func)
 }
@@ -467,6 +488,14 @@ impl<'ctx> Raiser<'ctx, '_> {
     fn inst(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
         let m = inst.mnemonic();
         match m {
+            // Calls and returns are the block exits (call_exit, return_exit).
+            "s_swap_pc_i64" | "s_set_pc_i64" => return Ok(()),
+            "s_get_pc_i64" => {
+                let d = inst.operand(0).ok_or_else(|| self.err(inst, "no destination"))?;
+                let r = self.dst_reg(d, inst)?;
+                let pc = self.pc_base + (inst.offset + inst.len as usize) as u64;
+                return self.write_sreg(r, 2, self.ctx.i64_type().const_int(pc, false), inst);
+            }
             "s_endpgm" | "s_branch" | "s_cbranch_scc0" | "s_cbranch_scc1" | "s_cbranch_vccz" | "s_cbranch_vccnz"
             | "s_cbranch_execz" | "s_cbranch_execnz" => return Ok(()),
             // Waits, scheduling hints and prefetches: the target backend inserts its own.
@@ -510,12 +539,44 @@ impl<'ctx> Raiser<'ctx, '_> {
         Err(self.err(inst, "this instruction is not raised yet"))
     }
 
+    /// s_swap_pc_i64 dst, src: dst = the return address, then go to the function whose address
+    /// src holds (read first: src may be dst).
+    fn call_exit(&mut self, inst: &Instruction, ret: usize, g: &cfg::Cfg) -> Result<(), RaiseError> {
+        let (Some(d), Some(s)) = (inst.operand(0), inst.operand(1)) else { return Err(self.err(inst, "operands")) };
+        let target = self.source(s, Ty::B64, inst)?;
+        let r = self.dst_reg(d, inst)?;
+        self.write_sreg(r, 2, self.ctx.i64_type().const_int(g.base + ret as u64, false), inst)?;
+        self.dispatch(inst, target, &g.functions, g.base)
+    }
+
+    /// s_set_pc_i64 src: a return (or jump) to the address src holds: one of the return sites.
+    fn return_exit(&mut self, inst: &Instruction, g: &cfg::Cfg) -> Result<(), RaiseError> {
+        let s = inst.operand(0).ok_or_else(|| self.err(inst, "operands"))?;
+        let target = self.source(s, Ty::B64, inst)?;
+        self.dispatch(inst, target, &g.return_sites, g.base)
+    }
+
+    /// Branches to the block at `base + offset` equal to `addr`; any other address traps (the
+    /// source would run code the translation does not have).
+    fn dispatch(&mut self, inst: &Instruction, addr: IntValue<'ctx>, offsets: &[usize], base: u64) -> Result<(), RaiseError> {
+        let bad = self.ctx.append_basic_block(self.func, &format!("bad_target_{:x}", inst.offset));
+        let i64t = self.ctx.i64_type();
+        let cases: Vec<_> = offsets.iter().map(|&o| (i64t.const_int(base + o as u64, false), self.blocks[&o])).collect();
+        self.b.build_switch(addr, bad, &cases)?;
+        self.b.position_at_end(bad);
+        let trap = self.intrinsic("llvm.trap", &[])?;
+        self.b.build_call(trap, &[], "")?;
+        self.b.build_unreachable()?;
+        Ok(())
+    }
+
     fn exit(&mut self, exit: Exit) -> Result<(), RaiseError> {
         match exit {
             Exit::End => {
                 self.b.build_return(None)?;
             }
             Exit::OffTheEnd => unreachable!("cfg::build rejects reachable blocks that run off the end"),
+            Exit::Call { .. } | Exit::Return => unreachable!("calls and returns have their own exits"),
             Exit::Fall(t) | Exit::Jump(t) => {
                 self.b.build_unconditional_branch(self.blocks[&t])?;
             }

@@ -38,4 +38,4 @@ impl RaiseError {
     }
 }
 
-pub use ir::{raise_kernel, KernelAbi};
+pub use ir::{raise_kernel, raise_program, KernelAbi};
