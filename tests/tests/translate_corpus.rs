@@ -22,6 +22,8 @@ const MUST_TRANSLATE: &[(&str, &str)] = &[
     ("saxpy", "gfx950"),
     ("uniform_branch", "gfx942"),
     ("uniform_branch", "gfx950"),
+    ("vgpr_high", "gfx942"),
+    ("vgpr_high", "gfx950"),
 ];
 
 #[test]

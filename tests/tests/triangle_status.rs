@@ -79,6 +79,7 @@ const MUST_MATCH_REFERENCE: &[(&str, &str)] = &[
     ("scratch_array/scratch_array", "gfx942"),
     ("scratch_array/scratch_array", "gfx950"),
     ("uniform_branch/uniform_branch", "gfx1250"),
+    ("vgpr_high/vgpr_high", "gfx1250"),
     ("uniform_branch/uniform_branch", "gfx942"),
     ("uniform_branch/uniform_branch", "gfx950"),
     ("wave_ballot/wave_ballot", "gfx942"),

@@ -63,6 +63,14 @@ fn branch_target(wave: &Wave, inst: &Instruction) -> Result<u64, EmuError> {
 
 /// Executes `inst` on `wave` (`wave_index` in its group).
 pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut Group<'_>) -> Result<Flow, EmuError> {
+    // Under a nonzero s_set_vgpr_msb state the instruction's VGPR fields reach v256 and up.
+    let remapped;
+    let inst = if wave.vgpr_msb != 0 && inst.format() != hx_isa::Format::Vopd {
+        remapped = inst.with_vgpr_msb(wave.vgpr_msb).map_err(|e| unsupported(inst, e.0))?;
+        &remapped
+    } else {
+        inst
+    };
     let m = inst.mnemonic();
     group.stats.count(m, (wave.exec & wave.lane_mask()).count_ones());
     let next = wave.pc + inst.len as u64;
@@ -77,6 +85,12 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
         | "s_set_inst_prefetch_distance" | "s_sleep" | "v_nop" | "s_wait_asynccnt" | "s_wait_tensorcnt" => {
             return Ok(Flow::Next)
         }
+        "s_set_vgpr_msb" => {
+            wave.vgpr_msb = hx_isa::msb::set_vgpr_msb_value(inst).ok_or_else(|| unsupported(inst, "no immediate"))?;
+            return Ok(Flow::Next);
+        }
+        // MSG_DEALLOC_VGPRS (id 3): frees registers before s_endpgm; nothing to model.
+        "s_sendmsg" if inst.operands().any(|o| o.value == Operand::Imm(3)) => return Ok(Flow::Next),
         "s_barrier" | "s_barrier_wait" => return Ok(Flow::Barrier),
         // Split barrier: every wave signals then waits; the wait is where it blocks.
         "s_barrier_signal" => return Ok(Flow::Next),

@@ -38,6 +38,8 @@ pub struct Wave {
     pub id_in_group: u32,
     /// The MODE hardware register (rounding, denormals, ...), as s_getreg/s_setreg see it.
     pub mode: u32,
+    /// gfx1250 `s_set_vgpr_msb` state: two VGPR index MSBs per operand slot (`hx_isa::msb`).
+    pub vgpr_msb: u8,
 }
 
 impl Wave {
@@ -58,6 +60,7 @@ impl Wave {
             status: WaveStatus::Running,
             id_in_group: 0,
             mode: 0,
+            vgpr_msb: 0,
         }
     }
 

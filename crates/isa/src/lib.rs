@@ -33,6 +33,7 @@
 
 pub mod operand;
 pub mod mods;
+pub mod msb;
 pub mod spec;
 pub mod tables;
 

@@ -235,6 +235,8 @@ pub fn build_program(target: Target, prog: &Program<'_>, kernel: &str) -> Result
     blocks.insert(0, entry);
     let functions = if calls { prog.functions.clone() } else { Vec::new() };
     let cfg = Cfg { blocks, functions, return_sites: return_sites.into_iter().collect(), base: prog.base };
+    let mut cfg = cfg;
+    apply_vgpr_msb(&mut cfg, kernel)?;
     for (i, b) in cfg.blocks.iter().enumerate() {
         if b.exit == Exit::OffTheEnd {
             let l = b.insts.last().expect("blocks are not empty");
@@ -245,4 +247,51 @@ pub fn build_program(target: Target, prog: &Program<'_>, kernel: &str) -> Result
         }
     }
     Ok(cfg)
+}
+
+/// Rewrites every instruction to the VGPRs it uses under the `s_set_vgpr_msb` state that holds
+/// where it runs (see `hx_isa::msb`). The state is 0 at the kernel's entry and flows along the
+/// graph's edges (calls and returns included); a block reached with two different states is
+/// refused, since its registers would depend on the path.
+fn apply_vgpr_msb(cfg: &mut Cfg, kernel: &str) -> Result<(), RaiseError> {
+    let uses = cfg.blocks.iter().flat_map(|b| b.insts.iter()).any(|i| hx_isa::msb::set_vgpr_msb_value(i).is_some());
+    if !uses {
+        return Ok(());
+    }
+    let n = cfg.blocks.len();
+    let mut at_entry: Vec<Option<u8>> = vec![None; n];
+    at_entry[0] = Some(0);
+    let mut work = vec![0usize];
+    while let Some(i) = work.pop() {
+        let mut state = at_entry[i].expect("queued blocks have a state");
+        for inst in &cfg.blocks[i].insts {
+            if let Some(v) = hx_isa::msb::set_vgpr_msb_value(inst) {
+                state = v;
+            }
+        }
+        for s in cfg.successors(i) {
+            let Some(j) = cfg.block_at(s) else { continue };
+            match at_entry[j] {
+                None => {
+                    at_entry[j] = Some(state);
+                    work.push(j);
+                }
+                Some(old) if old != state => {
+                    return Err(RaiseError::at(kernel, s, "s_set_vgpr_msb", format!("the block at {s:#x} is reached with VGPR MSB states {old:#x} and {state:#x}")));
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    for (i, b) in cfg.blocks.iter_mut().enumerate() {
+        let mut state = at_entry[i].unwrap_or(0);
+        for inst in b.insts.iter_mut() {
+            if let Some(v) = hx_isa::msb::set_vgpr_msb_value(inst) {
+                state = v;
+                continue;
+            }
+            *inst = inst.with_vgpr_msb(state).map_err(|e| RaiseError::at(kernel, inst.offset, inst.mnemonic(), e.0))?;
+        }
+    }
+    Ok(())
 }

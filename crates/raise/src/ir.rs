@@ -488,6 +488,16 @@ impl<'ctx> Raiser<'ctx, '_> {
     fn inst(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
         let m = inst.mnemonic();
         match m {
+            // s_sendmsg(MSG_DEALLOC_VGPRS) (id 3) before s_endpgm only frees registers early.
+            "s_sendmsg" => {
+                let id = inst.operands().find_map(|o| match o.value {
+                    Operand::Imm(v) => Some(v),
+                    _ => None,
+                });
+                return if id == Some(3) { Ok(()) } else { Err(self.err(inst, format!("s_sendmsg {id:?} is not raised"))) };
+            }
+            // cfg::build_program has applied its state to every instruction's VGPRs.
+            "s_set_vgpr_msb" => return Ok(()),
             // Calls and returns are the block exits (call_exit, return_exit).
             "s_swap_pc_i64" | "s_set_pc_i64" => return Ok(()),
             "s_get_pc_i64" => {
