@@ -536,6 +536,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         if m.starts_with("s_load_") {
             return self.smem_load(inst);
         }
+        if matches!(m, "v_readlane_b32" | "v_readfirstlane_b32" | "v_writelane_b32") {
+            return self.lane_move(inst);
+        }
         if m.starts_with("ds_") {
             return self.ds(inst);
         }
@@ -987,6 +990,50 @@ impl<'ctx> Raiser<'ctx, '_> {
 
     /// ds_*: LDS loads, stores and atomics under the thread's EXEC bit; the cross-lane DS
     /// operations confined to the thread's half of the target wave.
+    /// v_readlane / v_readfirstlane (a source-wave lane to an SGPR) and v_writelane. A source
+    /// lane is the same lane of this thread's half of the target wave; all 32 threads of a half
+    /// follow the same control flow, so they are all running here and ds_bpermute reads the
+    /// lane's register whatever the source EXEC says, as readlane does.
+    fn lane_move(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
+        let ops: Vec<&InstOperand> = inst.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
+        let reg = |i: usize| match ops.get(i).map(|o| o.value) {
+            Some(Operand::Reg(r)) => Ok(r),
+            v => Err(self.err(inst, format!("operand {v:?}"))),
+        };
+        let lane_of = |this: &Self, sel: IntValue<'ctx>| -> Result<IntValue<'ctx>, RaiseError> { Ok(this.b.build_and(sel, this.i32(31), "")?) };
+        match inst.mnemonic() {
+            "v_writelane_b32" => {
+                let dst = reg(0)?;
+                let v = self.source(ops.get(1).ok_or_else(|| self.err(inst, "no source"))?, Ty::B32, inst)?;
+                let sel = self.source(ops.get(2).ok_or_else(|| self.err(inst, "no lane select"))?, Ty::B32, inst)?;
+                let sel = lane_of(self, sel)?;
+                let mine = self.b.build_int_compare(IntPredicate::EQ, sel, self.lane, "")?;
+                self.write_vreg(dst, 1, v, mine, inst)
+            }
+            m => {
+                let (dst, src) = (reg(0)?, reg(1)?);
+                if dst.class == RegClass::Vgpr {
+                    return Err(self.err(inst, "a VGPR destination"));
+                }
+                let sel = if m == "v_readlane_b32" {
+                    let s = self.source(ops.get(2).ok_or_else(|| self.err(inst, "no lane select"))?, Ty::B32, inst)?;
+                    lane_of(self, s)?
+                } else {
+                    // The lowest lane in EXEC, lane 0 when EXEC is 0.
+                    let e = self.load(self.exec)?;
+                    let tz = self.call("llvm.cttz", &[self.ctx.i32_type().into()], &[e.into(), self.ctx.bool_type().const_zero().into()])?;
+                    let zero = self.b.build_int_compare(IntPredicate::EQ, e, self.i32(0), "")?;
+                    self.b.build_select(zero, self.i32(0), tz, "")?.into_int_value()
+                };
+                let data = self.read_vreg(src, 1, inst)?;
+                let lane = self.b.build_or(sel, self.half_base, "")?;
+                let addr = self.b.build_left_shift(lane, self.i32(2), "")?;
+                let v = self.call("llvm.amdgcn.ds.bpermute", &[], &[addr.into(), data.into()])?;
+                self.write_sreg(dst, 1, v, inst)
+            }
+        }
+    }
+
     fn ds(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
         use hx_isa::Field;
         let m = inst.mnemonic();
