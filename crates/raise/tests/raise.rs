@@ -129,3 +129,39 @@ fn lds_and_cross_lane_ds_raise_and_lower() {
         assert!(k.descriptor.group_segment_fixed_size >= 1024, "the source's LDS size is reserved");
     }
 }
+
+#[test]
+fn cfg_follows_calls_into_device_functions_and_back() {
+    // kernel at 0: two calls of the function at .Lf (address computed PC-relative, as LLVM does).
+    let code = assemble(
+        "
+    s_get_pc_i64 s[0:1]
+    s_add_nc_u64 s[0:1], s[0:1], .Lf-4
+    s_swap_pc_i64 s[30:31], s[0:1]
+    v_add_nc_u32_e32 v0, 1, v0
+    s_swap_pc_i64 s[30:31], s[0:1]
+    s_endpgm
+.Lf:
+    v_add_nc_u32_e32 v0, 2, v0
+    s_set_pc_i64 s[30:31]
+",
+    );
+    let insts = hx_isa::decode_all(hx_isa::Target::Gfx1250, &code).unwrap();
+    let end = insts.iter().find(|i| i.mnemonic() == "s_endpgm").unwrap();
+    let f = end.offset + end.len as usize;
+    let prog = cfg::Program { bytes: &code, base: 0x1000, entry: 0, functions: vec![f], region: (0, code.len()) };
+    let g = cfg::build_program(hx_isa::Target::Gfx1250, &prog, "k").unwrap();
+    assert_eq!(g.functions, vec![f]);
+    let calls: Vec<usize> = g.blocks.iter().filter_map(|b| match b.exit {
+        Exit::Call { ret } => Some(ret),
+        _ => None,
+    }).collect();
+    assert_eq!(calls.len(), 2, "{:?}", g.blocks.iter().map(|b| (b.start, b.exit)).collect::<Vec<_>>());
+    assert_eq!(g.return_sites, calls, "each call returns to the instruction after it");
+    let fb = g.block_at(f).expect("the function is a block");
+    assert_eq!(g.blocks[fb].exit, Exit::Return);
+    assert_eq!(g.successors(fb), calls);
+    // Without device functions a call is refused, naming it.
+    let err = cfg::build(hx_isa::Target::Gfx1250, &code, "k").unwrap_err().to_string();
+    assert!(err.contains("s_swap_pc_i64"), "{err}");
+}
