@@ -291,6 +291,8 @@ fn the_cache_is_used_only_when_asked() {
     let home = fresh_dir("cache-home");
     let input = corpus_file(GpuTarget::Gfx1250, "saxpy");
     let default_dir = home.join(".cache/rocm/hotswap");
+    let help = String::from_utf8(run(&["--help"]).stdout).unwrap();
+    assert!(help.contains("--cache ") && help.contains("--no-cache") && help.contains("HSA_HOTSWAP_CACHE_DIR"), "{help}");
     // No flag, no HSA_HOTSWAP_CACHE_DIR: nothing is written under HOME.
     let o = clean_exe(&home).arg(&input).arg("-o").arg(home.join("a.hsaco")).env("HSA_HOTSWAP_VERBOSE", "1").output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
