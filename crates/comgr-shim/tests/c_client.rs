@@ -155,6 +155,32 @@ fn loader_success_path_from_the_cache_sixteen_threads() {
 }
 
 #[test]
+fn corrupt_cache_entries_are_rebuilt_under_sixteen_threads() {
+    // A loader run stores saxpy's translation; one flipped byte later, 16 threads still get
+    // SUCCESS and a verified object, and the entry is rebuilt to the same bytes.
+    let dir = scratch("corrupt");
+    let cache = dir.join("cache");
+    let input = corpus("gfx1250/saxpy.hsaco");
+    run_loader(&input, 1, &cache, &dir, 0, "");
+    let entries: Vec<_> = walk(&cache).into_iter().filter(|p| p.extension().is_some_and(|e| e == "hxc")).collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let good = std::fs::read(&entries[0]).unwrap();
+    let mut bad = good.clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 0x20;
+    std::fs::write(&entries[0], &bad).unwrap();
+    std::fs::remove_file(dir.join("out.hsaco")).unwrap();
+    run_loader(&input, 16, &cache, &dir, 0, "");
+    assert_verified(&input, &dir.join("out.hsaco"));
+    assert_eq!(std::fs::read(&entries[0]).unwrap(), good);
+    // A truncated entry too.
+    std::fs::write(&entries[0], &good[..good.len() / 3]).unwrap();
+    std::fs::remove_file(dir.join("out.hsaco")).unwrap();
+    run_loader(&input, 16, &cache, &dir, 0, "");
+    assert_verified(&input, &dir.join("out.hsaco"));
+}
+
+#[test]
 fn a_translation_failure_is_status_error() {
     // device_call's kernels call device functions, which are not translated: on 1 and 16 threads
     // the loader gets AMD_COMGR_STATUS_ERROR, no output handle, and a message naming them.
