@@ -66,7 +66,7 @@ fn gfx1250_saxpy_translates_and_device_call_reports_the_facade_error() {
 fn unknown_targets_and_bad_cache_dirs_are_refused() {
     let input = corpus("gfx1250/saxpy.hsaco");
     let mut out = empty();
-    for t in [0, 1250, 942_0, u32::MAX] {
+    for t in [0, 1250, 9420, u32::MAX] {
         let mut o = defaults();
         o.target = t;
         let s = unsafe { hx_translate(input.as_ptr(), input.len(), &o, &mut out) };
