@@ -15,6 +15,11 @@ use std::cell::RefCell;
 use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Times this process called the translator (`hotswap::translate`) from `hx_translate`. Cache
+/// hits do not count: tests read it to prove a hit never reaches the translator (and LLVM).
+pub static TRANSLATOR_CALLS: AtomicU64 = AtomicU64::new(0);
 
 /// Result of an hx_* call.
 #[repr(C)]
@@ -220,7 +225,10 @@ pub unsafe extern "C" fn hx_translate(
             Err(e) => return fail(hx_status::HX_STATUS_INVALID_ARGUMENT, format!("hx_translate: {e}")),
         };
         let input = unsafe { std::slice::from_raw_parts(data, len) };
-        let produce = || hotswap::translate(input, &opts).map(|t| t.bytes);
+        let produce = || {
+            TRANSLATOR_CALLS.fetch_add(1, Ordering::SeqCst);
+            hotswap::translate(input, &opts).map(|t| t.bytes)
+        };
         let result = match &cache {
             Some(c) => {
                 let key = cache_key(input, &opts);

@@ -1,7 +1,8 @@
 //! A real C client: tests/c/client.c is compiled with the system C compiler against the checked-in
 //! header, linked with -lhotswap_capi (the cdylib cargo built for this test run, found next to the
-//! test binary's deps/ directory), and run on a corpus object. The expected outcome comes from the
-//! facade itself, so the test stays right when translation starts returning bytes.
+//! test binary's deps/ directory), and run on corpus objects on 1 and 16 threads. saxpy translates
+//! and the object the client writes is verified in the emulator against the gfx1250 original;
+//! device_call (device functions) is the deterministic failure.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -80,7 +81,7 @@ fn build_client(dir: &Path) -> PathBuf {
     let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/c/client.c");
     let inc = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("include");
     let out = Command::new("cc")
-        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1"])
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1", "-pthread"])
         .arg("-I")
         .arg(&inc)
         .arg(&src)
@@ -96,52 +97,128 @@ fn build_client(dir: &Path) -> PathBuf {
     exe
 }
 
-fn expected(input: &[u8]) -> (String, String) {
-    match hotswap::translate(input, &hotswap::Options::default()) {
-        Ok(_) => ("HX_STATUS_OK".into(), String::new()),
-        Err(e) => {
-            let status = hotswap_capi::status_of(&e);
-            let name = unsafe { std::ffi::CStr::from_ptr(hotswap_capi::hx_status_name(status as i32)) };
-            (name.to_str().unwrap().to_string(), e.to_string())
-        }
-    }
+/// The C status name and message of a translation the facade refuses.
+fn expected_failure(input: &[u8]) -> (String, String) {
+    let e = hotswap::translate(input, &hotswap::Options::default()).expect_err("this input must not translate");
+    let status = hotswap_capi::status_of(&e);
+    let name = unsafe { std::ffi::CStr::from_ptr(hotswap_capi::hx_status_name(status as i32)) };
+    (name.to_str().unwrap().to_string(), e.to_string())
 }
 
-fn run_client(exe: &Path, input: &Path, dir: &Path) -> String {
-    let (status, message) = expected(&std::fs::read(input).unwrap());
+/// Runs the client on `input` with `threads` threads (and a cache when given), expecting
+/// `status` and a message containing `message`; returns its stdout.
+fn run_client(exe: &Path, input: &Path, dir: &Path, threads: u32, cache: Option<&Path>, status: &str, message: &str) -> String {
     let out_file = dir.join("out.hsaco");
-    let out = Command::new(exe).arg(input).arg(&status).arg(&message).arg(&out_file).output().unwrap();
+    let _ = std::fs::remove_file(&out_file);
+    let mut cmd = Command::new(exe);
+    cmd.arg(input).arg(status).arg(message).arg(&out_file).arg(threads.to_string());
+    if let Some(c) = cache {
+        cmd.arg(c);
+    }
+    let out = cmd.output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(
         out.status.success(),
-        "C client failed on {}:\n{stdout}\n{}",
+        "C client failed on {} ({threads} threads):\n{stdout}\n{}",
         input.display(),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout.contains(&format!("status {status}")), "{stdout}");
-    if status == "HX_STATUS_OK" {
-        let bytes = std::fs::read(&out_file).unwrap();
-        let co = hotswap::codeobj::CodeObject::parse(&bytes).unwrap();
-        assert_eq!(co.processor(), Some("gfx942"));
+    assert!(stdout.contains(&format!("status {status}\n")) && stdout.contains("ALL OK"), "{stdout}");
+    assert!(stdout.contains(&format!("threads {threads}\n")), "{stdout}");
+    if status != "HX_STATUS_OK" {
+        assert!(!out_file.exists(), "a failed translation wrote output");
     }
     stdout
 }
 
-#[test]
-fn c_client_on_gfx1250_object() {
-    let dir = scratch("gfx1250");
-    let exe = build_client(&dir);
-    let stdout = run_client(&exe, &corpus("gfx1250/saxpy.hsaco"), &dir);
-    // While translation fails for this object, the C caller sees that failure, never a success.
-    if !stdout.contains("status HX_STATUS_OK") {
-        assert!(!stdout.contains("\nmessage \n"), "a failure without a message: {stdout}");
+/// The object the client wrote is a gfx942 code object that computes in the emulator exactly what
+/// the gfx1250 original computes (the check behind `hotswap-xlate verify --translated`), with
+/// saxpy's launch from corpus/README: n=1000, a=2.5, 1024 work-items in groups of 128.
+fn assert_verified(original: &Path, written: &Path) {
+    let translated = std::fs::read(written).unwrap_or_else(|e| panic!("{}: {e}", written.display()));
+    assert_eq!(hotswap::codeobj::CodeObject::parse(&translated).unwrap().processor(), Some("gfx942"));
+    let launch = hotswap::run::RunOptions {
+        grid: [1024, 1, 1],
+        block: [128, 1, 1],
+        dynamic_lds: 0,
+        seed: 1,
+        buffer_bytes: 65536,
+        values: vec![("n".into(), 1000), ("a".into(), 2.5f32.to_bits() as u64)],
+        limits: Default::default(),
+    };
+    let report = hotswap::run::verify_translation(&std::fs::read(original).unwrap(), &translated, &launch, None).unwrap();
+    assert!(report.all_match() && report.checks.len() == 2, "{}: {:?}", written.display(), report.checks);
+}
+
+fn cache_entries(d: &Path) -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            v.extend(cache_entries(&p));
+        } else if p.extension().is_some_and(|x| x == "hxc") {
+            v.push(p);
+        }
     }
+    v
+}
+
+#[test]
+fn c_client_translates_saxpy_one_thread() {
+    let dir = scratch("saxpy-1");
+    let exe = build_client(&dir);
+    let input = corpus("gfx1250/saxpy.hsaco");
+    run_client(&exe, &input, &dir, 1, None, "HX_STATUS_OK", "");
+    assert_verified(&input, &dir.join("out.hsaco"));
+}
+
+#[test]
+fn c_client_translates_saxpy_sixteen_threads_through_the_cache() {
+    let dir = scratch("saxpy-16");
+    let exe = build_client(&dir);
+    let input = corpus("gfx1250/saxpy.hsaco");
+    let cache = dir.join("cache");
+    // Without a cache, then with one: a miss stored once, then hits.
+    run_client(&exe, &input, &dir, 16, None, "HX_STATUS_OK", "");
+    assert_verified(&input, &dir.join("out.hsaco"));
+    for _ in 0..2 {
+        run_client(&exe, &input, &dir, 16, Some(&cache), "HX_STATUS_OK", "");
+        assert_verified(&input, &dir.join("out.hsaco"));
+        assert_eq!(cache_entries(&cache).len(), 1);
+    }
+    // A corrupt entry (one flipped byte) is rebuilt: every thread still gets a verified object.
+    let entry = cache_entries(&cache).remove(0);
+    let good = std::fs::read(&entry).unwrap();
+    let mut bad = good.clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 0x10;
+    std::fs::write(&entry, &bad).unwrap();
+    run_client(&exe, &input, &dir, 16, Some(&cache), "HX_STATUS_OK", "");
+    assert_verified(&input, &dir.join("out.hsaco"));
+    assert_eq!(std::fs::read(&entry).unwrap(), good, "the corrupt entry was rebuilt");
+}
+
+#[test]
+fn c_client_on_a_failing_gfx1250_object() {
+    // device_call's kernels call device functions, which are not translated: every thread gets
+    // the facade's status and its message, no buffer, and nothing is cached.
+    let dir = scratch("device-call");
+    let exe = build_client(&dir);
+    let input = corpus("gfx1250/device_call.hsaco");
+    let (status, message) = expected_failure(&std::fs::read(&input).unwrap());
+    assert!(message.contains("device functions (collatz_steps, fill_table) are not translated"), "{message}");
+    for threads in [1, 16] {
+        run_client(&exe, &input, &dir, threads, Some(&dir.join("cache")), &status, &message);
+    }
+    assert!(cache_entries(&dir.join("cache")).is_empty());
 }
 
 #[test]
 fn c_client_on_gfx942_object() {
     let dir = scratch("gfx942");
     let exe = build_client(&dir);
-    let stdout = run_client(&exe, &corpus("gfx942/saxpy.hsaco"), &dir);
-    assert!(stdout.contains("status HX_STATUS_NOT_GFX1250"), "{stdout}");
+    let input = corpus("gfx942/saxpy.hsaco");
+    let (status, message) = expected_failure(&std::fs::read(&input).unwrap());
+    assert_eq!(status, "HX_STATUS_NOT_GFX1250");
+    run_client(&exe, &input, &dir, 1, None, &status, &message);
 }

@@ -29,22 +29,66 @@ fn version_is_the_crate_version() {
 }
 
 #[test]
-fn gfx1250_object_reports_the_facade_error() {
+fn gfx1250_saxpy_translates_and_device_call_reports_the_facade_error() {
     let input = corpus("gfx1250/saxpy.hsaco");
     let mut out = empty();
     let s = unsafe { hx_translate(input.as_ptr(), input.len(), std::ptr::null(), &mut out) };
-    match hotswap::translate(&input, &hotswap::Options::default()) {
-        Ok(t) => {
-            assert_eq!(s, hx_status::HX_STATUS_OK);
-            assert_eq!(unsafe { std::slice::from_raw_parts(out.data, out.len) }, &t.bytes[..]);
-            assert_eq!(last_error(), "");
-        }
-        Err(e) => {
-            assert_eq!(s, status_of(&e));
-            assert_eq!(last_error(), e.to_string());
-            assert!(out.data.is_null() && out.len == 0);
-        }
+    assert_eq!(s, hx_status::HX_STATUS_OK, "{}", last_error());
+    let bytes = unsafe { std::slice::from_raw_parts(out.data, out.len) }.to_vec();
+    assert_eq!(bytes, hotswap::translate(&input, &hotswap::Options::default()).unwrap().bytes);
+    assert_eq!(hotswap::codeobj::CodeObject::parse(&bytes).unwrap().processor(), Some("gfx942"));
+    assert_eq!(last_error(), "");
+    unsafe { hx_buffer_free(&mut out) };
+    assert!(out.data.is_null() && out.len == 0);
+
+    // gfx950 through the options.
+    let mut o = defaults();
+    o.target = HX_TARGET_GFX950;
+    let s = unsafe { hx_translate(input.as_ptr(), input.len(), &o, &mut out) };
+    assert_eq!(s, hx_status::HX_STATUS_OK, "{}", last_error());
+    let co = hotswap::codeobj::CodeObject::parse(unsafe { std::slice::from_raw_parts(out.data, out.len) }).unwrap();
+    assert_eq!(co.processor(), Some("gfx950"));
+    unsafe { hx_buffer_free(&mut out) };
+
+    // device_call calls device functions, which are not translated: the facade's status and
+    // message, no buffer.
+    let input = corpus("gfx1250/device_call.hsaco");
+    let e = hotswap::translate(&input, &hotswap::Options::default()).expect_err("device_call must not translate");
+    let s = unsafe { hx_translate(input.as_ptr(), input.len(), std::ptr::null(), &mut out) };
+    assert_eq!(s, status_of(&e));
+    assert_ne!(s, hx_status::HX_STATUS_OK);
+    assert_eq!(last_error(), e.to_string());
+    assert!(last_error().contains("device functions (collatz_steps, fill_table)"), "{}", last_error());
+    assert!(out.data.is_null() && out.len == 0);
+}
+
+#[test]
+fn unknown_targets_and_bad_cache_dirs_are_refused() {
+    let input = corpus("gfx1250/saxpy.hsaco");
+    let mut out = empty();
+    for t in [0, 1250, 9420, u32::MAX] {
+        let mut o = defaults();
+        o.target = t;
+        let s = unsafe { hx_translate(input.as_ptr(), input.len(), &o, &mut out) };
+        assert_eq!(s, hx_status::HX_STATUS_INVALID_ARGUMENT, "target {t}");
+        assert!(last_error().contains(&format!("target {t}")), "{}", last_error());
+        assert!(out.data.is_null());
     }
+    // A cache directory that is not UTF-8 is an argument error.
+    let bad = CString::new(vec![b'/', 0xff, b'x']).unwrap();
+    let mut o = defaults();
+    o.cache_dir = bad.as_ptr();
+    let s = unsafe { hx_translate(input.as_ptr(), input.len(), &o, &mut out) };
+    assert_eq!(s, hx_status::HX_STATUS_INVALID_ARGUMENT);
+    assert!(last_error().contains("UTF-8"), "{}", last_error());
+    // A cache directory that cannot be created (under a regular file) does not fail the
+    // translation: the result is returned, just not stored.
+    let file = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hotswap-capi-not-a-dir");
+    std::fs::write(&file, b"x").unwrap();
+    let under = CString::new(file.join("cache").to_str().unwrap()).unwrap();
+    o.cache_dir = under.as_ptr();
+    let s = unsafe { hx_translate(input.as_ptr(), input.len(), &o, &mut out) };
+    assert_eq!(s, hx_status::HX_STATUS_OK, "{}", last_error());
     unsafe { hx_buffer_free(&mut out) };
 }
 
@@ -124,35 +168,4 @@ fn error_messages_are_per_thread() {
     for t in threads {
         t.join().unwrap();
     }
-}
-
-#[test]
-fn cache_hit_is_served_without_translating() {
-    // Plant a gfx942 object under the key of the gfx1250 input: the call returns it, which it can
-    // only do without running the translator (which today fails for every gfx1250 input).
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hotswap-capi/cache-hit");
-    let _ = std::fs::remove_dir_all(&dir);
-    let input = corpus("gfx1250/saxpy.hsaco");
-    let planted = corpus("gfx942/saxpy.hsaco");
-    let cache = hx_cache::Cache::new(&dir, hx_cache::Mode::ReadWrite);
-    cache.put(&cache_key(&input, &hotswap::Options::default()), &planted).unwrap();
-
-    let cdir = CString::new(dir.to_str().unwrap()).unwrap();
-    let mut o = defaults();
-    o.cache_dir = cdir.as_ptr();
-    let mut out = empty();
-    let s = unsafe { hx_translate(input.as_ptr(), input.len(), &o, &mut out) };
-    assert_eq!(s, hx_status::HX_STATUS_OK, "{}", last_error());
-    assert_eq!(unsafe { std::slice::from_raw_parts(out.data, out.len) }, &planted[..]);
-    unsafe { hx_buffer_free(&mut out) };
-
-    // A hit that is not a code object for the target is dropped and the translator runs.
-    cache.put(&cache_key(&input, &hotswap::Options::default()), b"not a code object").unwrap();
-    let s = unsafe { hx_translate(input.as_ptr(), input.len(), &o, &mut out) };
-    let direct = hotswap::translate(&input, &hotswap::Options::default());
-    match direct {
-        Ok(_) => assert_eq!(s, hx_status::HX_STATUS_OK),
-        Err(e) => assert_eq!(s, status_of(&e)),
-    }
-    unsafe { hx_buffer_free(&mut out) };
 }

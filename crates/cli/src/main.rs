@@ -1,8 +1,15 @@
 //! The `hotswap-xlate` command.
 //!
-//!   hotswap-xlate IN --target gfx942 [-o OUT]   translate a gfx1250 code object (fails closed
-//!                                               until the raise/lower/relink stages land)
+//!   hotswap-xlate IN --target gfx942 [-o OUT]   translate a gfx1250 code object (fails closed on
+//!                                               what the stages do not handle)
 //!   hotswap-xlate inspect FILE [--json]         describe a code object or offload bundle
+//!   hotswap-xlate verify IN [--translated OUT]  check a translation against the source in the
+//!                                               emulator
+//!
+//! Translation uses the on-disk cache only when asked: `--cache`, `--cache-dir DIR` or
+//! HSA_HOTSWAP_CACHE_DIR set (a command run by hand or in a build should not write to the home
+//! directory unasked); `--no-cache` or HSA_HOTSWAP_CACHE_DISABLE turn it off,
+//! HSA_HOTSWAP_CACHE_READONLY serves hits but never writes.
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -25,6 +32,17 @@ struct Cli {
     /// Optimisation level of the lowering (0-3).
     #[arg(short = 'O', long = "opt-level", default_value = "2")]
     opt_level: String,
+    /// Use the translation cache: $HSA_HOTSWAP_CACHE_DIR, else $XDG_CACHE_HOME/rocm/hotswap, else
+    /// ~/.cache/rocm/hotswap. On without this flag only when HSA_HOTSWAP_CACHE_DIR is set;
+    /// HSA_HOTSWAP_CACHE_READONLY=1 serves hits without writing.
+    #[arg(long, conflicts_with = "no_cache")]
+    cache: bool,
+    /// Use the translation cache in DIR (implies --cache).
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    cache_dir: Option<PathBuf>,
+    /// Never use the translation cache (as HSA_HOTSWAP_CACHE_DISABLE=1).
+    #[arg(long)]
+    no_cache: bool,
 }
 
 /// How `run` and `verify` launch a kernel: geometry and seeded arguments.
@@ -84,12 +102,18 @@ enum Command {
         #[arg(long)]
         dump: Option<PathBuf>,
     },
-    /// Translate, then run source and translation in the emulator on the same seeded buffers;
-    /// exit code 0 only if every buffer matches.
+    /// Translate (or take --translated), then run source and translation in the emulator on the
+    /// same seeded buffers; exit code 0 only if every buffer matches.
     Verify {
+        /// The gfx1250 source code object.
         file: PathBuf,
-        #[arg(long, default_value = "gfx942")]
-        target: String,
+        /// Target of the translation (default gfx942; with --translated, the file's processor).
+        #[arg(long)]
+        target: Option<String>,
+        /// Check this translation of FILE (written by a loader, the C API or an earlier run)
+        /// instead of translating FILE now.
+        #[arg(long, value_name = "OUT")]
+        translated: Option<PathBuf>,
         /// Only this kernel (default: every kernel).
         #[arg(long)]
         kernel: Option<String>,
@@ -154,12 +178,32 @@ fn run(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Some(Command::Verify { file, target, kernel, launch }) => {
-            let target = parse_target(&target)?;
+        Some(Command::Verify { file, target, translated, kernel, launch }) => {
             let run = launch.options()?;
             let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
-            let options = hotswap::Options { target, ..Default::default() };
-            let report = hotswap::run::verify(&bytes, &options, &run, kernel.as_deref()).with_context(|| format!("verifying {}", file.display()))?;
+            let (report, target) = match translated {
+                Some(out) => {
+                    let t = std::fs::read(&out).with_context(|| format!("reading {}", out.display()))?;
+                    let cpu = hotswap::codeobj::CodeObject::parse(&t)
+                        .with_context(|| format!("reading {}", out.display()))?
+                        .processor()
+                        .unwrap_or("none");
+                    let target = parse_target(target.as_deref().unwrap_or(cpu))?;
+                    if cpu != target.cpu() {
+                        bail!("{} is a code object for {cpu}, not {}", out.display(), target.cpu());
+                    }
+                    let report = hotswap::run::verify_translation(&bytes, &t, &run, kernel.as_deref())
+                        .with_context(|| format!("verifying {} against {}", out.display(), file.display()))?;
+                    (report, target)
+                }
+                None => {
+                    let target = parse_target(target.as_deref().unwrap_or("gfx942"))?;
+                    let options = hotswap::Options { target, ..Default::default() };
+                    let report = hotswap::run::verify(&bytes, &options, &run, kernel.as_deref())
+                        .with_context(|| format!("verifying {}", file.display()))?;
+                    (report, target)
+                }
+            };
             for c in &report.checks {
                 match c.first_difference {
                     None => println!("{} {}: match", c.kernel, c.buffer),
@@ -194,12 +238,59 @@ fn run(cli: Cli) -> Result<()> {
             let bytes = std::fs::read(&input).with_context(|| format!("reading {}", input.display()))?;
             let options = hotswap::Options { target, opt_level, strict: env.strict.unwrap_or(true) };
             let started = std::time::Instant::now();
-            let out = hotswap::translate(&bytes, &options).with_context(|| format!("translating {}", input.display()))?;
+            let translate = || hotswap::translate(&bytes, &options).map(|t| t.bytes);
+            let use_cache = !cli.no_cache && !env.cache_disable && (cli.cache || cli.cache_dir.is_some() || std::env::var_os(hx_cache::env::CACHE_DIR).is_some_and(|v| !v.is_empty()));
+            let out = if use_cache {
+                let dir = cli.cache_dir.clone().or_else(|| env.cache_dir.clone()).context(
+                    "--cache: no cache directory (set HSA_HOTSWAP_CACHE_DIR, XDG_CACHE_HOME or HOME, or give --cache-dir)",
+                )?;
+                let mode = if env.cache_read_only { hx_cache::Mode::ReadOnly } else { hx_cache::Mode::ReadWrite };
+                let cache = hx_cache::Cache::new(&dir, mode);
+                let key = cache_key(&bytes, &options);
+                // A hit must be a code object for the target; otherwise it is rebuilt (read-write)
+                // or ignored (read-only).
+                let stale = match cache.get(&key) {
+                    hx_cache::Lookup::Hit(v) if is_code_object_for(&v, target) => None,
+                    hx_cache::Lookup::Hit(_) => Some("not a code object for the target".to_string()),
+                    hx_cache::Lookup::Corrupt(why) => Some(why),
+                    hx_cache::Lookup::Miss => None,
+                };
+                let (out, what) = if stale.is_some() && mode == hx_cache::Mode::ReadOnly {
+                    (translate(), "miss (bad entry ignored, read-only)".to_string())
+                } else {
+                    if stale.is_some() {
+                        cache.remove(&key);
+                    }
+                    match cache.get_or_insert_with(&key, translate) {
+                        Ok((v, hx_cache::Outcome::Hit)) => (Ok(v), "hit".to_string()),
+                        Ok((v, hx_cache::Outcome::Miss { stored, write_error, .. })) => {
+                            let mut what = String::from("miss");
+                            if stale.is_some() {
+                                what.push_str(", bad entry rebuilt");
+                            }
+                            what.push_str(if stored { ", stored" } else { ", not stored" });
+                            if let Some(e) = write_error {
+                                what.push_str(&format!(" ({e})"));
+                            }
+                            (Ok(v), what)
+                        }
+                        Err(e) => (Err(e), "miss".to_string()),
+                    }
+                };
+                if env.verbose > 0 {
+                    let why = stale.map(|s| format!(" [{s}]")).unwrap_or_default();
+                    eprintln!("hotswap-xlate: cache {what}{why}: {}", cache.entry_path(&key).display());
+                }
+                out
+            } else {
+                translate()
+            };
+            let out = out.with_context(|| format!("translating {}", input.display()))?;
             if env.verbose > 0 {
-                eprintln!("hotswap-xlate: translated {} for {} in {:?}", input.display(), target.cpu(), started.elapsed());
+                eprintln!("hotswap-xlate: {} -> {} in {:?}", input.display(), target.cpu(), started.elapsed());
             }
             let path = cli.output.unwrap_or_else(|| input.with_extension(format!("{}.hsaco", target.cpu())));
-            std::fs::write(&path, &out.bytes).with_context(|| format!("writing {}", path.display()))?;
+            std::fs::write(&path, &out).with_context(|| format!("writing {}", path.display()))?;
             Ok(())
         }
     }
@@ -270,6 +361,24 @@ fn named_value(s: &str) -> Result<(String, u64)> {
         v.parse::<i64>()? as u64
     };
     Ok((name.to_string(), n))
+}
+
+/// The cache key of a command-line translation: the same fields as the C API's (hotswap-capi
+/// `cache_key`), so the command and a C caller sharing a directory share entries.
+fn cache_key(input: &[u8], options: &hotswap::Options) -> hx_cache::Key {
+    let hotswap::Options { target, opt_level, strict } = options;
+    hx_cache::KeyBuilder::new("hotswap-xlate/translate")
+        .field("version", env!("CARGO_PKG_VERSION"))
+        .field("translator", hotswap::TRANSLATOR_ID)
+        .field("input", input)
+        .field("target", target.cpu())
+        .field("opt_level", format!("{opt_level:?}"))
+        .field("strict", [*strict as u8])
+        .finish()
+}
+
+fn is_code_object_for(bytes: &[u8], target: hotswap::GpuTarget) -> bool {
+    hotswap::codeobj::CodeObject::parse(bytes).is_ok_and(|co| co.processor() == Some(target.cpu()))
 }
 
 fn parse_target(s: &str) -> Result<hotswap::GpuTarget> {

@@ -192,3 +192,138 @@ fn verify_passes_only_when_every_buffer_matches() {
     let out = run(&["verify", input.to_str().unwrap(), "--target", "gfx942", "--kernel", "nope"]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn verify_checks_a_given_translation() {
+    let input = corpus_file(GpuTarget::Gfx1250, "saxpy");
+    let launch = ["--grid", "1024", "--block", "128", "--value", "n=1000", "--value", "a=2.5"];
+    let verify = |translated: &Path, extra: &[&str]| {
+        let mut args = vec!["verify", input.to_str().unwrap(), "--translated", translated.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&launch);
+        run(&args)
+    };
+    // A translation written by an earlier run (as a loader would write one) matches the source.
+    let out_path = tmp("verify-given.gfx950.hsaco");
+    let out = run(&[input.to_str().unwrap(), "--target", "gfx950", "-o", out_path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = verify(&out_path, &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("saxpy x: match\n") && text.contains("saxpy y: match\n") && text.contains(" on gfx950"), "{text}");
+    // The file is checked, not a fresh translation: a file for another processor than --target,
+    // or one without the source's kernel, is refused.
+    let out = verify(&out_path, &["--target", "gfx942"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is a code object for gfx950, not gfx942"), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = verify(&corpus_file(GpuTarget::Gfx942, "grid2d"), &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has no kernel saxpy"), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = verify(&corpus_file(GpuTarget::Gfx1250, "saxpy"), &[]);
+    assert_eq!(out.status.code(), Some(1), "a gfx1250 file is no translation");
+}
+
+/// A `hotswap-xlate` command with none of the HotSwap variables and HOME in `home`.
+fn clean_exe(home: &Path) -> Command {
+    let mut c = exe();
+    for v in hx_cache::env::ALL {
+        c.env_remove(v);
+    }
+    c.env_remove("XDG_CACHE_HOME").env("HOME", home);
+    c
+}
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let d = tmp(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The entry path the command names in its verbose cache line.
+fn entry_path(stderr: &str) -> PathBuf {
+    let line = stderr.lines().find(|l| l.starts_with("hotswap-xlate: cache ")).unwrap_or_else(|| panic!("no cache line: {stderr}"));
+    PathBuf::from(line.rsplit(": ").next().unwrap())
+}
+
+#[test]
+fn translation_cache_hits_rebuilds_and_read_only() {
+    let dir = fresh_dir("cache");
+    let cache = dir.join("cache");
+    let input = corpus_file(GpuTarget::Gfx1250, "saxpy");
+    let translate = |out: &str, extra: &[(&str, &str)]| {
+        let mut c = clean_exe(&dir);
+        c.arg(&input).args(["--target", "gfx942", "-o"]).arg(dir.join(out));
+        c.env("HSA_HOTSWAP_CACHE_DIR", &cache).env("HSA_HOTSWAP_VERBOSE", "1");
+        for (k, v) in extra {
+            c.env(k, v);
+        }
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stderr).unwrap()
+    };
+    // Read-only on an empty cache: translated, nothing written.
+    let err = translate("ro.hsaco", &[("HSA_HOTSWAP_CACHE_READONLY", "1")]);
+    assert!(err.contains("cache miss, not stored"), "{err}");
+    assert!(!cache.exists(), "read-only mode created {}", cache.display());
+    // First run: a miss, stored. Second: a hit with the same bytes.
+    let err = translate("first.hsaco", &[]);
+    assert!(err.contains("cache miss, stored"), "{err}");
+    let entry = entry_path(&err);
+    assert!(entry.starts_with(&cache) && entry.exists(), "{}", entry.display());
+    let err = translate("second.hsaco", &[]);
+    assert!(err.contains("cache hit"), "{err}");
+    let first = std::fs::read(dir.join("first.hsaco")).unwrap();
+    assert_eq!(first, std::fs::read(dir.join("second.hsaco")).unwrap());
+    assert_eq!(first, std::fs::read(dir.join("ro.hsaco")).unwrap());
+    // A corrupt entry (one flipped byte) is rebuilt, and the run after that is a hit again.
+    let good = std::fs::read(&entry).unwrap();
+    let mut bad = good.clone();
+    *bad.last_mut().unwrap() ^= 0x40;
+    std::fs::write(&entry, &bad).unwrap();
+    // Read-only leaves it alone and still translates.
+    let err = translate("ro2.hsaco", &[("HSA_HOTSWAP_CACHE_READONLY", "1")]);
+    assert!(err.contains("bad entry ignored, read-only"), "{err}");
+    assert_eq!(std::fs::read(&entry).unwrap(), bad, "read-only mode changed the entry");
+    assert_eq!(first, std::fs::read(dir.join("ro2.hsaco")).unwrap());
+    let err = translate("third.hsaco", &[]);
+    assert!(err.contains("cache miss, bad entry rebuilt, stored"), "{err}");
+    assert_eq!(std::fs::read(&entry).unwrap(), good);
+    assert_eq!(first, std::fs::read(dir.join("third.hsaco")).unwrap());
+    let err = translate("fourth.hsaco", &[]);
+    assert!(err.contains("cache hit"), "{err}");
+    // HSA_HOTSWAP_CACHE_DISABLE and --no-cache: no cache at all.
+    let err = translate("fifth.hsaco", &[("HSA_HOTSWAP_CACHE_DISABLE", "1")]);
+    assert!(!err.contains("cache"), "{err}");
+}
+
+#[test]
+fn the_cache_is_used_only_when_asked() {
+    let home = fresh_dir("cache-home");
+    let input = corpus_file(GpuTarget::Gfx1250, "saxpy");
+    let default_dir = home.join(".cache/rocm/hotswap");
+    let help = String::from_utf8(run(&["--help"]).stdout).unwrap();
+    assert!(help.contains("--cache ") && help.contains("--no-cache") && help.contains("HSA_HOTSWAP_CACHE_DIR"), "{help}");
+    // No flag, no HSA_HOTSWAP_CACHE_DIR: nothing is written under HOME.
+    let o = clean_exe(&home).arg(&input).arg("-o").arg(home.join("a.hsaco")).env("HSA_HOTSWAP_VERBOSE", "1").output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("cache"));
+    assert!(!home.join(".cache").exists());
+    // --cache: the contract's default directory, $HOME/.cache/rocm/hotswap without XDG_CACHE_HOME ...
+    let o = clean_exe(&home).arg(&input).arg("--cache").arg("-o").arg(home.join("b.hsaco")).env("HSA_HOTSWAP_VERBOSE", "1").output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success() && err.contains("cache miss, stored"), "{err}");
+    assert!(entry_path(&err).starts_with(&default_dir), "{err}");
+    // ... and $XDG_CACHE_HOME/rocm/hotswap with it.
+    let xdg = home.join("xdg");
+    let o = clean_exe(&home).arg(&input).arg("--cache").arg("-o").arg(home.join("c.hsaco")).env("XDG_CACHE_HOME", &xdg).env("HSA_HOTSWAP_VERBOSE", "1").output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success() && entry_path(&err).starts_with(xdg.join("rocm/hotswap")), "{err}");
+    // --cache-dir DIR, and --no-cache beats HSA_HOTSWAP_CACHE_DIR.
+    let o = clean_exe(&home).arg(&input).arg("--cache-dir").arg(home.join("mine")).arg("-o").arg(home.join("d.hsaco")).env("HSA_HOTSWAP_VERBOSE", "1").output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success() && entry_path(&err).starts_with(home.join("mine")), "{err}");
+    let o = clean_exe(&home).arg(&input).arg("--no-cache").arg("-o").arg(home.join("e.hsaco")).env("HSA_HOTSWAP_CACHE_DIR", home.join("never")).env("HSA_HOTSWAP_VERBOSE", "1").output().unwrap();
+    assert!(o.status.success() && !String::from_utf8_lossy(&o.stderr).contains("cache"));
+    assert!(!home.join("never").exists());
+}

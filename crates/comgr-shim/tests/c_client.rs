@@ -1,8 +1,8 @@
 //! A real C client: tests/c/loader.c, compiled with the system C compiler, dlopens the shim cdylib
 //! that cargo built for this test run and follows a runtime loader's call sequence, on 1 and on 16
-//! threads. The expected status and message come from the facade (`hotswap::translate`), so the
-//! test holds today (translation fails, and the loader must see exactly that failure) and on the
-//! day translation returns bytes (then the loader must get a gfx942 code object).
+//! threads. saxpy translates: the object the loader writes is checked in the emulator against the
+//! gfx1250 original. device_call does not (device functions): the loader must see
+//! AMD_COMGR_STATUS_ERROR with the translator's message.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -48,27 +48,39 @@ fn build_loader(dir: &Path) -> PathBuf {
     exe
 }
 
-/// What the shim must report for `input` translated gfx1250 -> gfx942 in strict mode.
-fn expected(input: &[u8]) -> (i32, String) {
-    let options = hotswap::Options { target: hotswap::GpuTarget::Gfx942, strict: true, ..Default::default() };
-    match hotswap::translate(input, &options) {
-        Ok(_) => (0, String::new()),
-        Err(e) => (1, e.to_string()),
+/// The launch `hotswap-xlate verify` uses for saxpy (corpus/README: n=1000, a=2.5 over 1024
+/// work-items in groups of 128).
+fn saxpy_launch() -> hotswap::run::RunOptions {
+    hotswap::run::RunOptions {
+        grid: [1024, 1, 1],
+        block: [128, 1, 1],
+        dynamic_lds: 0,
+        seed: 1,
+        buffer_bytes: 65536,
+        values: vec![("n".into(), 1000), ("a".into(), 2.5f32.to_bits() as u64)],
+        limits: Default::default(),
     }
 }
 
-fn run_loader(threads: u32, cache: &Path, dir: &Path) -> String {
-    let input = corpus("gfx1250/saxpy.hsaco");
-    let (status, message) = expected(&std::fs::read(&input).unwrap());
-    run_loader_expecting(threads, cache, dir, status, &message)
+/// The object a client wrote is a gfx942 code object that computes, in the emulator, exactly
+/// what the gfx1250 original computes: every buffer byte for byte (the library check behind
+/// `hotswap-xlate verify --translated`).
+pub fn assert_verified(original: &Path, written: &Path) {
+    let translated = std::fs::read(written).unwrap_or_else(|e| panic!("{}: {e}", written.display()));
+    let co = hotswap::codeobj::CodeObject::parse(&translated).unwrap();
+    assert_eq!(co.processor(), Some("gfx942"));
+    let report = hotswap::run::verify_translation(&std::fs::read(original).unwrap(), &translated, &saxpy_launch(), None).unwrap();
+    assert!(report.all_match(), "{} does not compute what {} computes: {:?}", written.display(), original.display(), report.checks);
+    assert_eq!(report.checks.len(), 2, "saxpy's x and y are compared: {:?}", report.checks);
 }
 
-fn run_loader_expecting(threads: u32, cache: &Path, dir: &Path, status: i32, message: &str) -> String {
+/// Runs the loader on `input` with `threads` threads, expecting `status` (0 success, 1
+/// AMD_COMGR_STATUS_ERROR) and, on failure, a last-error message containing `message`.
+fn run_loader(input: &Path, threads: u32, cache: &Path, dir: &Path, status: i32, message: &str) -> String {
     let exe = build_loader(dir);
-    let input = corpus("gfx1250/saxpy.hsaco");
     let out_file = dir.join("out.hsaco");
     let mut cmd = Command::new(&exe);
-    cmd.arg(cdylib()).arg(&input).arg(status.to_string()).arg(message).arg(&out_file).arg(threads.to_string());
+    cmd.arg(cdylib()).arg(input).arg(status.to_string()).arg(message).arg(&out_file).arg(threads.to_string());
     for v in hx_cache::env::ALL {
         cmd.env_remove(v);
     }
@@ -82,10 +94,7 @@ fn run_loader_expecting(threads: u32, cache: &Path, dir: &Path, status: i32, mes
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(stdout.contains("ALL OK"), "{stdout}");
-    if status == 0 {
-        let co = hotswap::codeobj::CodeObject::parse(&std::fs::read(&out_file).unwrap()).unwrap();
-        assert_eq!(co.processor(), Some("gfx942"));
-    } else {
+    if status != 0 {
         assert!(!out_file.exists(), "a failed rewrite wrote output");
     }
     stdout
@@ -94,20 +103,40 @@ fn run_loader_expecting(threads: u32, cache: &Path, dir: &Path, status: i32, mes
 #[test]
 fn loader_sequence_one_thread() {
     let dir = scratch("one");
-    run_loader(1, &dir.join("cache"), &dir);
+    let input = corpus("gfx1250/saxpy.hsaco");
+    run_loader(&input, 1, &dir.join("cache"), &dir, 0, "");
+    assert_verified(&input, &dir.join("out.hsaco"));
 }
 
 #[test]
 fn loader_sequence_sixteen_threads() {
     let dir = scratch("sixteen");
-    run_loader(16, &dir.join("cache"), &dir);
+    let input = corpus("gfx1250/saxpy.hsaco");
+    run_loader(&input, 16, &dir.join("cache"), &dir, 0, "");
+    assert_verified(&input, &dir.join("out.hsaco"));
+    // The 16 threads share one cache entry: the translation that was stored.
+    let entries: Vec<_> = walk(&dir.join("cache")).into_iter().filter(|p| p.extension().is_some_and(|e| e == "hxc")).collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+}
+
+fn walk(d: &Path) -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            v.extend(walk(&p));
+        } else {
+            v.push(p);
+        }
+    }
+    v
 }
 
 #[test]
 fn loader_success_path_from_the_cache_sixteen_threads() {
-    // The success half of the loader sequence, today: plant a gfx942 code object as the cache
-    // entry of this input, so all 16 threads get SUCCESS, size then bytes, a gfx942 ISA name, and
-    // the planted object back (the translator never runs for a hit).
+    // Plant a gfx942 code object (the native build of saxpy, which the translator never makes)
+    // as the cache entry of this input: all 16 threads get SUCCESS, size then bytes, a gfx942
+    // ISA name, and the planted object back.
     let dir = scratch("from-cache");
     let cache = dir.join("cache");
     let input = std::fs::read(corpus("gfx1250/saxpy.hsaco")).unwrap();
@@ -121,18 +150,51 @@ fn loader_success_path_from_the_cache_sixteen_threads() {
         &options,
     );
     hx_cache::Cache::new(&cache, hx_cache::Mode::ReadWrite).put(&key, &planted).unwrap();
-    run_loader_expecting(16, &cache, &dir, 0, "");
+    run_loader(&corpus("gfx1250/saxpy.hsaco"), 16, &cache, &dir, 0, "");
     assert_eq!(std::fs::read(dir.join("out.hsaco")).unwrap(), planted);
 }
 
 #[test]
+fn corrupt_cache_entries_are_rebuilt_under_sixteen_threads() {
+    // A loader run stores saxpy's translation; one flipped byte later, 16 threads still get
+    // SUCCESS and a verified object, and the entry is rebuilt to the same bytes.
+    let dir = scratch("corrupt");
+    let cache = dir.join("cache");
+    let input = corpus("gfx1250/saxpy.hsaco");
+    run_loader(&input, 1, &cache, &dir, 0, "");
+    let entries: Vec<_> = walk(&cache).into_iter().filter(|p| p.extension().is_some_and(|e| e == "hxc")).collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let good = std::fs::read(&entries[0]).unwrap();
+    let mut bad = good.clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 0x20;
+    std::fs::write(&entries[0], &bad).unwrap();
+    std::fs::remove_file(dir.join("out.hsaco")).unwrap();
+    run_loader(&input, 16, &cache, &dir, 0, "");
+    assert_verified(&input, &dir.join("out.hsaco"));
+    assert_eq!(std::fs::read(&entries[0]).unwrap(), good);
+    // A truncated entry too.
+    std::fs::write(&entries[0], &good[..good.len() / 3]).unwrap();
+    std::fs::remove_file(dir.join("out.hsaco")).unwrap();
+    run_loader(&input, 16, &cache, &dir, 0, "");
+    assert_verified(&input, &dir.join("out.hsaco"));
+}
+
+#[test]
 fn a_translation_failure_is_status_error() {
-    // While the facade fails this gfx1250 translation, the loader must see AMD_COMGR_STATUS_ERROR
-    // with the facade's message (never a fake success); this states it in so many words.
-    let (status, message) = expected(&std::fs::read(corpus("gfx1250/saxpy.hsaco")).unwrap());
-    if status != 0 {
-        assert_eq!(status, 1, "a translation failure is AMD_COMGR_STATUS_ERROR");
-        assert!(!message.is_empty());
+    // device_call's kernels call device functions, which are not translated: on 1 and 16 threads
+    // the loader gets AMD_COMGR_STATUS_ERROR, no output handle, and a message naming them.
+    let input = corpus("gfx1250/device_call.hsaco");
+    let options = hotswap::Options { target: hotswap::GpuTarget::Gfx942, strict: true, ..Default::default() };
+    let err = hotswap::translate(&std::fs::read(&input).unwrap(), &options).expect_err("device_call must not translate");
+    let message = "device functions (collatz_steps, fill_table) are not translated";
+    assert!(err.to_string().contains(message), "{err}");
+    for threads in [1, 16] {
+        let dir = scratch(&format!("failure-{threads}"));
+        let stdout = run_loader(&input, threads, &dir.join("cache"), &dir, 1, message);
+        assert!(stdout.contains("expected status 1\n"), "{stdout}");
+        // A failure is not cached.
+        assert!(walk(&dir.join("cache")).iter().all(|p| p.extension().is_none_or(|e| e != "hxc")));
     }
 }
 
@@ -159,31 +221,38 @@ fn exports_and_soname() {
     }
 }
 
-/// README.md shows examples/comgr_ctypes.py verbatim, and the script runs (where python3 exists).
+/// The crate's and the repository's README.md show examples/comgr_ctypes.py verbatim, and the
+/// script translates saxpy (verified) and reports device_call's failure (where python3 exists).
 #[test]
 fn python_ctypes_example() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let script = std::fs::read_to_string(root.join("examples/comgr_ctypes.py")).unwrap();
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    assert!(readme.contains(&script), "README.md must contain examples/comgr_ctypes.py verbatim");
+    for readme in [root.join("README.md"), root.join("../../README.md")] {
+        let text = std::fs::read_to_string(&readme).unwrap();
+        assert!(text.contains(&script), "{} must contain examples/comgr_ctypes.py verbatim", readme.display());
+    }
     let Ok(_) = Command::new("python3").arg("--version").output() else {
         eprintln!("python3 not found: the example is not run");
         return;
     };
     let dir = scratch("python");
     let input = corpus("gfx1250/saxpy.hsaco");
-    let (status, message) = expected(&std::fs::read(&input).unwrap());
-    let mut cmd = Command::new("python3");
-    cmd.arg(root.join("examples/comgr_ctypes.py")).arg(cdylib()).arg(&input).arg(dir.join("out.hsaco"));
-    for v in hx_cache::env::ALL {
-        cmd.env_remove(v);
-    }
-    cmd.env("HSA_HOTSWAP_CACHE_DIR", dir.join("cache"));
-    let out = cmd.output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains(&format!("status {status}\n")), "{stdout}");
-    if status != 0 {
-        assert!(stdout.contains(&message), "{stdout}");
-    }
+    let python = |input: &Path, out: &Path| {
+        let mut cmd = Command::new("python3");
+        cmd.arg(root.join("examples/comgr_ctypes.py")).arg(cdylib()).arg(input).arg(out);
+        for v in hx_cache::env::ALL {
+            cmd.env_remove(v);
+        }
+        cmd.env("HSA_HOTSWAP_CACHE_DIR", dir.join("cache"));
+        let out = cmd.output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+        stdout
+    };
+    let stdout = python(&input, &dir.join("out.hsaco"));
+    assert!(stdout.contains("status 0\n") && stdout.contains("translated "), "{stdout}");
+    assert_verified(&input, &dir.join("out.hsaco"));
+    let stdout = python(&corpus("gfx1250/device_call.hsaco"), &dir.join("never.hsaco"));
+    assert!(stdout.contains("status 1\n") && stdout.contains("device functions"), "{stdout}");
+    assert!(!dir.join("never.hsaco").exists());
 }

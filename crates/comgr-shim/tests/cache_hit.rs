@@ -25,9 +25,9 @@ fn hits_do_not_call_the_translator_and_bad_hits_are_rebuilt() {
     assert_eq!(TRANSLATOR_CALLS.load(Ordering::SeqCst), before + 1);
     assert_eq!(first.lookup, LookupStatus::Miss);
 
-    // Plant a gfx942 code object as the entry (what a successful earlier run stores; today's
-    // translator cannot make one yet). Every later call is served from it: success, the planted
-    // bytes, and the translator is never called.
+    // Replace the stored translation with the native gfx942 build of saxpy (bytes the translator
+    // never produces). Every later call is served from it: success, the planted bytes, and the
+    // translator is never called.
     let planted = corpus("gfx942/saxpy.hsaco");
     let options = hotswap::Options { target: hotswap::GpuTarget::Gfx942, strict: true, ..Default::default() };
     let key = cache_key(&input, &IsaName::parse(src).unwrap(), &IsaName::parse(tgt).unwrap(), &options);

@@ -122,11 +122,27 @@ impl VerifyReport {
 /// the emulator on the same seeded buffers, comparing every buffer byte for byte.
 pub fn verify(bytes: &[u8], options: &crate::Options, run_options: &RunOptions, only: Option<&str>) -> Result<VerifyReport, Error> {
     let translated = crate::translate(bytes, options)?;
+    verify_translation(bytes, &translated.bytes, run_options, only)
+}
+
+/// Runs every kernel (or `only`) of the gfx1250 `source` and of a translation of it made
+/// elsewhere (a file a loader wrote, a cache entry) on the same seeded buffers, comparing every
+/// buffer byte for byte. `translated` must be a gfx942 or gfx950 code object with the source's
+/// kernels.
+pub fn verify_translation(bytes: &[u8], translated: &[u8], run_options: &RunOptions, only: Option<&str>) -> Result<VerifyReport, Error> {
+    let out = CodeObject::parse(translated)?;
+    let cpu = out.processor().unwrap_or("none");
+    if !matches!(cpu, "gfx942" | "gfx950") {
+        return Err(Error::Run(format!("the translation is for {cpu}, not gfx942 or gfx950")));
+    }
     let co = CodeObject::parse(bytes)?;
+    if let Some(k) = co.kernels.iter().find(|k| out.kernel(&k.name).is_none()) {
+        return Err(Error::Run(format!("the translation has no kernel {}", k.name)));
+    }
     let mut report = VerifyReport { checks: Vec::new(), source_stats: Vec::new(), translated_stats: Vec::new() };
     for k in co.kernels.iter().filter(|k| only.is_none_or(|o| o == k.name)) {
         let a = run(bytes, &k.name, run_options)?;
-        let b = run(&translated.bytes, &k.name, run_options)?;
+        let b = run(translated, &k.name, run_options)?;
         for ((name, x), (_, y)) in a.buffers.iter().zip(&b.buffers) {
             let first_difference = x.iter().zip(y).position(|(p, q)| p != q).or((x.len() != y.len()).then_some(x.len().min(y.len())));
             report.checks.push(BufferCheck { kernel: k.name.clone(), buffer: name.clone(), first_difference });
