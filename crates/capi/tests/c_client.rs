@@ -2,7 +2,7 @@
 //! header, linked with -lhotswap_capi (the cdylib cargo built for this test run, found next to the
 //! test binary's deps/ directory), and run on corpus objects on 1 and 16 threads. saxpy translates
 //! and the object the client writes is verified in the emulator against the gfx1250 original;
-//! device_call (device functions) is the deterministic failure.
+//! corpus/broken/gfx1250_bad_instruction.hsaco (saxpy with an undecodable first word) is the deterministic failure.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -200,13 +200,13 @@ fn c_client_translates_saxpy_sixteen_threads_through_the_cache() {
 
 #[test]
 fn c_client_on_a_failing_gfx1250_object() {
-    // device_call's kernels call device functions, which are not translated: every thread gets
+    // The broken fixture (saxpy with an undecodable first word) does not translate: every thread gets
     // the facade's status and its message, no buffer, and nothing is cached.
     let dir = scratch("device-call");
     let exe = build_client(&dir);
-    let input = corpus("gfx1250/device_call.hsaco");
+    let input = corpus("broken/gfx1250_bad_instruction.hsaco");
     let (status, message) = expected_failure(&std::fs::read(&input).unwrap());
-    assert!(message.contains("device functions (collatz_steps, fill_table) are not translated"), "{message}");
+    assert!(message.contains("cannot decode"), "{message}");
     for threads in [1, 16] {
         run_client(&exe, &input, &dir, threads, Some(&dir.join("cache")), &status, &message);
     }

@@ -29,7 +29,7 @@ fn version_is_the_crate_version() {
 }
 
 #[test]
-fn gfx1250_saxpy_translates_and_device_call_reports_the_facade_error() {
+fn gfx1250_saxpy_translates_and_a_broken_object_reports_the_facade_error() {
     let input = corpus("gfx1250/saxpy.hsaco");
     let mut out = empty();
     let s = unsafe { hx_translate(input.as_ptr(), input.len(), std::ptr::null(), &mut out) };
@@ -50,15 +50,15 @@ fn gfx1250_saxpy_translates_and_device_call_reports_the_facade_error() {
     assert_eq!(co.processor(), Some("gfx950"));
     unsafe { hx_buffer_free(&mut out) };
 
-    // device_call calls device functions, which are not translated: the facade's status and
+    // The broken fixture (saxpy with an undecodable first word) does not translate: the facade's status and
     // message, no buffer.
-    let input = corpus("gfx1250/device_call.hsaco");
-    let e = hotswap::translate(&input, &hotswap::Options::default()).expect_err("device_call must not translate");
+    let input = corpus("broken/gfx1250_bad_instruction.hsaco");
+    let e = hotswap::translate(&input, &hotswap::Options::default()).expect_err("the broken fixture must not translate");
     let s = unsafe { hx_translate(input.as_ptr(), input.len(), std::ptr::null(), &mut out) };
     assert_eq!(s, status_of(&e));
     assert_ne!(s, hx_status::HX_STATUS_OK);
     assert_eq!(last_error(), e.to_string());
-    assert!(last_error().contains("device functions (collatz_steps, fill_table)"), "{}", last_error());
+    assert!(last_error().contains("cannot decode"), "{}", last_error());
     assert!(out.data.is_null() && out.len == 0);
 }
 

@@ -105,7 +105,7 @@ fn isa_name_needs_an_isa_kind_and_a_code_object() {
 
 #[test]
 fn rewrite_reports_the_facade_error_and_leaves_output_alone() {
-    let input = corpus("gfx1250/device_call.hsaco");
+    let input = corpus("broken/gfx1250_bad_instruction.hsaco");
     let d = new_data(AMD_COMGR_DATA_KIND_EXECUTABLE, &input);
     // Options with the cache disabled, so nothing is written under the real HOME.
     let opts = amd_comgr_hotswap_transpile_options_t {
@@ -121,11 +121,11 @@ fn rewrite_reports_the_facade_error_and_leaves_output_alone() {
     let s =
         unsafe { amd_comgr_hotswap_transpile_with_options(d, src.as_ptr(), tgt.as_ptr(), &opts, &mut out, &mut res) };
     let direct = hotswap::translate(&input, &hotswap::Options::default());
-    // device_call's kernels call device functions, which are not translated: a deterministic
+    // The broken fixture (saxpy with an undecodable first word) does not translate: a deterministic
     // failure, reported with the facade's message.
     {
-        let e = direct.as_ref().expect_err("device_call does not translate");
-        assert!(e.to_string().contains("device functions"), "{e}");
+        let e = direct.as_ref().expect_err("the broken fixture does not translate");
+        assert!(e.to_string().contains("cannot decode"), "{e}");
         {
             assert_eq!(s, AMD_COMGR_STATUS_ERROR);
             assert_eq!(out.handle, 0x1234, "output untouched on failure");

@@ -1,7 +1,7 @@
 //! A real C client: tests/c/loader.c, compiled with the system C compiler, dlopens the shim cdylib
 //! that cargo built for this test run and follows a runtime loader's call sequence, on 1 and on 16
 //! threads. saxpy translates: the object the loader writes is checked in the emulator against the
-//! gfx1250 original. device_call does not (device functions): the loader must see
+//! gfx1250 original. the broken fixture does not (an undecodable word): the loader must see
 //! AMD_COMGR_STATUS_ERROR with the translator's message.
 
 use std::path::{Path, PathBuf};
@@ -182,12 +182,12 @@ fn corrupt_cache_entries_are_rebuilt_under_sixteen_threads() {
 
 #[test]
 fn a_translation_failure_is_status_error() {
-    // device_call's kernels call device functions, which are not translated: on 1 and 16 threads
+    // The broken fixture (saxpy with an undecodable first word) does not translate: on 1 and 16 threads
     // the loader gets AMD_COMGR_STATUS_ERROR, no output handle, and a message naming them.
-    let input = corpus("gfx1250/device_call.hsaco");
+    let input = corpus("broken/gfx1250_bad_instruction.hsaco");
     let options = hotswap::Options { target: hotswap::GpuTarget::Gfx942, strict: true, ..Default::default() };
-    let err = hotswap::translate(&std::fs::read(&input).unwrap(), &options).expect_err("device_call must not translate");
-    let message = "device functions (collatz_steps, fill_table) are not translated";
+    let err = hotswap::translate(&std::fs::read(&input).unwrap(), &options).expect_err("the broken fixture must not translate");
+    let message = "cannot decode";
     assert!(err.to_string().contains(message), "{err}");
     for threads in [1, 16] {
         let dir = scratch(&format!("failure-{threads}"));
@@ -252,7 +252,7 @@ fn python_ctypes_example() {
     let stdout = python(&input, &dir.join("out.hsaco"));
     assert!(stdout.contains("status 0\n") && stdout.contains("translated "), "{stdout}");
     assert_verified(&input, &dir.join("out.hsaco"));
-    let stdout = python(&corpus("gfx1250/device_call.hsaco"), &dir.join("never.hsaco"));
-    assert!(stdout.contains("status 1\n") && stdout.contains("device functions"), "{stdout}");
+    let stdout = python(&corpus("broken/gfx1250_bad_instruction.hsaco"), &dir.join("never.hsaco"));
+    assert!(stdout.contains("status 1\n") && stdout.contains("cannot decode"), "{stdout}");
     assert!(!dir.join("never.hsaco").exists());
 }
