@@ -130,7 +130,7 @@ pub fn status_of(e: &hotswap::Error) -> hx_status {
 /// The destructuring below has no `..`: a new `Options` field fails to compile here until it is
 /// added to the key.
 pub fn cache_key(input: &[u8], options: &hotswap::Options) -> hx_cache::Key {
-    let hotswap::Options { target, opt_level, strict } = options;
+    let hotswap::Options { target, opt_level, strict, xnack, sramecc, skip_kernels } = options;
     hx_cache::KeyBuilder::new("hotswap-xlate/translate")
         .field("version", env!("CARGO_PKG_VERSION"))
         .field("translator", hotswap::TRANSLATOR_ID)
@@ -138,6 +138,9 @@ pub fn cache_key(input: &[u8], options: &hotswap::Options) -> hx_cache::Key {
         .field("target", target.cpu())
         .field("opt_level", format!("{opt_level:?}"))
         .field("strict", [*strict as u8])
+        .field("xnack", format!("{xnack:?}"))
+        .field("sramecc", format!("{sramecc:?}"))
+        .field("skip_kernels", format!("{skip_kernels:?}"))
         .finish()
 }
 

@@ -23,9 +23,13 @@ struct Cli {
     command: Option<Command>,
     /// Input code object or offload bundle (gfx1250).
     input: Option<PathBuf>,
-    /// Target processor: gfx942 or gfx950 (default: $HSA_HOTSWAP_ISA_OVERRIDE, else gfx942).
+    /// Target: gfx942 or gfx950, optionally with features (gfx942:xnack+, gfx950:sramecc-:xnack-)
+    /// (default: $HSA_HOTSWAP_ISA_OVERRIDE, else gfx942).
     #[arg(long)]
     target: Option<String>,
+    /// Leave this kernel out of the output (repeatable).
+    #[arg(long = "skip-kernel")]
+    skip_kernels: Vec<String>,
     /// Output file.
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -230,13 +234,13 @@ fn run(cli: Cli) -> Result<()> {
                 bail!("HSA_HOTSWAP_DISABLE is set: not translating");
             }
             let target_name = cli.target.clone().or_else(|| env.isa_override.clone()).unwrap_or_else(|| "gfx942".into());
-            // ISA names may be full target IDs (amdgcn-amd-amdhsa--gfx942:xnack-).
-            let target_name = target_name.rsplit("--").next().unwrap_or(&target_name).split(':').next().unwrap_or("").to_string();
-            let target = parse_target(&target_name)?;
             let opt_level = hotswap::OptLevel::parse(&cli.opt_level)
                 .with_context(|| format!("unknown optimisation level {}", cli.opt_level))?;
             let bytes = std::fs::read(&input).with_context(|| format!("reading {}", input.display()))?;
-            let options = hotswap::Options { target, opt_level, strict: env.strict.unwrap_or(true) };
+            // Target IDs may carry features and the triple (amdgcn-amd-amdhsa--gfx942:xnack-).
+            let options = hotswap::Options { opt_level, strict: env.strict.unwrap_or(true), skip_kernels: cli.skip_kernels.clone(), ..Default::default() }
+                .with_target_id(&target_name)?;
+            let target = options.target;
             let started = std::time::Instant::now();
             let translate = || hotswap::translate(&bytes, &options).map(|t| t.bytes);
             let use_cache = !cli.no_cache && !env.cache_disable && (cli.cache || cli.cache_dir.is_some() || std::env::var_os(hx_cache::env::CACHE_DIR).is_some_and(|v| !v.is_empty()));
@@ -366,7 +370,7 @@ fn named_value(s: &str) -> Result<(String, u64)> {
 /// The cache key of a command-line translation: the same fields as the C API's (hotswap-capi
 /// `cache_key`), so the command and a C caller sharing a directory share entries.
 fn cache_key(input: &[u8], options: &hotswap::Options) -> hx_cache::Key {
-    let hotswap::Options { target, opt_level, strict } = options;
+    let hotswap::Options { target, opt_level, strict, xnack, sramecc, skip_kernels } = options;
     hx_cache::KeyBuilder::new("hotswap-xlate/translate")
         .field("version", env!("CARGO_PKG_VERSION"))
         .field("translator", hotswap::TRANSLATOR_ID)
@@ -374,6 +378,9 @@ fn cache_key(input: &[u8], options: &hotswap::Options) -> hx_cache::Key {
         .field("target", target.cpu())
         .field("opt_level", format!("{opt_level:?}"))
         .field("strict", [*strict as u8])
+        .field("xnack", format!("{xnack:?}"))
+        .field("sramecc", format!("{sramecc:?}"))
+        .field("skip_kernels", format!("{skip_kernels:?}"))
         .finish()
 }
 

@@ -127,7 +127,7 @@ fn fail_reason_of(e: &hotswap::Error) -> &'static str {
 /// the project version. No `..` in the destructuring: a new `Options` field fails to compile here
 /// until it is part of the key.
 pub fn cache_key(input: &[u8], source: &IsaName, target: &IsaName, options: &hotswap::Options) -> hx_cache::Key {
-    let hotswap::Options { target: gpu, opt_level, strict } = options;
+    let hotswap::Options { target: gpu, opt_level, strict, xnack, sramecc, skip_kernels } = options;
     hx_cache::KeyBuilder::new("hotswap-xlate/comgr-shim")
         .field("version", env!("CARGO_PKG_VERSION"))
         .field("translator", hotswap::TRANSLATOR_ID)
@@ -137,6 +137,9 @@ pub fn cache_key(input: &[u8], source: &IsaName, target: &IsaName, options: &hot
         .field("target", gpu.cpu())
         .field("opt_level", format!("{opt_level:?}"))
         .field("strict", [*strict as u8])
+        .field("xnack", format!("{xnack:?}"))
+        .field("sramecc", format!("{sramecc:?}"))
+        .field("skip_kernels", format!("{skip_kernels:?}"))
         .finish()
 }
 

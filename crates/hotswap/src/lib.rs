@@ -81,11 +81,44 @@ pub struct Options {
     pub opt_level: OptLevel,
     /// Fail on anything not handled exactly (the default; there is no lenient mode yet).
     pub strict: bool,
+    /// Target features of the output (`:xnack+` = `Some(true)`, `:xnack-` = `Some(false)`,
+    /// None = "any", as the target ID spells them).
+    pub xnack: Option<bool>,
+    pub sramecc: Option<bool>,
+    /// Kernels left out of the output: not raised, not lowered, absent from the result (a
+    /// loader then does not find them; every other kernel works).
+    pub skip_kernels: Vec<String>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { target: GpuTarget::Gfx942, opt_level: OptLevel::O2, strict: true }
+        Options { target: GpuTarget::Gfx942, opt_level: OptLevel::O2, strict: true, xnack: None, sramecc: None, skip_kernels: Vec::new() }
+    }
+}
+
+impl Options {
+    /// Parses a target ID's processor and features: `gfx942`, `gfx950:xnack+`,
+    /// `amdgcn-amd-amdhsa--gfx942:sramecc-:xnack+`.
+    pub fn with_target_id(mut self, id: &str) -> Result<Options, Error> {
+        let id = id.rsplit("--").next().unwrap_or(id);
+        let mut parts = id.split(':');
+        let cpu = parts.next().unwrap_or("");
+        self.target = match GpuTarget::from_cpu(cpu) {
+            Some(t) if t != GpuTarget::Gfx1250 => t,
+            _ => return Err(Error::Run(format!("unknown target {cpu:?} (expected gfx942 or gfx950)"))),
+        };
+        for f in parts {
+            let (name, on) = match f.strip_suffix('+') {
+                Some(n) => (n, true),
+                None => (f.strip_suffix('-').ok_or_else(|| Error::Run(format!("target feature {f:?} has no + or -")))?, false),
+            };
+            match name {
+                "xnack" => self.xnack = Some(on),
+                "sramecc" => self.sramecc = Some(on),
+                _ => return Err(Error::Run(format!("unknown target feature {name:?} (expected xnack or sramecc)"))),
+            }
+        }
+        Ok(self)
     }
 }
 

@@ -124,7 +124,16 @@ pub fn translate_code_object(bytes: &[u8], options: &Options) -> Result<Vec<u8>,
     let diags = hx_llvm::Diagnostics::install(&ctx);
     let module = ctx.create_module("hotswap");
     let mut attrs = Vec::new();
-    for k in &co.kernels {
+    for name in &options.skip_kernels {
+        if co.kernel(name).is_none() {
+            return Err(Error::Run(format!("kernel {name} (to be skipped) is not in the code object")));
+        }
+    }
+    let kernels: Vec<&hx_codeobj::Kernel> = co.kernels.iter().filter(|k| !options.skip_kernels.contains(&k.name)).collect();
+    if kernels.is_empty() {
+        return Err(Error::Run("every kernel is skipped: nothing to translate".into()));
+    }
+    for k in kernels {
         let abi = hx_raise::KernelAbi::from_descriptor(&k.name, &k.descriptor)?;
         let image = CodeImage::of(&co, k)?;
         hx_raise::raise_program(&ctx, &module, &k.name, &image.program(), &abi)?;
@@ -132,7 +141,7 @@ pub fn translate_code_object(bytes: &[u8], options: &Options) -> Result<Vec<u8>,
     }
     hx_llvm::verify(&module, "hotswap")?;
     hx_lower::apply_kernel_attrs(&module, &attrs)?;
-    let lower = LowerOptions { target: options.target, opt: options.opt_level, xnack: None, sramecc: None };
+    let lower = LowerOptions { target: options.target, opt: options.opt_level, xnack: options.xnack, sramecc: options.sramecc };
     let object = hx_lower::lower(&module, "hotswap", &lower, hx_lower::Emit::Object)?;
     diags.check("hotswap")?;
     let target_co = CodeObject::parse(&object)?;
@@ -158,7 +167,7 @@ pub fn translate_code_object(bytes: &[u8], options: &Options) -> Result<Vec<u8>,
 pub fn translate_bundle(bytes: &[u8], options: &Options) -> Result<Vec<u8>, Error> {
     use hx_codeobj::bundle::{parse_id, Bundle, BundleEntry};
     let mut bundle = Bundle::parse(bytes)?;
-    let mut added = Vec::new();
+    let mut todo = Vec::new();
     for e in &bundle.entries {
         let id = parse_id(&e.id);
         if id.processor() != "gfx1250" || !id.triple.starts_with("amdgcn") {
@@ -172,9 +181,17 @@ pub fn translate_bundle(bytes: &[u8], options: &Options) -> Result<Vec<u8>, Erro
         if native {
             continue;
         }
-        let data = translate_code_object(&e.data, options).map_err(|c| Error::BundleEntry { id: e.id.clone(), cause: Box::new(c) })?;
-        added.push(BundleEntry { id: target_id, data });
+        todo.push((e, target_id));
     }
+    // Entries are independent translations: in parallel, results in entry order.
+    use rayon::prelude::*;
+    let added = todo
+        .par_iter()
+        .map(|(e, target_id)| {
+            let data = translate_code_object(&e.data, options).map_err(|c| Error::BundleEntry { id: e.id.clone(), cause: Box::new(c) })?;
+            Ok(BundleEntry { id: target_id.clone(), data })
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
     bundle.entries.extend(added);
     Ok(bundle.write()?)
 }
