@@ -105,7 +105,7 @@ impl Options {
         let cpu = parts.next().unwrap_or("");
         self.target = match GpuTarget::from_cpu(cpu) {
             Some(t) if t != GpuTarget::Gfx1250 => t,
-            _ => return Err(Error::Run(format!("unknown target {cpu:?} (expected gfx942 or gfx950)"))),
+            _ => return Err(Error::Run(format!("unknown target {cpu} (expected gfx942 or gfx950)"))),
         };
         for f in parts {
             let (name, on) = match f.strip_suffix('+') {
