@@ -1042,3 +1042,34 @@ fn objects_rust_lld_refuses_are_refused() {
     }
     let _ = std::fs::remove_dir_all(&work);
 }
+
+/// The relocatable objects of the translations themselves (raised gfx1250 kernels lowered for
+/// gfx942/gfx950): hx-relink links them byte-identical to rust-lld too. (The facade then replaces
+/// the metadata note with the merged one, which `metadata_replacement_rewrites_the_note_and_relayouts`
+/// covers.)
+#[test]
+fn translation_objects_link_byte_identical_to_rust_lld() {
+    use hotswap::translate::{translate_code_object_to, Output};
+    let work = work_dir("translations");
+    let mut compared = Vec::new();
+    let mut failures = Vec::new();
+    for obj in hx_corpus::objects().unwrap().into_iter().filter(|o| o.builds_for("gfx1250")) {
+        let source = std::fs::read(hx_corpus::corpus_dir().join("gfx1250").join(format!("{}.hsaco", obj.name))).unwrap();
+        for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+            let options = hotswap::Options { target, ..Default::default() };
+            let Ok(object) = translate_code_object_to(&source, &options, Output::Relocatable) else { continue };
+            let id = format!("{}/{}", target.cpu(), obj.name);
+            let lld = xtask::corpus::link_with_rust_lld(&object, &work.join(target.cpu()), &obj.name)
+                .unwrap_or_else(|e| panic!("rust-lld on {id}: {e:#}"));
+            match link(&object) {
+                Ok(mine) if mine == lld => compared.push(id),
+                Ok(mine) => failures.push(format!("{id}: not byte-identical:\n  {}", structural_diff(&lld, &mine).join("\n  "))),
+                Err(e) => failures.push(format!("{id}: hx-relink failed: {e}")),
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&work);
+    eprintln!("translations byte-identical to rust-lld: {compared:?}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(compared.len() >= 10, "only {} translations compared", compared.len());
+}

@@ -27,6 +27,10 @@ struct Cli {
     /// (default: $HSA_HOTSWAP_ISA_OVERRIDE, else gfx942).
     #[arg(long)]
     target: Option<String>,
+    /// What to write: code-object (default), raised-ir (the raised LLVM IR), optimized-ir,
+    /// asm (target assembly) or relocatable (the backend's object before relinking).
+    #[arg(long, default_value = "code-object")]
+    emit: String,
     /// Leave this kernel out of the output (repeatable).
     #[arg(long = "skip-kernel")]
     skip_kernels: Vec<String>,
@@ -242,6 +246,19 @@ fn run(cli: Cli) -> Result<()> {
                 .with_target_id(&target_name)?;
             let target = options.target;
             let started = std::time::Instant::now();
+            if let Some(stage) = emit_stage(&cli.emit)? {
+                // An intermediate stage: no cache, a code object (not a bundle) only.
+                let out = hotswap::translate::translate_code_object_to(&bytes, &options, stage)
+                    .with_context(|| format!("translating {}", input.display()))?;
+                let ext = match stage {
+                    hotswap::translate::Output::RaisedIr | hotswap::translate::Output::OptimizedIr => "ll",
+                    hotswap::translate::Output::Assembly => "s",
+                    _ => "o",
+                };
+                let path = cli.output.unwrap_or_else(|| input.with_extension(format!("{}.{ext}", target.cpu())));
+                std::fs::write(&path, &out).with_context(|| format!("writing {}", path.display()))?;
+                return Ok(());
+            }
             let translate = || hotswap::translate(&bytes, &options).map(|t| t.bytes);
             let use_cache = !cli.no_cache && !env.cache_disable && (cli.cache || cli.cache_dir.is_some() || std::env::var_os(hx_cache::env::CACHE_DIR).is_some_and(|v| !v.is_empty()));
             let out = if use_cache {
@@ -382,6 +399,19 @@ fn cache_key(input: &[u8], options: &hotswap::Options) -> hx_cache::Key {
         .field("sramecc", format!("{sramecc:?}"))
         .field("skip_kernels", format!("{skip_kernels:?}"))
         .finish()
+}
+
+/// The stage `--emit` names; None for the code object.
+fn emit_stage(name: &str) -> Result<Option<hotswap::translate::Output>> {
+    use hotswap::translate::Output;
+    Ok(match name {
+        "code-object" => None,
+        "raised-ir" => Some(Output::RaisedIr),
+        "optimized-ir" => Some(Output::OptimizedIr),
+        "asm" => Some(Output::Assembly),
+        "relocatable" => Some(Output::Relocatable),
+        _ => bail!("unknown --emit {name} (expected code-object, raised-ir, optimized-ir, asm or relocatable)"),
+    })
 }
 
 fn is_code_object_for(bytes: &[u8], target: hotswap::GpuTarget) -> bool {

@@ -327,3 +327,25 @@ fn the_cache_is_used_only_when_asked() {
     assert!(o.status.success() && !String::from_utf8_lossy(&o.stderr).contains("cache"));
     assert!(!home.join("never").exists());
 }
+
+#[test]
+fn emit_writes_each_stage() {
+    let input = corpus_file(GpuTarget::Gfx1250, "saxpy");
+    let stage = |emit: &str| -> Vec<u8> {
+        let out_path = tmp(&format!("saxpy.{emit}"));
+        let out = run(&[input.to_str().unwrap(), "--target", "gfx950", "--emit", emit, "-o", out_path.to_str().unwrap()]);
+        assert!(out.status.success(), "{emit}: {}", String::from_utf8_lossy(&out.stderr));
+        std::fs::read(&out_path).unwrap()
+    };
+    let raised = String::from_utf8(stage("raised-ir")).unwrap();
+    assert!(raised.contains("define amdgpu_kernel void @saxpy("), "{raised}");
+    let opt = String::from_utf8(stage("optimized-ir")).unwrap();
+    assert!(opt.contains("@saxpy(") && opt != raised, "{opt}");
+    let asm = String::from_utf8(stage("asm")).unwrap();
+    assert!(asm.contains("saxpy:") && asm.contains("s_endpgm"), "{asm}");
+    let rel = CodeObject::parse(&stage("relocatable")).unwrap();
+    assert_eq!(rel.processor(), Some("gfx950"));
+    let out = run(&[input.to_str().unwrap(), "--emit", "bitcode"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown --emit bitcode"));
+}

@@ -112,8 +112,29 @@ impl CodeImage {
     }
 }
 
+/// What a translation produces: the loadable code object, or an intermediate stage for
+/// inspection (`hotswap-xlate --emit`, tests comparing the relink with rust-lld).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// The relinked code object (what [`crate::translate`] returns).
+    CodeObject,
+    /// The raised LLVM IR, before any optimisation, as text.
+    RaisedIr,
+    /// The IR after the target's optimisation pipeline, as text.
+    OptimizedIr,
+    /// The target assembly.
+    Assembly,
+    /// The backend's relocatable object, before relinking.
+    Relocatable,
+}
+
 /// Translates one gfx1250 code object (not a bundle).
 pub fn translate_code_object(bytes: &[u8], options: &Options) -> Result<Vec<u8>, Error> {
+    translate_code_object_to(bytes, options, Output::CodeObject)
+}
+
+/// [`translate_code_object`] up to the stage `output` names.
+pub fn translate_code_object_to(bytes: &[u8], options: &Options, output: Output) -> Result<Vec<u8>, Error> {
     let co = CodeObject::parse(bytes)?;
     if co.processor() != Some("gfx1250") {
         return Err(Error::NotGfx1250 { found: co.target_id() });
@@ -141,9 +162,20 @@ pub fn translate_code_object(bytes: &[u8], options: &Options) -> Result<Vec<u8>,
     }
     hx_llvm::verify(&module, "hotswap")?;
     hx_lower::apply_kernel_attrs(&module, &attrs)?;
+    if output == Output::RaisedIr {
+        return Ok(module.print_to_string().to_bytes().to_vec());
+    }
     let lower = LowerOptions { target: options.target, opt: options.opt_level, xnack: options.xnack, sramecc: options.sramecc };
-    let object = hx_lower::lower(&module, "hotswap", &lower, hx_lower::Emit::Object)?;
+    let emit = match output {
+        Output::OptimizedIr => hx_lower::Emit::LlvmIr,
+        Output::Assembly => hx_lower::Emit::Assembly,
+        _ => hx_lower::Emit::Object,
+    };
+    let object = hx_lower::lower(&module, "hotswap", &lower, emit)?;
     diags.check("hotswap")?;
+    if output != Output::CodeObject {
+        return Ok(object);
+    }
     let target_co = CodeObject::parse(&object)?;
     let target_md = target_co.metadata.as_ref().ok_or_else(|| Error::Run("the target compile wrote no metadata".into()))?;
     let merged = merge_metadata(source_md, target_md)?;
