@@ -126,22 +126,14 @@ pub fn status_of(e: &hotswap::Error) -> hx_status {
     }
 }
 
-/// The cache key of one translation: the input bytes, every option and the project version.
-/// The destructuring below has no `..`: a new `Options` field fails to compile here until it is
-/// added to the key.
+/// The cache key of one translation: the input bytes, every option and the project version
+/// (the CLI uses this key too, so the two share entries).
 pub fn cache_key(input: &[u8], options: &hotswap::Options) -> hx_cache::Key {
-    let hotswap::Options { target, opt_level, strict, xnack, sramecc, skip_kernels } = options;
-    hx_cache::KeyBuilder::new("hotswap-xlate/translate")
+    let key = hx_cache::KeyBuilder::new("hotswap-xlate/translate")
         .field("version", env!("CARGO_PKG_VERSION"))
         .field("translator", hotswap::TRANSLATOR_ID)
-        .field("input", input)
-        .field("target", target.cpu())
-        .field("opt_level", format!("{opt_level:?}"))
-        .field("strict", [*strict as u8])
-        .field("xnack", format!("{xnack:?}"))
-        .field("sramecc", format!("{sramecc:?}"))
-        .field("skip_kernels", format!("{skip_kernels:?}"))
-        .finish()
+        .field("input", input);
+    options.key_fields(key).finish()
 }
 
 /// Whether `bytes` parse as a code object for `target` (the check a cache hit must pass).

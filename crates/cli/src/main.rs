@@ -267,7 +267,7 @@ fn run(cli: Cli) -> Result<()> {
                 )?;
                 let mode = if env.cache_read_only { hx_cache::Mode::ReadOnly } else { hx_cache::Mode::ReadWrite };
                 let cache = hx_cache::Cache::new(&dir, mode);
-                let key = cache_key(&bytes, &options);
+                let key = hotswap_capi::cache_key(&bytes, &options);
                 // A hit must be a code object for the target; otherwise it is rebuilt (read-write)
                 // or ignored (read-only).
                 let stale = match cache.get(&key) {
@@ -382,23 +382,6 @@ fn named_value(s: &str) -> Result<(String, u64)> {
         v.parse::<i64>()? as u64
     };
     Ok((name.to_string(), n))
-}
-
-/// The cache key of a command-line translation: the same fields as the C API's (hotswap-capi
-/// `cache_key`), so the command and a C caller sharing a directory share entries.
-fn cache_key(input: &[u8], options: &hotswap::Options) -> hx_cache::Key {
-    let hotswap::Options { target, opt_level, strict, xnack, sramecc, skip_kernels } = options;
-    hx_cache::KeyBuilder::new("hotswap-xlate/translate")
-        .field("version", env!("CARGO_PKG_VERSION"))
-        .field("translator", hotswap::TRANSLATOR_ID)
-        .field("input", input)
-        .field("target", target.cpu())
-        .field("opt_level", format!("{opt_level:?}"))
-        .field("strict", [*strict as u8])
-        .field("xnack", format!("{xnack:?}"))
-        .field("sramecc", format!("{sramecc:?}"))
-        .field("skip_kernels", format!("{skip_kernels:?}"))
-        .finish()
 }
 
 /// The stage `--emit` names; None for the code object.

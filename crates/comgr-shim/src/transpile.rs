@@ -123,24 +123,16 @@ fn fail_reason_of(e: &hotswap::Error) -> &'static str {
     }
 }
 
-/// Cache key of one translation: input, source and target ISA names as resolved, every option and
-/// the project version. No `..` in the destructuring: a new `Options` field fails to compile here
-/// until it is part of the key.
+/// Cache key of one translation: input, source and target ISA names as resolved, every option
+/// ([`hotswap::Options::key_fields`]) and the project version.
 pub fn cache_key(input: &[u8], source: &IsaName, target: &IsaName, options: &hotswap::Options) -> hx_cache::Key {
-    let hotswap::Options { target: gpu, opt_level, strict, xnack, sramecc, skip_kernels } = options;
-    hx_cache::KeyBuilder::new("hotswap-xlate/comgr-shim")
+    let key = hx_cache::KeyBuilder::new("hotswap-xlate/comgr-shim")
         .field("version", env!("CARGO_PKG_VERSION"))
         .field("translator", hotswap::TRANSLATOR_ID)
         .field("input", input)
         .field("source_isa", source.full())
-        .field("target_isa", target.full())
-        .field("target", gpu.cpu())
-        .field("opt_level", format!("{opt_level:?}"))
-        .field("strict", [*strict as u8])
-        .field("xnack", format!("{xnack:?}"))
-        .field("sramecc", format!("{sramecc:?}"))
-        .field("skip_kernels", format!("{skip_kernels:?}"))
-        .finish()
+        .field("target_isa", target.full());
+    options.key_fields(key).finish()
 }
 
 /// Checks translator output (fresh or cached) against the requested target.

@@ -97,6 +97,19 @@ impl Default for Options {
 }
 
 impl Options {
+    /// Adds every option to a cache key (after the caller's own fields), in one fixed order.
+    /// The destructuring has no `..`: a new field fails to compile here until it is part of
+    /// every translation cache key (C API, COMGR shim, CLI).
+    pub fn key_fields(&self, key: hx_cache::KeyBuilder) -> hx_cache::KeyBuilder {
+        let Options { target, opt_level, strict, xnack, sramecc, skip_kernels } = self;
+        key.field("target", target.cpu())
+            .field("opt_level", format!("{opt_level:?}"))
+            .field("strict", [*strict as u8])
+            .field("xnack", format!("{xnack:?}"))
+            .field("sramecc", format!("{sramecc:?}"))
+            .field("skip_kernels", format!("{skip_kernels:?}"))
+    }
+
     /// Parses a target ID's processor and features: `gfx942`, `gfx950:xnack+`,
     /// `amdgcn-amd-amdhsa--gfx942:sramecc-:xnack+`.
     pub fn with_target_id(mut self, id: &str) -> Result<Options, Error> {
