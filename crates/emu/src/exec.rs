@@ -89,8 +89,7 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
             wave.vgpr_msb = hx_isa::msb::set_vgpr_msb_value(inst).ok_or_else(|| unsupported(inst, "no immediate"))?;
             return Ok(Flow::Next);
         }
-        // MSG_DEALLOC_VGPRS (id 3): frees registers before s_endpgm; nothing to model.
-        "s_sendmsg" if inst.operands().any(|o| o.value == Operand::Imm(3)) => return Ok(Flow::Next),
+        "s_sendmsg" if is_dealloc_vgprs(inst) => return Ok(Flow::Next),
         "s_barrier" | "s_barrier_wait" => return Ok(Flow::Barrier),
         // Split barrier: every wave signals then waits; the wait is where it blocks.
         "s_barrier_signal" => return Ok(Flow::Next),
@@ -349,19 +348,6 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
     if (mods.omod != 0 && float_dst.is_none()) || (int_clamp && !matches!(op.op, alu::Op::AddU32 | alu::Op::SubU32 | alu::Op::SubrevU32 | alu::Op::AddI32 | alu::Op::SubI32 | alu::Op::AddCoU32 | alu::Op::SubCoU32)) {
         return Err(unsupported(inst, "clamp/omod on this integer result"));
     }
-    // The type of a source as neg/abs see it: compares carry untyped bit sources.
-    let src_float = |k: usize| -> Option<alu::Ty> {
-        match op.op {
-            alu::Op::Cmp(c) => match c.kind {
-                crate::alu::cmp::CmpKind::Float { bits: 16, .. } => Some(alu::Ty::F16),
-                crate::alu::cmp::CmpKind::Float { bits: 32, .. } => Some(alu::Ty::F32),
-                crate::alu::cmp::CmpKind::Float { .. } => Some(alu::Ty::F64),
-                crate::alu::cmp::CmpKind::Class { .. } if k == 0 => Some(op.srcs[0]),
-                _ => None,
-            },
-            _ => Some(op.srcs[k]).filter(|t| t.is_float()),
-        }
-    };
     let mask_in = match ops.mask_src {
         Some(loc) => read_mask(wave, loc, inst)?,
         None => 0,
@@ -389,7 +375,7 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
             let mut v = source_value(wave, o, lane, t, inst)?;
             if raw_sources {
                 // Modifiers go to the ALU with the raw bits.
-            } else if let Some(ft) = src_float(k) {
+            } else if let Some(ft) = neg_abs_type(op, k) {
                 v = apply_neg_abs(v, ft, mods.neg >> k & 1 != 0, mods.abs >> k & 1 != 0);
             } else if mods.neg >> k & 1 != 0 || mods.abs >> k & 1 != 0 {
                 return Err(unsupported(inst, "neg/abs on an integer source"));
@@ -450,6 +436,27 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
         }
     }
     Ok(Flow::Next)
+}
+
+/// The float type neg/abs act on in source `k` of `op`, None for an integer source (compares
+/// carry untyped bit sources; v_cmp_class's mask is an integer). The raiser uses it too.
+pub fn neg_abs_type(op: &alu::AluOp, k: usize) -> Option<alu::Ty> {
+    match op.op {
+        alu::Op::Cmp(c) => match c.kind {
+            crate::alu::cmp::CmpKind::Float { bits: 16, .. } => Some(alu::Ty::F16),
+            crate::alu::cmp::CmpKind::Float { bits: 32, .. } => Some(alu::Ty::F32),
+            crate::alu::cmp::CmpKind::Float { .. } => Some(alu::Ty::F64),
+            crate::alu::cmp::CmpKind::Class { .. } if k == 0 => op.srcs.first().copied(),
+            _ => None,
+        },
+        _ => op.srcs.get(k).copied().filter(|t| t.is_float()),
+    }
+}
+
+/// s_sendmsg(MSG_DEALLOC_VGPRS) (message id 3): frees registers before s_endpgm and changes
+/// no result, so the emulator and the raiser skip it.
+pub fn is_dealloc_vgprs(inst: &Instruction) -> bool {
+    inst.mnemonic() == "s_sendmsg" && inst.operands().any(|o| o.value == Operand::Imm(3))
 }
 
 fn apply_neg_abs(v: u64, t: alu::Ty, neg: bool, abs: bool) -> u64 {

@@ -488,14 +488,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     fn inst(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
         let m = inst.mnemonic();
         match m {
-            // s_sendmsg(MSG_DEALLOC_VGPRS) (id 3) before s_endpgm only frees registers early.
-            "s_sendmsg" => {
-                let id = inst.operands().find_map(|o| match o.value {
-                    Operand::Imm(v) => Some(v),
-                    _ => None,
-                });
-                return if id == Some(3) { Ok(()) } else { Err(self.err(inst, format!("s_sendmsg {id:?} is not raised"))) };
-            }
+            "s_sendmsg" if hx_emu::exec::is_dealloc_vgprs(inst) => return Ok(()),
             // cfg::build_program has applied its state to every instruction's VGPRs.
             "s_set_vgpr_msb" => return Ok(()),
             // Calls and returns are the block exits (call_exit, return_exit).
@@ -724,7 +717,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             if (neg || abs) && mix.is_none() {
                 // neg/abs flip or clear the sign bit of a float source, as the hardware does
                 // (bit operations: exact for NaNs too).
-                let Some(bits) = float_source_bits(op, k) else {
+                let Some(bits) = hx_emu::exec::neg_abs_type(op, k).map(|t| t.bits()) else {
                     return Err(self.err(inst, "neg/abs on an integer source"));
                 };
                 let t = v.get_type();
@@ -1358,16 +1351,3 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 }
 
-/// The width of source `k` of `op` when neg/abs apply to it as a float (compares carry
-/// untyped sources; v_cmp_class's mask is an integer), as the emulator reads them.
-fn float_source_bits(op: &AluOp, k: usize) -> Option<u32> {
-    use hx_emu::alu::cmp::CmpKind;
-    match op.op {
-        Op::Cmp(c) => match c.kind {
-            CmpKind::Float { bits, .. } => Some(bits),
-            CmpKind::Class { bits } if k == 0 => Some(bits),
-            _ => None,
-        },
-        _ => Some(op.srcs.get(k)?).filter(|t| t.is_float()).map(|t| t.bits()),
-    }
-}
