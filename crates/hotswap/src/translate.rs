@@ -81,23 +81,29 @@ struct CodeImage {
 impl CodeImage {
     fn of(co: &CodeObject, k: &hx_codeobj::Kernel) -> Result<CodeImage, Error> {
         let delta = k.code_addr.wrapping_sub(k.code_offset);
-        let mut ranges = vec![(k.code_offset, k.code_size, &k.name)];
+        // (file offset, address, size, name) of the kernel's and each function's code.
+        let mut ranges = vec![(k.code_offset, k.code_addr, k.code_size, &k.name)];
         for f in &co.functions {
             if f.addr.wrapping_sub(f.offset) != delta {
                 return Err(Error::Run(format!("kernel {}: device function {} is not in the kernel's code segment", k.name, f.name)));
             }
-            ranges.push((f.offset, f.size, &f.name));
+            ranges.push((f.offset, f.addr, f.size, &f.name));
         }
-        let lo = ranges.iter().map(|r| r.0 + delta).min().unwrap_or(0);
-        let hi = ranges.iter().map(|r| r.0 + r.1 + delta).max().unwrap_or(0);
-        if hi > 1 << 30 {
-            return Err(Error::Run(format!("kernel {}: code addresses up to {hi:#x} are not supported", k.name)));
+        let too_far = |name: &str| Error::Run(format!("kernel {}: the code of {name} lies beyond the addresses supported (1 GiB)", k.name));
+        let mut lo = u64::MAX;
+        let mut hi = 0u64;
+        for (_, addr, size, name) in &ranges {
+            let end = addr.checked_add(*size).filter(|&e| e <= 1 << 30).ok_or_else(|| too_far(name))?;
+            lo = lo.min(*addr);
+            hi = hi.max(end);
         }
         let mut bytes = vec![0u8; hi as usize];
-        for (off, size, name) in &ranges {
-            let src = co.bytes.get(*off as usize..(*off + *size) as usize).ok_or_else(|| Error::Run(format!("{name}: code runs past the end of the file")))?;
-            let at = (*off + delta) as usize;
-            bytes[at..at + src.len()].copy_from_slice(src);
+        for (off, addr, size, name) in &ranges {
+            let src = off
+                .checked_add(*size)
+                .and_then(|end| co.bytes.get(*off as usize..end as usize))
+                .ok_or_else(|| Error::Run(format!("{name}: code runs past the end of the file")))?;
+            bytes[*addr as usize..(*addr + *size) as usize].copy_from_slice(src);
         }
         Ok(CodeImage {
             bytes,

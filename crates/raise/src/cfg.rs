@@ -141,6 +141,9 @@ pub fn build(target: Target, code: &[u8], kernel: &str) -> Result<Cfg, RaiseErro
 pub fn build_program(target: Target, prog: &Program<'_>, kernel: &str) -> Result<Cfg, RaiseError> {
     let (lo, hi) = prog.region;
     let code = prog.bytes;
+    if lo > hi || hi > code.len() || prog.entry < lo || prog.entry >= hi {
+        return Err(RaiseError::Decode { kernel: kernel.to_string(), offset: prog.entry, message: format!("code region {lo:#x}..{hi:#x} (entry {:#x}) does not fit {} bytes", prog.entry, code.len()) });
+    }
     let mut insts: BTreeMap<usize, Instruction> = BTreeMap::new();
     let mut leaders: BTreeSet<usize> = BTreeSet::from([prog.entry]);
     let mut return_sites: BTreeSet<usize> = BTreeSet::new();
