@@ -1215,11 +1215,13 @@ impl Gen {
                 let mut classes: Vec<&'static str> = Vec::new();
                 for (_, _, _, a) in &answers {
                     if let Some(a) = a {
-                        if let Some(c) = a
+                        // Every note, not only the first: another source's invalid base register
+                        // may print its own note before this one's (v_writelane_b32).
+                        for c in a
                             .text
                             .split("operand has '")
-                            .nth(1)
-                            .and_then(|t| t.split('\'').next())
+                            .skip(1)
+                            .filter_map(|t| t.split('\'').next())
                         {
                             if !classes.contains(&c) {
                                 classes.push(leak_str(c.to_string()));
