@@ -1211,6 +1211,7 @@ impl Gen {
                     | Field::Vop3Src0
                     | Field::Vop3Src1
                     | Field::Vop3Src2
+                    | Field::Vop3Vdst
             ) {
                 let mut classes: Vec<&'static str> = Vec::new();
                 for (_, _, _, a) in &answers {
@@ -1230,7 +1231,8 @@ impl Gen {
                     }
                 }
                 for class in classes {
-                    if f != Field::SmemSdata {
+                    // A VOP3 destination with a note is scalar (v_s_* ops: SReg_32_XEXEC).
+                    if !matches!(f, Field::SmemSdata | Field::Vop3Vdst) {
                         let idx = match f {
                             Field::Vop3Src1 => 1,
                             Field::Vop3Src2 => 2,
