@@ -823,7 +823,7 @@ fn predict_len(
     };
     let mut s = String::new();
     format_operand_w(&mut s, target, kind, &op, names, Some(word));
-    if let Kind::VSrcM { idx, mods, .. } = kind {
+    if let Kind::VSrcM { idx, mods, .. } | Kind::VSrcSgpr { idx, mods, .. } = kind {
         let (neg, abs) = operand::src_mod_bits(word, idx);
         match mods {
             spec::SrcMods::ModsNegAbs => s = operand::with_src_mods(&s, &op, (neg, abs)),
@@ -1258,6 +1258,14 @@ impl Gen {
                                 class,
                                 idx,
                                 mods: m,
+                            });
+                        }
+                        // SGPR-only float sources with neg/abs (v_s_exp_f32 s10, -s0).
+                        if !matches!(f, Field::Src0) {
+                            cands.push(Kind::VSrcSgpr {
+                                class,
+                                idx,
+                                mods: spec::SrcMods::ModsNegAbs,
                             });
                         }
                     } else {

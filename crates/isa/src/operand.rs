@@ -1514,7 +1514,11 @@ pub fn format_inst(
     for op in operands.iter().flatten() {
         t.clear();
         format_operand_w(&mut t, target, op.spec.kind, &op.value, names, word);
-        if let (Kind::VSrcM { idx, mods, .. }, Some(word)) = (op.spec.kind, word) {
+        if let (
+            Kind::VSrcM { idx, mods, .. } | Kind::VSrcSgpr { idx, mods, .. },
+            Some(word),
+        ) = (op.spec.kind, word)
+        {
             let (neg, abs) = src_mod_bits(word, idx);
             match mods {
                 SrcMods::ModsNegAbs => t = with_src_mods(&t, &op.value, (neg, abs)),
