@@ -823,7 +823,7 @@ fn predict_len(
     };
     let mut s = String::new();
     format_operand_w(&mut s, target, kind, &op, names, Some(word));
-    if let Kind::VSrcM { idx, mods, .. } = kind {
+    if let Kind::VSrcM { idx, mods, .. } | Kind::VSrcSgpr { idx, mods, .. } = kind {
         let (neg, abs) = operand::src_mod_bits(word, idx);
         match mods {
             spec::SrcMods::ModsNegAbs => s = operand::with_src_mods(&s, &op, (neg, abs)),
@@ -1211,15 +1211,18 @@ impl Gen {
                     | Field::Vop3Src0
                     | Field::Vop3Src1
                     | Field::Vop3Src2
+                    | Field::Vop3Vdst
             ) {
                 let mut classes: Vec<&'static str> = Vec::new();
                 for (_, _, _, a) in &answers {
                     if let Some(a) = a {
-                        if let Some(c) = a
+                        // Every note, not only the first: another source's invalid base register
+                        // may print its own note before this one's (v_writelane_b32).
+                        for c in a
                             .text
                             .split("operand has '")
-                            .nth(1)
-                            .and_then(|t| t.split('\'').next())
+                            .skip(1)
+                            .filter_map(|t| t.split('\'').next())
                         {
                             if !classes.contains(&c) {
                                 classes.push(leak_str(c.to_string()));
@@ -1228,7 +1231,8 @@ impl Gen {
                     }
                 }
                 for class in classes {
-                    if f != Field::SmemSdata {
+                    // A VOP3 destination with a note is scalar (v_s_* ops: SReg_32_XEXEC).
+                    if !matches!(f, Field::SmemSdata | Field::Vop3Vdst) {
                         let idx = match f {
                             Field::Vop3Src1 => 1,
                             Field::Vop3Src2 => 2,
@@ -1254,6 +1258,14 @@ impl Gen {
                                 class,
                                 idx,
                                 mods: m,
+                            });
+                        }
+                        // SGPR-only float sources with neg/abs (v_s_exp_f32 s10, -s0).
+                        if !matches!(f, Field::Src0) {
+                            cands.push(Kind::VSrcSgpr {
+                                class,
+                                idx,
+                                mods: spec::SrcMods::ModsNegAbs,
                             });
                         }
                     } else {

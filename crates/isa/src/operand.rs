@@ -310,11 +310,10 @@ pub fn decode_operand(
     warn: &mut String,
 ) -> Result<Operand, OperandError> {
     match kind {
-        Kind::SDst { dwords } | Kind::SDstX { dwords, .. } => {
-            decode_scalar(target, v, dwords, None, lits, warn)
-        }
-        // An 8-bit destination field: LLVM decodes constants there too.
-        Kind::SDstNoM0 { dwords } | Kind::SDst8 { dwords } => decode_scalar(
+        Kind::SDst { dwords } => decode_scalar(target, v, dwords, None, lits, warn),
+        // An 8-bit destination field: LLVM decodes constants there too (SDstX: the VOP3
+        // v_s_* destination; its 7-bit SMEM use never reaches 128).
+        Kind::SDstNoM0 { dwords } | Kind::SDst8 { dwords } | Kind::SDstX { dwords, .. } => decode_scalar(
             target,
             v,
             dwords,
@@ -1101,8 +1100,11 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
             format_reg(out, r);
             note(out, class);
         }
-        (Kind::SDstX { dwords, .. }, other) => {
+        (Kind::SDstX { dwords, .. }, other @ Operand::Reg(_)) => {
             format_operand(out, target, Kind::SDst { dwords }, &other, names)
+        }
+        (Kind::SDstX { .. }, other) => {
+            format_operand(out, target, Kind::SReg(ValType::B32), &other, names)
         }
         (Kind::SDstNoM0 { .. }, Operand::Reg(r)) if r.class == RegClass::M0 => {
             out.push_str("m0");
@@ -1512,7 +1514,11 @@ pub fn format_inst(
     for op in operands.iter().flatten() {
         t.clear();
         format_operand_w(&mut t, target, op.spec.kind, &op.value, names, word);
-        if let (Kind::VSrcM { idx, mods, .. }, Some(word)) = (op.spec.kind, word) {
+        if let (
+            Kind::VSrcM { idx, mods, .. } | Kind::VSrcSgpr { idx, mods, .. },
+            Some(word),
+        ) = (op.spec.kind, word)
+        {
             let (neg, abs) = src_mod_bits(word, idx);
             match mods {
                 SrcMods::ModsNegAbs => t = with_src_mods(&t, &op.value, (neg, abs)),

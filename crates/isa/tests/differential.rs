@@ -144,3 +144,31 @@ fn random_sweep_big() {
         .unwrap_or(200_000);
     run(n);
 }
+
+/// gfx1250 VOP3 ops with SGPR-only operands: v_writelane_b32 (0x361) and the f32 v_s_* ops
+/// (0x280..=0x288 even). Random operand and modifier fields (plus a literal dword) must agree
+/// with LLVM, and wave_ballot's v_writelane_b32 word decodes.
+#[test]
+fn sgpr_operand_vop3_sweep() {
+    let mut llvm = Disassembler::new(gpu(Target::Gfx1250)).expect("LLVM disassembler");
+    let corpus = [0x03u8, 0x00, 0x61, 0xd7, 0x03, 0x0e, 0x01, 0x00];
+    assert_eq!(compare(&mut llvm, Target::Gfx1250, &corpus), common::Verdict::Match);
+    let mut rng = Rng(0x3611_2025);
+    let mut bad = Vec::new();
+    for op in [0x361u32, 0x280, 0x282, 0x284, 0x286, 0x288] {
+        let (mut matched, mut unsupported) = (0u32, 0u32);
+        for _ in 0..20_000 {
+            let w0 = 0xd400_0000 | (op << 16) | (rng.u32() & 0xffff);
+            let mut b = w0.to_le_bytes().to_vec();
+            b.extend(rng.u32().to_le_bytes());
+            b.extend(rng.literal().to_le_bytes());
+            match compare(&mut llvm, Target::Gfx1250, &b) {
+                common::Verdict::Match => matched += 1,
+                common::Verdict::Unsupported(_) => unsupported += 1,
+                common::Verdict::Mismatch(m) => bad.push(m),
+            }
+        }
+        println!("gfx1250 VOP3 {op:#x}: 20000 words, {matched} match, {unsupported} unsupported");
+    }
+    assert!(bad.is_empty(), "decoder disagrees with LLVM: {:?}", &bad[..bad.len().min(5)]);
+}

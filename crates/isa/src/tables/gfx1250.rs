@@ -2302,15 +2302,15 @@ pub static VOP3: [Option<OpInfo>; 1024] = [
     None, // 0x27d
     None, // 0x27e
     None, // 0x27f
-    None, // 0x280 unsupported: v_s_exp_f32 s10, v20/*Invalid register, operand has 'SReg_32' register class*/
+    Some(OpInfo { mnemonic: "v_s_exp_f32", format: Format::Vop3, opcode: 0x280, operands: &[OperandSpec { field: Vop3Vdst, kind: SDstX { dwords: 1, class: "SReg_32_XEXEC" } }, OperandSpec { field: Vop3Src0, kind: VSrcSgpr { class: "SReg_32", idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }, OperandSpec { field: Vop3Omod, kind: Omod }], unused: &[(Vop3Src1, Ignored), (Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Neg1, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs1, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
     None, // 0x281 unsupported: v_s_exp_f16 s10, v20/*Invalid register, operand has 'SReg_32' register class*/
-    None, // 0x282 unsupported: v_s_log_f32 s10, v20/*Invalid register, operand has 'SReg_32' register class*/
+    Some(OpInfo { mnemonic: "v_s_log_f32", format: Format::Vop3, opcode: 0x282, operands: &[OperandSpec { field: Vop3Vdst, kind: SDstX { dwords: 1, class: "SReg_32_XEXEC" } }, OperandSpec { field: Vop3Src0, kind: VSrcSgpr { class: "SReg_32", idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }, OperandSpec { field: Vop3Omod, kind: Omod }], unused: &[(Vop3Src1, Ignored), (Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Neg1, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs1, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
     None, // 0x283 unsupported: v_s_log_f16 s10, v20/*Invalid register, operand has 'SReg_32' register class*/
-    None, // 0x284 unsupported: v_s_rcp_f32 s10, v20/*Invalid register, operand has 'SReg_32' register class*/
+    Some(OpInfo { mnemonic: "v_s_rcp_f32", format: Format::Vop3, opcode: 0x284, operands: &[OperandSpec { field: Vop3Vdst, kind: SDstX { dwords: 1, class: "SReg_32_XEXEC" } }, OperandSpec { field: Vop3Src0, kind: VSrcSgpr { class: "SReg_32", idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }, OperandSpec { field: Vop3Omod, kind: Omod }], unused: &[(Vop3Src1, Ignored), (Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Neg1, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs1, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
     None, // 0x285 unsupported: v_s_rcp_f16 s10, v20/*Invalid register, operand has 'SReg_32' register class*/
-    None, // 0x286 unsupported: v_s_rsq_f32 s10, v20/*Invalid register, operand has 'SReg_32' register class*/
+    Some(OpInfo { mnemonic: "v_s_rsq_f32", format: Format::Vop3, opcode: 0x286, operands: &[OperandSpec { field: Vop3Vdst, kind: SDstX { dwords: 1, class: "SReg_32_XEXEC" } }, OperandSpec { field: Vop3Src0, kind: VSrcSgpr { class: "SReg_32", idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }, OperandSpec { field: Vop3Omod, kind: Omod }], unused: &[(Vop3Src1, Ignored), (Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Neg1, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs1, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
     None, // 0x287 unsupported: v_s_rsq_f16 s10, v20/*Invalid register, operand has 'SReg_32' register class*/
-    None, // 0x288 unsupported: v_s_sqrt_f32 s10, v20/*Invalid register, operand has 'SReg_32' register class*/
+    Some(OpInfo { mnemonic: "v_s_sqrt_f32", format: Format::Vop3, opcode: 0x288, operands: &[OperandSpec { field: Vop3Vdst, kind: SDstX { dwords: 1, class: "SReg_32_XEXEC" } }, OperandSpec { field: Vop3Src0, kind: VSrcSgpr { class: "SReg_32", idx: 0, mods: ModsNegAbs } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }, OperandSpec { field: Vop3Omod, kind: Omod }], unused: &[(Vop3Src1, Ignored), (Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Neg1, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs1, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
     None, // 0x289 unsupported: v_s_sqrt_f16 s10, v20/*Invalid register, operand has 'SReg_32' register class*/
     None, // 0x28a
     None, // 0x28b
@@ -2527,7 +2527,7 @@ pub static VOP3: [Option<OpInfo>; 1024] = [
     None, // 0x35e
     None, // 0x35f
     Some(OpInfo { mnemonic: "v_readlane_b32", format: Format::Vop3, opcode: 0x360, operands: &[OperandSpec { field: Vop3Vdst, kind: SDstNoM0 { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 1, class: "VRegOrLds_32", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcSgpr { class: "SReg_32", idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
-    None, // 0x361 unsupported: v_writelane_b32 v10, v20/*Invalid register, operand has 'SRegOrLds_32' register class*/, v30/*Invalid register, operand has 'SReg_32' register class*/
+    Some(OpInfo { mnemonic: "v_writelane_b32", format: Format::Vop3, opcode: 0x361, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcSgpr { class: "SRegOrLds_32", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcSgpr { class: "SReg_32", idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
     Some(OpInfo { mnemonic: "v_and_b16", format: Format::Vop3, opcode: 0x362, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: I16, idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: I16, idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
     Some(OpInfo { mnemonic: "v_or_b16", format: Format::Vop3, opcode: 0x363, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: I16, idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: I16, idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
     Some(OpInfo { mnemonic: "v_xor_b16", format: Format::Vop3, opcode: 0x364, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: I16, idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: I16, idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
@@ -3891,16 +3891,11 @@ pub static UNSUPPORTED: &[(Format, u16, &str, &str)] = &[
     (Format::Vop3, 0x243, "v_perm_pk16_b8_u4 v[10:13], v[20:21], v[30:31], v[40:41]", "no operand kind reproduces operand 3 (v[40:41]) of field Vop3Src2"),
     (Format::Vop3, 0x25b, "v_permlane16_b32 v10, v20, v30/*Invalid register, operand has 'SReg_32' register class*/, v40/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 4 () of field Vop3OpSel"),
     (Format::Vop3, 0x25c, "v_permlanex16_b32 v10, v20, v30/*Invalid register, operand has 'SReg_32' register class*/, v40/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 4 () of field Vop3OpSel"),
-    (Format::Vop3, 0x280, "v_s_exp_f32 s10, v20/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 0 (s10) of field Vop3Vdst"),
-    (Format::Vop3, 0x281, "v_s_exp_f16 s10, v20/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 0 (s10) of field Vop3Vdst"),
-    (Format::Vop3, 0x282, "v_s_log_f32 s10, v20/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 0 (s10) of field Vop3Vdst"),
-    (Format::Vop3, 0x283, "v_s_log_f16 s10, v20/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 0 (s10) of field Vop3Vdst"),
-    (Format::Vop3, 0x284, "v_s_rcp_f32 s10, v20/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 0 (s10) of field Vop3Vdst"),
-    (Format::Vop3, 0x285, "v_s_rcp_f16 s10, v20/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 0 (s10) of field Vop3Vdst"),
-    (Format::Vop3, 0x286, "v_s_rsq_f32 s10, v20/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 0 (s10) of field Vop3Vdst"),
-    (Format::Vop3, 0x287, "v_s_rsq_f16 s10, v20/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 0 (s10) of field Vop3Vdst"),
-    (Format::Vop3, 0x288, "v_s_sqrt_f32 s10, v20/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 0 (s10) of field Vop3Vdst"),
-    (Format::Vop3, 0x289, "v_s_sqrt_f16 s10, v20/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 0 (s10) of field Vop3Vdst"),
+    (Format::Vop3, 0x281, "v_s_exp_f16 s10, v20/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 1 (v20/*Invalid register, operand has 'SReg_32' register class*/) of field Vop3Src0"),
+    (Format::Vop3, 0x283, "v_s_log_f16 s10, v20/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 1 (v20/*Invalid register, operand has 'SReg_32' register class*/) of field Vop3Src0"),
+    (Format::Vop3, 0x285, "v_s_rcp_f16 s10, v20/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 1 (v20/*Invalid register, operand has 'SReg_32' register class*/) of field Vop3Src0"),
+    (Format::Vop3, 0x287, "v_s_rsq_f16 s10, v20/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 1 (v20/*Invalid register, operand has 'SReg_32' register class*/) of field Vop3Src0"),
+    (Format::Vop3, 0x289, "v_s_sqrt_f16 s10, v20/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 1 (v20/*Invalid register, operand has 'SReg_32' register class*/) of field Vop3Src0"),
     (Format::Vop3, 0x297, "v_cvt_scalef32_sr_pk8_fp4_f32 v10, v[20:27], v30, v40", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
     (Format::Vop3, 0x298, "v_cvt_scalef32_sr_pk8_fp8_f32 v[10:11], v[20:27], v30, v40", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
     (Format::Vop3, 0x299, "v_cvt_scalef32_sr_pk8_bf8_f32 v[10:11], v[20:27], v30, v40", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
@@ -3955,7 +3950,6 @@ pub static UNSUPPORTED: &[(Format, u16, &str, &str)] = &[
     (Format::Vop3, 0x311, "v_pack_b32_f16 v10, v20, v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
     (Format::Vop3, 0x312, "v_cvt_pk_norm_i16_f16 v10, v20, v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
     (Format::Vop3, 0x313, "v_cvt_pk_norm_u16_f16 v10, v20, v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
-    (Format::Vop3, 0x361, "v_writelane_b32 v10, v20/*Invalid register, operand has 'SRegOrLds_32' register class*/, v30/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 2 (v30/*Invalid register, operand has 'SReg_32' register class*/) of field Vop3Src1"),
     (Format::Vop3, 0x367, "v_minimum_f16 v10, v20, v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
     (Format::Vop3, 0x368, "v_maximum_f16 v10, v20, v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
     (Format::Vop3, 0x369, "v_cvt_pk_fp8_f32 v10, v20, v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
