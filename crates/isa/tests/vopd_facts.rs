@@ -60,3 +60,21 @@ fn vopd_words_are_never_guessed() {
     println!("VOPD/VOPD3 random words: {accepted} LLVM-valid (all Unsupported here), {rejected} LLVM-invalid");
     assert!(accepted > 10_000 && rejected + accepted == 100_000);
 }
+
+#[test]
+fn vopd3_field_layout_matches_llvm() {
+    let mut d = Disassembler::new(GpuTarget::Gfx1250).expect("LLVM");
+    // src0X[8:0] v2, opY[17:12], opX[23:18], src0Y[40:32] v4, vsrc1X[55:48] 4, vsrc2X[63:56] 6,
+    // vdstX[71:64] v1, vsrc1Y[79:72] v7, vsrc2Y/bitop3[87:80] 8, vdstY[95:88] v9 (a full field).
+    let w1 = 0x0604 << 16 | 260;
+    let w2 = 9 << 24 | 8 << 16 | 7 << 8 | 1;
+    let cases = [
+        (0x09u32, 0x09u32, "v_dual_cndmask_b32 v1, v2, v4, s6 :: v_dual_cndmask_b32 v9, v4, v7, s8"),
+        (0x09, 0x12, "v_dual_cndmask_b32 v1, v2, v4, s6 :: v_dual_bitop2_b32 v9, v4, v7 bitop3:8"),
+    ];
+    for (opx, opy, want) in cases {
+        let w0 = 0xcf << 24 | opx << 18 | opy << 12 | 258;
+        let got = d.decode(&vopd_bytes(w0, w1, w2, 0x4120_0000), 0);
+        assert_eq!(got, Some((12, want.to_string())), "opX {opx:#x} opY {opy:#x}");
+    }
+}
