@@ -36,6 +36,7 @@ pub mod mods;
 pub mod msb;
 pub mod spec;
 pub mod tables;
+pub mod vopd;
 
 pub use operand::{Operand, Reg, RegClass};
 pub use spec::{Family, Field, Format, Imm16, Kind, OpInfo, OperandSpec, Target, Unused, ValType};
