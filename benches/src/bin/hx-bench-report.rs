@@ -35,6 +35,27 @@ impl Cfg {
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("once") {
+        // One translation, then exit: the parent times the whole process.
+        let [_, file, target] = args.as_slice() else { bail!("usage: hx-bench-report once FILE TARGET") };
+        let o = Options { target: GpuTarget::from_cpu(target).context("target")?, ..Default::default() };
+        translate_on(&pool(1)?, &std::fs::read(file)?, &o)?;
+        return Ok(());
+    }
+    if args.first().map(String::as_str) == Some("loop") {
+        // N translations in one process: the callgrind workload.
+        let [_, file, n] = args.as_slice() else { bail!("usage: hx-bench-report loop FILE N") };
+        let bytes = std::fs::read(file)?;
+        let p = pool(1)?;
+        for _ in 0..n.parse::<usize>()? {
+            translate_on(&p, &bytes, &gfx942())?;
+        }
+        return Ok(());
+    }
+    if args.first().map(String::as_str) == Some("noop") {
+        // Process start and exit with libLLVM loaded, nothing run.
+        return Ok(());
+    }
     if args.first().map(String::as_str) == Some("cold") {
         let [_, file, target] = args.as_slice() else { bail!("usage: hx-bench-report cold FILE TARGET") };
         return cold_child(Path::new(file), target);
@@ -44,13 +65,15 @@ fn main() -> Result<()> {
     std::fs::create_dir_all(&work)?;
     let cfg = Cfg { quick, work: work.clone() };
     let mut out = String::new();
-    let sections: [(&str, fn(&Cfg, &mut String) -> Result<()>); 6] = [
+    let sections: [(&str, fn(&Cfg, &mut String) -> Result<()>); 8] = [
         ("1. Translation latency: in-process against the shell-out pipeline", latency),
         ("2. Cold, warm and cached translations", cold_warm),
         ("3. Decode throughput against LLVM's disassembler", decode),
         ("4. Scaling: kernels per object, threads, kernel size", scaling),
         ("5. Code quality: translated against native, in the emulator", quality),
         ("6. Peak memory of a translation", peak_memory),
+        ("7. Where the time of a translation goes", breakdown),
+        ("8. Instruction counts (callgrind)", callgrind),
     ];
     for (title, f) in sections {
         let started = Instant::now();
@@ -90,6 +113,26 @@ fn short(e: &dyn std::fmt::Display) -> String {
     }
 }
 
+/// Runs `a` and `b` alternately (one warm-up each) and times each run.
+fn interleaved<A, B>(cfg: &Cfg, budget_ms: u64, mut a: impl FnMut() -> Result<A>, mut b: impl FnMut() -> Result<B>) -> Result<(Sample, Sample)> {
+    let (warm, lo, hi, budget) = cfg.runs(budget_ms);
+    for _ in 0..warm {
+        std::hint::black_box(a()?);
+        std::hint::black_box(b()?);
+    }
+    let started = Instant::now();
+    let (mut ta, mut tb) = (Vec::new(), Vec::new());
+    while ta.len() < hi && (ta.len() < lo || started.elapsed() < budget) {
+        let t = Instant::now();
+        std::hint::black_box(a()?);
+        ta.push(t.elapsed());
+        let t = Instant::now();
+        std::hint::black_box(b()?);
+        tb.push(t.elapsed());
+    }
+    Ok((Sample { times: ta }, Sample { times: tb }))
+}
+
 fn latency(cfg: &Cfg, out: &mut String) -> Result<()> {
     let llc = hx_benches::shellout::find_llc()?;
     let shell = hx_benches::shellout::ShellOut::new(llc, &cfg.work.join("shellout"))?;
@@ -98,36 +141,40 @@ fn latency(cfg: &Cfg, out: &mut String) -> Result<()> {
     let _ = writeln!(
         out,
         "Every gfx1250 corpus object translated for gfx942 at O2, median wall time of repeated runs in this \
-process (one warm-up run first). *In-process*: `hotswap::translate` (raise, lower, relink, all in-process). \
+process. *In-process*: `hotswap::translate` (raise, lower, relink, all in-process). \
 *Shell-out*: the pipeline HotSwap's COMGR path uses, on the same libLLVM: raise in-process, write the raised \
 IR to a file, `hx-llc` (a separate process: parse, O2 pipeline, AMDGPU backend) writes an object, `rust-lld \
 -flavor gnu -shared` links it, the code object is read back. *Raise* is the in-process raising and IR printing \
-that the shell-out time includes. Ratio = shell-out / in-process.\n"
+that the shell-out time includes. The two pipelines run alternately (one warm-up each, then pairs until \
+the time budget, at least 5). Ratio = shell-out median / in-process median; the ratio of the fastest runs is \
+less sensitive to load from elsewhere on a shared machine.\n"
     );
-    let _ = writeln!(out, "| object | kernels | gfx1250 instructions | in-process ms | shell-out ms | raise ms | ratio |");
-    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(out, "| object | kernels | gfx1250 instructions | in-process ms | shell-out ms | raise ms | ratio | ratio of fastest runs |");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|");
     let mut ratios = Vec::new();
     for (name, bytes) in corpus_gfx1250()? {
         let kernels = hotswap::codeobj::CodeObject::parse(&bytes).map(|c| c.kernels.len()).unwrap_or(0);
         let insts = hx_benches::synth::instruction_count(&bytes).unwrap_or(0);
         if let Err(e) = translate_on(&p1, &bytes, &o) {
-            let _ = writeln!(out, "| {name} | {kernels} | {insts} | fails: {} | | | |", short(&e));
+            let _ = writeln!(out, "| {name} | {kernels} | {insts} | fails: {} | | | | |", short(&e));
             continue;
         }
-        let inproc = cfg.sample(1000, || Ok(translate_on(&p1, &bytes, &o)?))?;
         let raise = cfg.sample(300, || Ok(hotswap::translate::raised_ir(&bytes, &o)?))?;
-        let shellout = match cfg.sample(2000, || shell.translate(&bytes, &o)) {
+        // In-process and shell-out runs alternate, so that load from elsewhere on the machine
+        // falls on both alike.
+        let (inproc, shellout) = match interleaved(cfg, 3000, || Ok(translate_on(&p1, &bytes, &o)?), || shell.translate(&bytes, &o)) {
             Ok(s) => s,
             Err(e) => {
-                let _ = writeln!(out, "| {name} | {kernels} | {insts} | {} | fails: {} | | |", ms(inproc.median()), short(&e));
+                let _ = writeln!(out, "| {name} | {kernels} | {insts} | | fails: {} | | | |", short(&e));
                 continue;
             }
         };
         let r = shellout.median().as_secs_f64() / inproc.median().as_secs_f64();
+        let rmin = shellout.min().as_secs_f64() / inproc.min().as_secs_f64();
         ratios.push(r);
         let _ = writeln!(
             out,
-            "| {name} | {kernels} | {insts} | {} | {} | {} | {r:.1}x |",
+            "| {name} | {kernels} | {insts} | {} | {} | {} | {r:.1}x | {rmin:.1}x |",
             ms(inproc.median()),
             ms(shellout.median()),
             ms(raise.median())
@@ -165,6 +212,21 @@ fn run_cold_child(file: &Path, target: &str) -> Result<(Vec<(String, f64)>, Dura
     Ok((kv, wall))
 }
 
+/// Median wall time of `runs` processes `hx-bench-report ARGS...`.
+fn process_ms(args: &[&std::ffi::OsStr], runs: usize) -> Result<f64> {
+    let mut t = Vec::new();
+    for _ in 0..runs {
+        let started = Instant::now();
+        let o = std::process::Command::new(std::env::current_exe()?).args(args).output()?;
+        t.push(started.elapsed().as_secs_f64() * 1e3);
+        if !o.status.success() {
+            bail!("{}", String::from_utf8_lossy(&o.stderr).trim());
+        }
+    }
+    t.sort_by(f64::total_cmp);
+    Ok(t[t.len() / 2])
+}
+
 fn get(kv: &[(String, f64)], k: &str) -> f64 {
     kv.iter().find(|(n, _)| n == k).map(|(_, v)| *v).unwrap_or(f64::NAN)
 }
@@ -186,23 +248,26 @@ fn translatable(cfg: &Cfg) -> Result<Vec<(String, PathBuf)>> {
 fn cold_warm(cfg: &Cfg, out: &mut String) -> Result<()> {
     let _ = writeln!(
         out,
-        "Each object in a fresh process (`hx-bench-report cold`), for gfx942. *Process*: spawn to exit of that \
-process. *First*: the first `translate` call of the process (includes LLVM's one-time target initialisation \
+        "Each object in a fresh process (`hx-bench-report cold`), for gfx942. *Process*: spawn to exit of a \
+process that translates the object once (`hx-bench-report once`, median of 3); *empty process*: the same \
+executable (libLLVM loaded) doing nothing. *First*: the first `translate` call of the process (includes LLVM's one-time target initialisation \
 and every first-use cost). *Second* and *warm*: the next call and the median of the calls after it. *Cache miss*: \
 a translation through hx-cache with an empty cache directory (key, lookup, translate, atomic write). *Cache hit*: \
 the median of later lookups of the same key (SHA-256 key of the input and options, read, verify) - no \
 translation runs.\n"
     );
+    let runs = if cfg.quick { 1 } else { 3 };
+    let empty = process_ms(&["noop".as_ref()], runs)?;
+    let _ = writeln!(out, "Empty process: {empty:.1} ms.\n");
     let _ = writeln!(out, "| object | process ms | first ms | second ms | warm ms | cache miss ms | cache hit ms |");
     let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|");
     let list = translatable(cfg)?;
     for (name, path) in list.iter().take(if cfg.quick { 1 } else { usize::MAX }) {
-        match run_cold_child(path, "gfx942") {
+        match run_cold_child(path, "gfx942").and_then(|(kv, _)| Ok((kv, process_ms(&["once".as_ref(), path.as_os_str(), "gfx942".as_ref()], runs)?))) {
             Ok((kv, wall)) => {
                 let _ = writeln!(
                     out,
-                    "| {name} | {:.1} | {:.2} | {:.2} | {:.2} | {:.2} | {:.4} |",
-                    wall.as_secs_f64() * 1e3,
+                    "| {name} | {wall:.1} | {:.2} | {:.2} | {:.2} | {:.2} | {:.4} |",
                     get(&kv, "first_ms"),
                     get(&kv, "second_ms"),
                     get(&kv, "warm_ms"),
@@ -266,18 +331,25 @@ fn decode(cfg: &Cfg, out: &mut String) -> Result<()> {
     let _ = writeln!(
         out,
         "Every corpus instruction the decoder handles, per target, as one byte stream; both decoders read the \
-same bytes. *Decode*: `hotswap::isa::decode` plus walking the operands (structured result). *Decode+text*: the \
+same bytes. *Decode only*: `hotswap::isa::decode` per instruction. *Decode*: `hotswap::isa::decode` plus walking the operands (structured result). *Decode+text*: the \
 same plus printing the instruction as assembly text. *LLVM*: LLVM's AMDGPU disassembler through LLVM-C \
-(`LLVMDisasmInstruction`, which always prints text). Ratio = LLVM time / hotswap-xlate time (target: at least 50x).\n"
+(`LLVMDisasmInstruction`, which always prints text). Ratios = LLVM time / hotswap-xlate time (target: at least 50x).\n"
     );
-    let _ = writeln!(out, "| target | instructions | decode ns/inst | decode+text ns/inst | LLVM ns/inst | ratio (decode) | ratio (decode+text) |");
-    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(out, "| target | instructions | decode only ns/inst | decode ns/inst | decode+text ns/inst | LLVM ns/inst | ratio (decode only) | ratio (decode) | ratio (decode+text) |");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for target in hotswap::isa::Target::ALL {
         let code = hx_benches::decodable_corpus_code(target);
         let n = hotswap::isa::decode_all(target, &code).map(|v| v.len()).unwrap_or(0);
         if n == 0 {
             continue;
         }
+        let only = cfg.sample(500, || {
+            let mut at = 0;
+            while at < code.len() {
+                at += std::hint::black_box(hotswap::isa::decode(target, &code, at)?).len as usize;
+            }
+            Ok(at)
+        })?;
         let dec = cfg.sample(500, || {
             let mut at = 0;
             let mut k = 0usize;
@@ -312,11 +384,13 @@ same plus printing the instruction as assembly text. *LLVM*: LLVM's AMDGPU disas
         let per = |s: &Sample| s.median().as_secs_f64() * 1e9 / n as f64;
         let _ = writeln!(
             out,
-            "| {} | {n} | {:.1} | {:.1} | {:.1} | {:.0}x | {:.0}x |",
+            "| {} | {n} | {:.1} | {:.1} | {:.1} | {:.1} | {:.0}x | {:.0}x | {:.0}x |",
             target.cpu(),
+            per(&only),
             per(&dec),
             per(&text),
             per(&l),
+            per(&l) / per(&only),
             per(&l) / per(&dec),
             per(&l) / per(&text)
         );
@@ -481,6 +555,131 @@ that follow. *Translation* = after first - at start.\n"
                 let _ = writeln!(out, "| {name} | fails: {} | | | |", short(&e));
             }
         }
+    }
+    let _ = writeln!(out);
+    Ok(())
+}
+
+fn breakdown(cfg: &Cfg, out: &mut String) -> Result<()> {
+    use hx_llvm::{inkwell::context::Context, Emit, OptLevel};
+    let _ = writeln!(
+        out,
+        "The stages of a translation for gfx942, timed apart on the raised IR of each object that translates \
+(median ms). *Raise*: decode and raise to IR text (`hotswap::translate::raised_ir`). *Target machine*: creating \
+one gfx942 target machine (`GpuTarget::target_machine`); a translation today creates two (the raiser makes one for \
+the data layout, the lowering one per call). *Parse*: IR text into a fresh context. *Lower, new TM*: parse, then O2 \
+pipeline and backend with a new target machine, as `hx_lower::lower` does per call. *Lower, reused TM*: the same \
+with one target machine made once and kept (what a per-thread target machine would give). Saving = what reusing \
+the target machine saves per translation.\n"
+    );
+    let _ = writeln!(out, "| object | translate ms | raise ms | target machine ms | parse ms | lower, new TM ms | lower, reused TM ms | saving |");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|");
+    let o = gfx942();
+    let p1 = pool(1)?;
+    let tm = GpuTarget::Gfx942.target_machine(OptLevel::O2)?;
+    for (name, path) in translatable(cfg)? {
+        let bytes = std::fs::read(&path)?;
+        let ir = hotswap::translate::raised_ir(&bytes, &o)?;
+        let tr = cfg.sample(800, || Ok(translate_on(&p1, &bytes, &o)?))?.median();
+        let raise = cfg.sample(300, || Ok(hotswap::translate::raised_ir(&bytes, &o)?))?.median();
+        let tmt = cfg.sample(300, || Ok(GpuTarget::Gfx942.target_machine(OptLevel::O2)?))?.median();
+        let parse = cfg.sample(300, || {
+            let ctx = Context::create();
+            let m = hx_llvm::parse_ir(&ctx, &ir, &name)?;
+            Ok(m.get_first_function().is_some())
+        })?
+        .median();
+        let fresh = cfg.sample(800, || {
+            let ctx = Context::create();
+            let m = hx_llvm::parse_ir(&ctx, &ir, &name)?;
+            Ok(hx_llvm::emit_module(&m, &name, GpuTarget::Gfx942, OptLevel::O2, Emit::Object)?)
+        })?
+        .median();
+        let reused = cfg.sample(800, || {
+            let ctx = Context::create();
+            let m = hx_llvm::parse_ir(&ctx, &ir, &name)?;
+            Ok(hx_llvm::emit_with_machine(&m, &name, &tm, OptLevel::O2, Emit::Object)?)
+        })?
+        .median();
+        let _ = writeln!(
+            out,
+            "| {name} | {} | {} | {} | {} | {} | {} | {:.0}% |",
+            ms(tr),
+            ms(raise),
+            ms(tmt),
+            ms(parse),
+            ms(fresh),
+            ms(reused),
+            100.0 * (fresh.as_secs_f64() - reused.as_secs_f64() + tmt.as_secs_f64()) / tr.as_secs_f64()
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nSaving counts the lowering's target machine (new minus reused) plus the raiser's (one target machine \
+creation), relative to the whole translation.\n"
+    );
+    Ok(())
+}
+
+/// Instructions executed by `cmd ARGS` under callgrind (its `I refs` line).
+fn callgrind_ir(cmd: &Path, args: &[&std::ffi::OsStr]) -> Result<u64> {
+    let o = std::process::Command::new("valgrind")
+        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .arg(cmd)
+        .args(args)
+        .output()
+        .context("running valgrind")?;
+    let err = String::from_utf8_lossy(&o.stderr);
+    if !o.status.success() {
+        bail!("valgrind {} failed: {}", cmd.display(), err.lines().last().unwrap_or(""));
+    }
+    let line = err.lines().find(|l| l.contains("I   refs:") || l.contains("I refs:")).context("no I refs line from callgrind")?;
+    Ok(line.rsplit(':').next().unwrap_or("").trim().replace(',', "").parse()?)
+}
+
+fn callgrind(cfg: &Cfg, out: &mut String) -> Result<()> {
+    if cfg.quick {
+        let _ = writeln!(out, "Skipped with --quick.\n");
+        return Ok(());
+    }
+    if std::process::Command::new("valgrind").arg("--version").output().is_err() {
+        let _ = writeln!(out, "valgrind is not installed: skipped.\n");
+        return Ok(());
+    }
+    let _ = writeln!(
+        out,
+        "Instructions executed (valgrind --tool=callgrind `I refs`): repeatable where wall time on a shared \
+machine is not. *Warm in-process*: (instructions of `hx-bench-report loop FILE 6` - those of `loop FILE 1`) / 5, \
+one warm translation. *Cold process*: `hx-bench-report once FILE gfx942`, the whole process. *hx-llc* and \
+*rust-lld*: the two processes of the shell-out pipeline on the same raised IR (user-space instructions only: the \
+kernel's process creation and page faults are not counted, so this understates the shell-out cost).\n"
+    );
+    let _ = writeln!(out, "| object | warm in-process | cold process | hx-llc process | rust-lld process | shell-out processes / warm in-process |");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|");
+    let me = std::env::current_exe()?;
+    let llc = hx_benches::shellout::find_llc()?;
+    let lld = xtask::corpus::rust_lld()?;
+    let list = translatable(cfg)?;
+    let m = |n: u64| format!("{:.1} M", n as f64 / 1e6);
+    for (name, path) in list.iter().take(if cfg.quick { 1 } else { 2 }) {
+        let p = path.as_os_str();
+        let (a, b) = if cfg.quick { (1, 2) } else { (1, 6) };
+        let one = callgrind_ir(&me, &["loop".as_ref(), p, a.to_string().as_ref()])?;
+        let many = callgrind_ir(&me, &["loop".as_ref(), p, b.to_string().as_ref()])?;
+        let warm = many.saturating_sub(one) / (b - a) as u64;
+        let cold = callgrind_ir(&me, &["once".as_ref(), p, "gfx942".as_ref()])?;
+        let dir = cfg.work.join("callgrind");
+        std::fs::create_dir_all(&dir)?;
+        let ll = dir.join(format!("{name}.ll"));
+        let obj = dir.join(format!("{name}.o"));
+        let hsaco = dir.join(format!("{name}.hsaco"));
+        std::fs::write(&ll, hotswap::translate::raised_ir(&std::fs::read(path)?, &gfx942())?)?;
+        let c = callgrind_ir(&llc, &[ll.as_os_str(), "-mcpu=gfx942".as_ref(), "-O2".as_ref(), "-o".as_ref(), obj.as_os_str()])?;
+        let l = callgrind_ir(
+            &lld,
+            &["-flavor".as_ref(), "gnu".as_ref(), "-shared".as_ref(), "--no-undefined".as_ref(), "-o".as_ref(), hsaco.as_os_str(), obj.as_os_str()],
+        )?;
+        let _ = writeln!(out, "| {name} | {} | {} | {} | {} | {:.1}x |", m(warm), m(cold), m(c), m(l), (c + l) as f64 / warm as f64);
     }
     let _ = writeln!(out);
     Ok(())
