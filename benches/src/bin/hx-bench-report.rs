@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 struct Cfg {
     quick: bool,
     work: PathBuf,
+    /// One line per headline figure, printed first.
+    headline: std::cell::RefCell<Vec<String>>,
 }
 
 impl Cfg {
@@ -63,7 +65,7 @@ fn main() -> Result<()> {
     let quick = args.iter().any(|a| a == "--quick");
     let work = std::env::temp_dir().join(format!("hx-bench-{}", std::process::id()));
     std::fs::create_dir_all(&work)?;
-    let cfg = Cfg { quick, work: work.clone() };
+    let cfg = Cfg { quick, work: work.clone(), headline: Default::default() };
     let mut out = String::new();
     let sections: [(&str, fn(&Cfg, &mut String) -> Result<()>); 8] = [
         ("1. Translation latency: in-process against the shell-out pipeline", latency),
@@ -83,6 +85,11 @@ fn main() -> Result<()> {
         }
         eprintln!("{title}: {:.1} s", started.elapsed().as_secs_f64());
     }
+    println!("## Summary\n");
+    for l in cfg.headline.borrow().iter() {
+        println!("- {l}");
+    }
+    println!();
     print!("{out}");
     let _ = std::fs::remove_dir_all(&work);
     Ok(())
@@ -182,6 +189,12 @@ less sensitive to load from elsewhere on a shared machine.\n"
     }
     if !ratios.is_empty() {
         ratios.sort_by(f64::total_cmp);
+        cfg.headline.borrow_mut().push(format!(
+            "Latency: in-process translation is {:.1}x to {:.1}x faster than the shell-out pipeline (median ratio per object, {} objects translate; target 5x on small objects).",
+            ratios[0],
+            ratios[ratios.len() - 1],
+            ratios.len()
+        ));
         let _ = writeln!(
             out,
             "\nIn-process is {:.1}x to {:.1}x faster than the shell-out pipeline over the {} objects that translate \
@@ -262,9 +275,13 @@ translation runs.\n"
     let _ = writeln!(out, "| object | process ms | first ms | second ms | warm ms | cache miss ms | cache hit ms |");
     let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|");
     let list = translatable(cfg)?;
+    let (mut hits, mut firsts, mut warms) = (Vec::new(), Vec::new(), Vec::new());
     for (name, path) in list.iter().take(if cfg.quick { 1 } else { usize::MAX }) {
         match run_cold_child(path, "gfx942").and_then(|(kv, _)| Ok((kv, process_ms(&["once".as_ref(), path.as_os_str(), "gfx942".as_ref()], runs)?))) {
             Ok((kv, wall)) => {
+                hits.push(get(&kv, "cache_hit_ms"));
+                firsts.push((get(&kv, "first_ms"), name.clone()));
+                warms.push(get(&kv, "warm_ms"));
                 let _ = writeln!(
                     out,
                     "| {name} | {wall:.1} | {:.2} | {:.2} | {:.2} | {:.2} | {:.4} |",
@@ -281,6 +298,14 @@ translation runs.\n"
         }
     }
     let _ = writeln!(out, "\nTarget: cache hit under 1 ms.\n");
+    if let Some(max_hit) = hits.iter().copied().reduce(f64::max) {
+        let w = warms.iter().copied().reduce(f64::max).unwrap_or(f64::NAN);
+        let wmin = warms.iter().copied().reduce(f64::min).unwrap_or(f64::NAN);
+        let f = firsts.iter().map(|x| x.0).reduce(f64::max).unwrap_or(f64::NAN);
+        cfg.headline.borrow_mut().push(format!(
+            "Cold/warm: first translation in a process up to {f:.1} ms, warm {wmin:.1} to {w:.1} ms; cache hit at most {max_hit:.3} ms (target under 1 ms; empty process {empty:.1} ms)."
+        ));
+    }
     Ok(())
 }
 
@@ -337,6 +362,7 @@ same plus printing the instruction as assembly text. *LLVM*: LLVM's AMDGPU disas
     );
     let _ = writeln!(out, "| target | instructions | decode only ns/inst | decode ns/inst | decode+text ns/inst | LLVM ns/inst | ratio (decode only) | ratio (decode) | ratio (decode+text) |");
     let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let mut dr = Vec::new();
     for target in hotswap::isa::Target::ALL {
         let code = hx_benches::decodable_corpus_code(target);
         let n = hotswap::isa::decode_all(target, &code).map(|v| v.len()).unwrap_or(0);
@@ -382,6 +408,7 @@ same plus printing the instruction as assembly text. *LLVM*: LLVM's AMDGPU disas
             Ok(k)
         })?;
         let per = |s: &Sample| s.median().as_secs_f64() * 1e9 / n as f64;
+        dr.push(format!("{} {:.0}x", target.cpu(), per(&l) / per(&only)));
         let _ = writeln!(
             out,
             "| {} | {n} | {:.1} | {:.1} | {:.1} | {:.1} | {:.0}x | {:.0}x | {:.0}x |",
@@ -395,6 +422,7 @@ same plus printing the instruction as assembly text. *LLVM*: LLVM's AMDGPU disas
             per(&l) / per(&text)
         );
     }
+    cfg.headline.borrow_mut().push(format!("Decode (decode only) against LLVM's disassembler: {} (target 50x).", dr.join(", ")));
     let _ = writeln!(out);
     Ok(())
 }
@@ -411,6 +439,8 @@ rust-lld like the corpus), translated for gfx942 inside a rayon pool of 1 and 2 
     let _ = writeln!(out, "| kernels | gfx1250 instructions | 1 thread ms | 2 threads ms | ms per kernel (1 thread) | speed-up |");
     let _ = writeln!(out, "|---:|---:|---:|---:|---:|---:|");
     let counts: &[usize] = if cfg.quick { &[1, 8] } else { &[1, 8, 64] };
+    let mut last_speedup = f64::NAN;
+    let mut per_kernel = Vec::new();
     for &k in counts {
         let bytes = hx_benches::synth::build_gfx1250(&hx_benches::synth::kernels_ir(k, 0), &format!("k{k}"), &work)?;
         let insts = hx_benches::synth::instruction_count(&bytes)?;
@@ -418,6 +448,8 @@ rust-lld like the corpus), translated for gfx942 inside a rayon pool of 1 and 2 
         for (_, p) in &pools {
             t.push(cfg.sample(1500, || Ok(translate_on(p, &bytes, &o)?))?.median());
         }
+        last_speedup = t[0].as_secs_f64() / t[1].as_secs_f64();
+        per_kernel.push(format!("{k}: {} ms", ms(t[0])));
         let _ = writeln!(
             out,
             "| {k} | {insts} | {} | {} | {} | {:.2}x |",
@@ -427,6 +459,16 @@ rust-lld like the corpus), translated for gfx942 inside a rayon pool of 1 and 2 
             t[0].as_secs_f64() / t[1].as_secs_f64()
         );
     }
+    if last_speedup < 1.2 {
+        let _ = writeln!(
+            out,
+            "\n2 threads gave no real speed-up ({last_speedup:.2}x on the largest object): the translation ran its kernels sequentially."
+        );
+    }
+    cfg.headline.borrow_mut().push(format!(
+        "Scaling (kernels per object, 1 thread): {}; 2 threads: {last_speedup:.2}x on the largest.",
+        per_kernel.join(", ")
+    ));
     let _ = writeln!(
         out,
         "\nCost against kernel size: one kernel with a dependent chain of N extra fused multiply-adds (one \
@@ -514,6 +556,10 @@ Registers are the kernels' `.vgpr_count` / `.sgpr_count` metadata.\n"
                 "- {target}: {} launches; dynamic instruction ratio median {med:.2}, worst {worst:.2} ({wl}).",
                 ratios.len()
             );
+            cfg.headline.borrow_mut().push(format!(
+                "Code quality, {target}: translated/native dynamic instructions median {med:.2}, worst {worst:.2} ({wl}; {} launches).",
+                ratios.len()
+            ));
         }
     }
     let _ = writeln!(out, "\n{summary}");
@@ -538,10 +584,12 @@ that follow. *Translation* = after first - at start.\n"
     } else {
         list.truncate(1);
     }
+    let mut peaks = Vec::new();
     for (name, path) in &list {
         match run_cold_child(path, "gfx942") {
             Ok((kv, _)) => {
                 let m = |k: &str| get(&kv, k) / 1024.0;
+                peaks.push(m("hwm_first_kib"));
                 let _ = writeln!(
                     out,
                     "| {name} | {:.1} | {:.1} | {:.1} | {:.1} |",
@@ -555,6 +603,9 @@ that follow. *Translation* = after first - at start.\n"
                 let _ = writeln!(out, "| {name} | fails: {} | | | |", short(&e));
             }
         }
+    }
+    if let Some(p) = peaks.iter().copied().reduce(f64::max) {
+        cfg.headline.borrow_mut().push(format!("Peak memory: at most {p:.1} MiB resident for a process with one translation."));
     }
     let _ = writeln!(out);
     Ok(())
@@ -680,6 +731,12 @@ kernel's process creation and page faults are not counted, so this understates t
             &["-flavor".as_ref(), "gnu".as_ref(), "-shared".as_ref(), "--no-undefined".as_ref(), "-o".as_ref(), hsaco.as_os_str(), obj.as_os_str()],
         )?;
         let _ = writeln!(out, "| {name} | {} | {} | {} | {} | {:.1}x |", m(warm), m(cold), m(c), m(l), (c + l) as f64 / warm as f64);
+        cfg.headline.borrow_mut().push(format!(
+            "Callgrind, {name}: a warm in-process translation executes {}, the shell-out processes {} + {} (user space only): the shell-out's extra wall time is process creation and loading, not instructions.",
+            m(warm),
+            m(c),
+            m(l)
+        ));
     }
     let _ = writeln!(out);
     Ok(())
