@@ -30,3 +30,8 @@ pub fn decodable_corpus_code(target: Target) -> Vec<u8> {
     }
     out
 }
+
+pub mod measure;
+pub mod quality;
+pub mod shellout;
+pub mod synth;

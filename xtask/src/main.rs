@@ -9,7 +9,10 @@ const USAGE: &str = "usage: cargo xtask <command>
   tables             regenerate crates/isa/src/tables/*.rs from LLVM's disassembler
                      (checked by crates/isa/tests/tables_fresh.rs)
   build-one IR TARGET OUT
-                     compile one LLVM IR file for gfx1250|gfx942|gfx950 and link it to OUT";
+                     compile one LLVM IR file for gfx1250|gfx942|gfx950 and link it to OUT
+  bench [--quick] [--out FILE]
+                     run the benchmarks (crate hx-benches, release) and write BENCHMARKS.md
+                     with machine, date, commit and command (--quick: one run of each, to check)";
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -24,6 +27,11 @@ fn main() -> Result<()> {
                 bail!("{} corpus objects differ from a rebuild", differ.len());
             }
             Ok(())
+        }
+        Some("bench") => {
+            let quick = args.iter().any(|a| a == "--quick");
+            let out = args.iter().position(|a| a == "--out").and_then(|i| args.get(i + 1)).map(std::path::PathBuf::from);
+            xtask::bench::run(quick, out.as_deref())
         }
         Some("tables") => {
             let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/isa/src/tables");

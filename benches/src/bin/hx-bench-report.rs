@@ -1,0 +1,800 @@
+//! Runs every measurement of BENCHMARKS.md and prints its markdown body on stdout
+//! (`cargo xtask bench` adds the header: machine, date, commit, command).
+//!
+//! `hx-bench-report [--quick]`: the report (`--quick`: one or two runs of everything, for tests).
+//! `hx-bench-report cold FILE TARGET`: child mode, one process doing first, later and cached
+//! translations of FILE, printing `key value` lines (the cold/warm and peak-memory figures).
+
+use anyhow::{bail, Context, Result};
+use hotswap::{GpuTarget, Options};
+use hx_benches::measure::{ms, pool, sample, translate_on, Sample};
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+struct Cfg {
+    quick: bool,
+    work: PathBuf,
+    /// One line per headline figure, printed first.
+    headline: std::cell::RefCell<Vec<String>>,
+}
+
+impl Cfg {
+    /// (warm-up runs, minimum runs, maximum runs, time budget) of one measurement.
+    fn runs(&self, budget_ms: u64) -> (usize, usize, usize, Duration) {
+        if self.quick {
+            (0, 1, 1, Duration::ZERO)
+        } else {
+            (1, 5, 200, Duration::from_millis(budget_ms))
+        }
+    }
+
+    fn sample<T>(&self, budget_ms: u64, f: impl FnMut() -> Result<T>) -> Result<Sample> {
+        let (w, lo, hi, b) = self.runs(budget_ms);
+        sample(w, lo, hi, b, f)
+    }
+}
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("once") {
+        // One translation, then exit: the parent times the whole process.
+        let [_, file, target] = args.as_slice() else { bail!("usage: hx-bench-report once FILE TARGET") };
+        let o = Options { target: GpuTarget::from_cpu(target).context("target")?, ..Default::default() };
+        translate_on(&pool(1)?, &std::fs::read(file)?, &o)?;
+        return Ok(());
+    }
+    if args.first().map(String::as_str) == Some("loop") {
+        // N translations in one process: the callgrind workload.
+        let [_, file, n] = args.as_slice() else { bail!("usage: hx-bench-report loop FILE N") };
+        let bytes = std::fs::read(file)?;
+        let p = pool(1)?;
+        for _ in 0..n.parse::<usize>()? {
+            translate_on(&p, &bytes, &gfx942())?;
+        }
+        return Ok(());
+    }
+    if args.first().map(String::as_str) == Some("lower-loop") {
+        // N lowerings of the raised IR of FILE, each with a new target machine (`new`) or one
+        // made once (`reused`): the callgrind workload of the target-machine comparison.
+        let [_, file, n, mode] = args.as_slice() else { bail!("usage: hx-bench-report lower-loop FILE N new|reused") };
+        use hx_llvm::{inkwell::context::Context, Emit, OptLevel};
+        let ir = hotswap::translate::raised_ir(&std::fs::read(file)?, &gfx942())?;
+        let tm = GpuTarget::Gfx942.target_machine(OptLevel::O2)?;
+        for _ in 0..n.parse::<usize>()? {
+            let ctx = Context::create();
+            let m = hx_llvm::parse_ir(&ctx, &ir, "k")?;
+            match mode.as_str() {
+                "new" => hx_llvm::emit_module(&m, "k", GpuTarget::Gfx942, OptLevel::O2, Emit::Object)?,
+                "reused" => hx_llvm::emit_with_machine(&m, "k", &tm, OptLevel::O2, Emit::Object)?,
+                _ => bail!("mode must be new or reused"),
+            };
+        }
+        return Ok(());
+    }
+    if args.first().map(String::as_str) == Some("noop") {
+        // Process start and exit with libLLVM loaded, nothing run.
+        return Ok(());
+    }
+    if args.first().map(String::as_str) == Some("cold") {
+        let [_, file, target] = args.as_slice() else { bail!("usage: hx-bench-report cold FILE TARGET") };
+        return cold_child(Path::new(file), target);
+    }
+    let quick = args.iter().any(|a| a == "--quick");
+    let work = std::env::temp_dir().join(format!("hx-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&work)?;
+    let cfg = Cfg { quick, work: work.clone(), headline: Default::default() };
+    let mut out = String::new();
+    let sections: [(&str, fn(&Cfg, &mut String) -> Result<()>); 8] = [
+        ("1. Translation latency: in-process against the shell-out pipeline", latency),
+        ("2. Cold, warm and cached translations", cold_warm),
+        ("3. Decode throughput against LLVM's disassembler", decode),
+        ("4. Scaling: kernels per object, threads, kernel size", scaling),
+        ("5. Code quality: translated against native, in the emulator", quality),
+        ("6. Peak memory of a translation", peak_memory),
+        ("7. Where the time of a translation goes", breakdown),
+        ("8. Instruction counts (callgrind)", callgrind),
+    ];
+    for (title, f) in sections {
+        let started = Instant::now();
+        let _ = writeln!(out, "## {title}\n");
+        if let Err(e) = f(&cfg, &mut out) {
+            let _ = writeln!(out, "\nThis section failed: {e:#}\n");
+        }
+        eprintln!("{title}: {:.1} s", started.elapsed().as_secs_f64());
+    }
+    println!("## Summary\n");
+    for l in cfg.headline.borrow().iter() {
+        println!("- {l}");
+    }
+    println!();
+    print!("{out}");
+    let _ = std::fs::remove_dir_all(&work);
+    Ok(())
+}
+
+fn gfx942() -> Options {
+    Options { target: GpuTarget::Gfx942, ..Default::default() }
+}
+
+/// (name, bytes) of every gfx1250 corpus object, sorted by name.
+fn corpus_gfx1250() -> Result<Vec<(String, Vec<u8>)>> {
+    let mut v = Vec::new();
+    for o in hx_corpus::objects()?.into_iter().filter(|o| o.builds_for("gfx1250")) {
+        let p = hx_corpus::corpus_dir().join("gfx1250").join(format!("{}.hsaco", o.name));
+        v.push((o.name.clone(), std::fs::read(&p).with_context(|| p.display().to_string())?));
+    }
+    Ok(v)
+}
+
+/// An error on one table line: its first line, shortened.
+fn short(e: &dyn std::fmt::Display) -> String {
+    let s = e.to_string();
+    let s = s.lines().next().unwrap_or("").replace('|', "/");
+    if s.chars().count() > 110 {
+        format!("{}...", s.chars().take(110).collect::<String>())
+    } else {
+        s
+    }
+}
+
+/// Runs `a` and `b` alternately (one warm-up each) and times each run.
+fn interleaved<A, B>(cfg: &Cfg, budget_ms: u64, mut a: impl FnMut() -> Result<A>, mut b: impl FnMut() -> Result<B>) -> Result<(Sample, Sample)> {
+    let (warm, lo, hi, budget) = cfg.runs(budget_ms);
+    for _ in 0..warm {
+        std::hint::black_box(a()?);
+        std::hint::black_box(b()?);
+    }
+    let started = Instant::now();
+    let (mut ta, mut tb) = (Vec::new(), Vec::new());
+    while ta.len() < hi && (ta.len() < lo || started.elapsed() < budget) {
+        let t = Instant::now();
+        std::hint::black_box(a()?);
+        ta.push(t.elapsed());
+        let t = Instant::now();
+        std::hint::black_box(b()?);
+        tb.push(t.elapsed());
+    }
+    Ok((Sample { times: ta }, Sample { times: tb }))
+}
+
+fn latency(cfg: &Cfg, out: &mut String) -> Result<()> {
+    let llc = hx_benches::shellout::find_llc()?;
+    let shell = hx_benches::shellout::ShellOut::new(llc, &cfg.work.join("shellout"))?;
+    let p1 = pool(1)?;
+    let o = gfx942();
+    let _ = writeln!(
+        out,
+        "Every gfx1250 corpus object translated for gfx942 at O2, median wall time of repeated runs in this \
+process. *In-process*: `hotswap::translate` (raise, lower, relink, all in-process). \
+*Shell-out*: the pipeline HotSwap's COMGR path uses, on the same libLLVM: raise in-process, write the raised \
+IR to a file, `hx-llc` (a separate process: parse, O2 pipeline, AMDGPU backend) writes an object, `rust-lld \
+-flavor gnu -shared` links it, the code object is read back. *Raise* is the in-process raising and IR printing \
+that the shell-out time includes. The two pipelines run alternately (one warm-up each, then pairs until \
+the time budget, at least 5). Ratio = shell-out median / in-process median; the ratio of the fastest runs is \
+less sensitive to load from elsewhere on a shared machine.\n"
+    );
+    let _ = writeln!(out, "| object | kernels | gfx1250 instructions | in-process ms | shell-out ms | raise ms | ratio | ratio of fastest runs |");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|");
+    let mut ratios = Vec::new();
+    for (name, bytes) in corpus_gfx1250()? {
+        let kernels = hotswap::codeobj::CodeObject::parse(&bytes).map(|c| c.kernels.len()).unwrap_or(0);
+        let insts = hx_benches::synth::instruction_count(&bytes).unwrap_or(0);
+        if let Err(e) = translate_on(&p1, &bytes, &o) {
+            let _ = writeln!(out, "| {name} | {kernels} | {insts} | fails: {} | | | | |", short(&e));
+            continue;
+        }
+        let raise = cfg.sample(300, || Ok(hotswap::translate::raised_ir(&bytes, &o)?))?;
+        // In-process and shell-out runs alternate, so that load from elsewhere on the machine
+        // falls on both alike.
+        let (inproc, shellout) = match interleaved(cfg, 3000, || Ok(translate_on(&p1, &bytes, &o)?), || shell.translate(&bytes, &o)) {
+            Ok(s) => s,
+            Err(e) => {
+                let _ = writeln!(out, "| {name} | {kernels} | {insts} | | fails: {} | | | |", short(&e));
+                continue;
+            }
+        };
+        let r = shellout.median().as_secs_f64() / inproc.median().as_secs_f64();
+        let rmin = shellout.min().as_secs_f64() / inproc.min().as_secs_f64();
+        ratios.push(r);
+        let _ = writeln!(
+            out,
+            "| {name} | {kernels} | {insts} | {} | {} | {} | {r:.1}x | {rmin:.1}x |",
+            ms(inproc.median()),
+            ms(shellout.median()),
+            ms(raise.median())
+        );
+    }
+    if !ratios.is_empty() {
+        ratios.sort_by(f64::total_cmp);
+        cfg.headline.borrow_mut().push(format!(
+            "Latency: in-process translation is {:.1}x to {:.1}x faster than the shell-out pipeline (median ratio per object, {} objects translate; target 5x on small objects).",
+            ratios[0],
+            ratios[ratios.len() - 1],
+            ratios.len()
+        ));
+        let _ = writeln!(
+            out,
+            "\nIn-process is {:.1}x to {:.1}x faster than the shell-out pipeline over the {} objects that translate \
+(target: at least 5x on small objects).\n",
+            ratios[0],
+            ratios[ratios.len() - 1],
+            ratios.len()
+        );
+    }
+    Ok(())
+}
+
+/// Runs `hx-bench-report cold FILE TARGET` and returns its `key value` lines and wall time.
+fn run_cold_child(file: &Path, target: &str) -> Result<(Vec<(String, f64)>, Duration)> {
+    let started = Instant::now();
+    let o = std::process::Command::new(std::env::current_exe()?).arg("cold").arg(file).arg(target).output()?;
+    let wall = started.elapsed();
+    if !o.status.success() {
+        bail!("{}", String::from_utf8_lossy(&o.stderr).trim());
+    }
+    let kv = String::from_utf8(o.stdout)?
+        .lines()
+        .filter_map(|l| {
+            let (k, v) = l.split_once(' ')?;
+            Some((k.to_string(), v.trim().parse().ok()?))
+        })
+        .collect();
+    Ok((kv, wall))
+}
+
+/// Median wall time of `runs` processes `hx-bench-report ARGS...`.
+fn process_ms(args: &[&std::ffi::OsStr], runs: usize) -> Result<f64> {
+    let mut t = Vec::new();
+    for _ in 0..runs {
+        let started = Instant::now();
+        let o = std::process::Command::new(std::env::current_exe()?).args(args).output()?;
+        t.push(started.elapsed().as_secs_f64() * 1e3);
+        if !o.status.success() {
+            bail!("{}", String::from_utf8_lossy(&o.stderr).trim());
+        }
+    }
+    t.sort_by(f64::total_cmp);
+    Ok(t[t.len() / 2])
+}
+
+fn get(kv: &[(String, f64)], k: &str) -> f64 {
+    kv.iter().find(|(n, _)| n == k).map(|(_, v)| *v).unwrap_or(f64::NAN)
+}
+
+/// The translatable corpus objects' paths, in corpus order.
+fn translatable(cfg: &Cfg) -> Result<Vec<(String, PathBuf)>> {
+    let _ = cfg;
+    let o = gfx942();
+    Ok(corpus_gfx1250()?
+        .into_iter()
+        .filter(|(_, b)| hotswap::translate(b, &o).is_ok())
+        .map(|(n, _)| {
+            let p = hx_corpus::corpus_dir().join("gfx1250").join(format!("{n}.hsaco"));
+            (n, p)
+        })
+        .collect())
+}
+
+/// The translatable objects, smallest (instructions) first.
+fn translatable_by_size(cfg: &Cfg) -> Result<Vec<(String, PathBuf)>> {
+    let mut v: Vec<(usize, String, PathBuf)> = translatable(cfg)?
+        .into_iter()
+        .map(|(n, p)| {
+            let size = std::fs::read(&p).ok().and_then(|b| hx_benches::synth::instruction_count(&b).ok()).unwrap_or(usize::MAX);
+            (size, n, p)
+        })
+        .collect();
+    v.sort();
+    Ok(v.into_iter().map(|(_, n, p)| (n, p)).collect())
+}
+
+fn cold_warm(cfg: &Cfg, out: &mut String) -> Result<()> {
+    let _ = writeln!(
+        out,
+        "Each object in a fresh process (`hx-bench-report cold`), for gfx942. *Process*: spawn to exit of a \
+process that translates the object once (`hx-bench-report once`, median of 3); *empty process*: the same \
+executable (libLLVM loaded) doing nothing. *First*: the first `translate` call of the process (includes LLVM's one-time target initialisation \
+and every first-use cost). *Second* and *warm*: the next call and the median of the calls after it. *Cache miss*: \
+a translation through hx-cache with an empty cache directory (key, lookup, translate, atomic write). *Cache hit*: \
+the median of later lookups of the same key (SHA-256 key of the input and options, read, verify) - no \
+translation runs.\n"
+    );
+    let runs = if cfg.quick { 1 } else { 3 };
+    let empty = process_ms(&["noop".as_ref()], runs)?;
+    let _ = writeln!(out, "Empty process: {empty:.1} ms.\n");
+    let _ = writeln!(out, "| object | process ms | first ms | second ms | warm ms | cache miss ms | cache hit ms |");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|");
+    let list = translatable(cfg)?;
+    let (mut hits, mut firsts, mut warms) = (Vec::new(), Vec::new(), Vec::new());
+    for (name, path) in list.iter().take(if cfg.quick { 1 } else { usize::MAX }) {
+        match run_cold_child(path, "gfx942").and_then(|(kv, _)| Ok((kv, process_ms(&["once".as_ref(), path.as_os_str(), "gfx942".as_ref()], runs)?))) {
+            Ok((kv, wall)) => {
+                hits.push(get(&kv, "cache_hit_ms"));
+                firsts.push((get(&kv, "first_ms"), name.clone()));
+                warms.push(get(&kv, "warm_ms"));
+                let _ = writeln!(
+                    out,
+                    "| {name} | {wall:.1} | {:.2} | {:.2} | {:.2} | {:.2} | {:.4} |",
+                    get(&kv, "first_ms"),
+                    get(&kv, "second_ms"),
+                    get(&kv, "warm_ms"),
+                    get(&kv, "cache_miss_ms"),
+                    get(&kv, "cache_hit_ms"),
+                );
+            }
+            Err(e) => {
+                let _ = writeln!(out, "| {name} | fails: {} | | | | | |", short(&e));
+            }
+        }
+    }
+    let _ = writeln!(out, "\nTarget: cache hit under 1 ms.\n");
+    if let Some(max_hit) = hits.iter().copied().reduce(f64::max) {
+        // The object with the fastest warm translation stands for small objects.
+        let i = (0..warms.len()).min_by(|&a, &b| warms[a].total_cmp(&warms[b])).unwrap_or(0);
+        cfg.headline.borrow_mut().push(format!(
+            "Cold/warm ({}): first translation in a process {:.1} ms, warm {:.1} ms; cache hit at most {max_hit:.3} ms over all objects (target under 1 ms).",
+            firsts[i].1, firsts[i].0, warms[i]
+        ));
+    }
+    Ok(())
+}
+
+fn cold_child(file: &Path, target: &str) -> Result<()> {
+    let rss0 = hx_benches::measure::peak_rss_kib().unwrap_or(0);
+    let bytes = std::fs::read(file)?;
+    let o = Options { target: GpuTarget::from_cpu(target).context("target")?, ..Default::default() };
+    let p = pool(1)?;
+    let t = Instant::now();
+    translate_on(&p, &bytes, &o)?;
+    let first = t.elapsed();
+    let rss1 = hx_benches::measure::peak_rss_kib().unwrap_or(0);
+    let t = Instant::now();
+    translate_on(&p, &bytes, &o)?;
+    let second = t.elapsed();
+    let warm = sample(0, 5, 50, Duration::from_millis(500), || Ok(translate_on(&p, &bytes, &o)?))?;
+    let rss2 = hx_benches::measure::peak_rss_kib().unwrap_or(0);
+    let dir = std::env::temp_dir().join(format!("hx-bench-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cache = hx_cache::Cache::new(&dir, hx_cache::Mode::ReadWrite);
+    let t = Instant::now();
+    let (_, hit) = hx_benches::measure::translate_cached(&cache, &bytes, &o)?;
+    let miss = t.elapsed();
+    if hit {
+        bail!("the first cached translation hit an empty cache");
+    }
+    let hits = sample(5, 20, 1000, Duration::from_millis(200), || {
+        let (v, hit) = hx_benches::measure::translate_cached(&cache, &bytes, &o)?;
+        if !hit {
+            bail!("cache lookup missed after a store");
+        }
+        Ok(v)
+    })?;
+    let _ = std::fs::remove_dir_all(&dir);
+    let f = |d: Duration| d.as_secs_f64() * 1e3;
+    println!("first_ms {}", f(first));
+    println!("second_ms {}", f(second));
+    println!("warm_ms {}", f(warm.median()));
+    println!("cache_miss_ms {}", f(miss));
+    println!("cache_hit_ms {}", f(hits.median()));
+    println!("hwm_start_kib {rss0}");
+    println!("hwm_first_kib {rss1}");
+    println!("hwm_after_kib {rss2}");
+    Ok(())
+}
+
+fn decode(cfg: &Cfg, out: &mut String) -> Result<()> {
+    let _ = writeln!(
+        out,
+        "Every corpus instruction the decoder handles, per target, as one byte stream; both decoders read the \
+same bytes. *Decode only*: `hotswap::isa::decode` per instruction. *Decode*: `hotswap::isa::decode` plus walking the operands (structured result). *Decode+text*: the \
+same plus printing the instruction as assembly text. *LLVM*: LLVM's AMDGPU disassembler through LLVM-C \
+(`LLVMDisasmInstruction`, which always prints text). Ratios = LLVM time / hotswap-xlate time (target: at least 50x).\n"
+    );
+    let _ = writeln!(out, "| target | instructions | decode only ns/inst | decode ns/inst | decode+text ns/inst | LLVM ns/inst | ratio (decode only) | ratio (decode) | ratio (decode+text) |");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let mut dr = Vec::new();
+    for target in hotswap::isa::Target::ALL {
+        let code = hx_benches::decodable_corpus_code(target);
+        let n = hotswap::isa::decode_all(target, &code).map(|v| v.len()).unwrap_or(0);
+        if n == 0 {
+            continue;
+        }
+        let only = cfg.sample(500, || {
+            let mut at = 0;
+            while at < code.len() {
+                at += std::hint::black_box(hotswap::isa::decode(target, &code, at)?).len as usize;
+            }
+            Ok(at)
+        })?;
+        let dec = cfg.sample(500, || {
+            let mut at = 0;
+            let mut k = 0usize;
+            while at < code.len() {
+                let i = hotswap::isa::decode(target, &code, at)?;
+                at += i.len as usize;
+                k += i.operands().count();
+            }
+            Ok(k)
+        })?;
+        let text = cfg.sample(500, || {
+            let mut at = 0;
+            let mut k = 0usize;
+            while at < code.len() {
+                let i = hotswap::isa::decode(target, &code, at)?;
+                at += i.len as usize;
+                k += i.text().len();
+            }
+            Ok(k)
+        })?;
+        let mut llvm = hx_llvm::Disassembler::new(hx_llvm::GpuTarget::from_cpu(target.cpu()).context("target")?)?;
+        let l = cfg.sample(1000, || {
+            let mut at = 0;
+            let mut k = 0usize;
+            while at < code.len() {
+                let (len, t) = llvm.decode(&code[at..], at as u64).context("LLVM failed to decode")?;
+                at += len;
+                k += t.len();
+            }
+            Ok(k)
+        })?;
+        let per = |s: &Sample| s.median().as_secs_f64() * 1e9 / n as f64;
+        dr.push(format!("{} {:.0}x", target.cpu(), per(&l) / per(&only)));
+        let _ = writeln!(
+            out,
+            "| {} | {n} | {:.1} | {:.1} | {:.1} | {:.1} | {:.0}x | {:.0}x | {:.0}x |",
+            target.cpu(),
+            per(&only),
+            per(&dec),
+            per(&text),
+            per(&l),
+            per(&l) / per(&only),
+            per(&l) / per(&dec),
+            per(&l) / per(&text)
+        );
+    }
+    cfg.headline.borrow_mut().push(format!("Decode (decode only) against LLVM's disassembler: {} (target 50x).", dr.join(", ")));
+    let _ = writeln!(out);
+    Ok(())
+}
+
+fn scaling(cfg: &Cfg, out: &mut String) -> Result<()> {
+    let work = cfg.work.join("synth");
+    let o = gfx942();
+    let pools = [(1, pool(1)?), (2, pool(2)?)];
+    let _ = writeln!(
+        out,
+        "Generated gfx1250 objects (`hx_benches::synth`: saxpy-like kernels, built in-process and linked with \
+rust-lld like the corpus), translated for gfx942 inside a rayon pool of 1 and 2 threads. Median ms.\n"
+    );
+    let _ = writeln!(out, "| kernels | gfx1250 instructions | 1 thread ms | 2 threads ms | ms per kernel (1 thread) | speed-up |");
+    let _ = writeln!(out, "|---:|---:|---:|---:|---:|---:|");
+    let counts: &[usize] = if cfg.quick { &[1, 8] } else { &[1, 8, 64] };
+    let mut last_speedup = f64::NAN;
+    let mut per_kernel = Vec::new();
+    for &k in counts {
+        let bytes = hx_benches::synth::build_gfx1250(&hx_benches::synth::kernels_ir(k, 0), &format!("k{k}"), &work)?;
+        let insts = hx_benches::synth::instruction_count(&bytes)?;
+        let mut t = Vec::new();
+        for (_, p) in &pools {
+            t.push(cfg.sample(1500, || Ok(translate_on(p, &bytes, &o)?))?.median());
+        }
+        last_speedup = t[0].as_secs_f64() / t[1].as_secs_f64();
+        per_kernel.push(format!("{k}: {} ms", ms(t[0])));
+        let _ = writeln!(
+            out,
+            "| {k} | {insts} | {} | {} | {} | {:.2}x |",
+            ms(t[0]),
+            ms(t[1]),
+            ms(t[0] / k as u32),
+            t[0].as_secs_f64() / t[1].as_secs_f64()
+        );
+    }
+    if last_speedup < 1.2 {
+        let _ = writeln!(
+            out,
+            "\n2 threads gave no real speed-up ({last_speedup:.2}x on the largest object): the translation ran its kernels sequentially."
+        );
+    }
+    cfg.headline.borrow_mut().push(format!(
+        "Scaling (kernels per object, 1 thread): {}; 2 threads: {last_speedup:.2}x on the largest.",
+        per_kernel.join(", ")
+    ));
+    let _ = writeln!(
+        out,
+        "\nCost against kernel size: one kernel with a dependent chain of N extra fused multiply-adds (one \
+instruction each), 1 thread.\n"
+    );
+    let _ = writeln!(out, "| chain | gfx1250 instructions | ms | us per instruction | gfx942 instructions out |");
+    let _ = writeln!(out, "|---:|---:|---:|---:|---:|");
+    let chains: &[usize] = if cfg.quick { &[0, 16] } else { &[0, 64, 256, 1024, 4096] };
+    for &c in chains {
+        let bytes = hx_benches::synth::build_gfx1250(&hx_benches::synth::kernels_ir(1, c), &format!("c{c}"), &work)?;
+        let insts = hx_benches::synth::instruction_count(&bytes)?;
+        let out_bytes = match translate_on(&pools[0].1, &bytes, &o) {
+            Ok(b) => b,
+            Err(e) => {
+                let _ = writeln!(out, "| {c} | {insts} | fails: {} | | |", short(&e));
+                continue;
+            }
+        };
+        let s = cfg.sample(1500, || Ok(translate_on(&pools[0].1, &bytes, &o)?))?;
+        let _ = writeln!(
+            out,
+            "| {c} | {insts} | {} | {:.1} | {} |",
+            ms(s.median()),
+            s.median().as_secs_f64() * 1e6 / insts as f64,
+            hx_benches::synth::instruction_count(&out_bytes)?
+        );
+    }
+    let _ = writeln!(out);
+    Ok(())
+}
+
+fn quality(cfg: &Cfg, out: &mut String) -> Result<()> {
+    let _ = cfg;
+    let _ = writeln!(
+        out,
+        "Every launch of every corpus object that translates, run in the emulator on the translation and on the \
+native build of the same corpus IR for that target (`corpus/<target>/<name>.hsaco`), inputs from seed 11. \
+Dynamic counts are wave-instructions executed; ratio = translated / native (1.00 = as good as native). \
+Registers are the kernels' `.vgpr_count` / `.sgpr_count` metadata.\n"
+    );
+    let _ = writeln!(out, "| target | object/kernel | native insts | translated insts | ratio | VGPRs native/translated | SGPRs native/translated |");
+    let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|");
+    let mut summary = String::new();
+    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+        let o = Options { target, ..Default::default() };
+        let mut ratios = Vec::new();
+        for obj in hx_corpus::objects()?.into_iter().filter(|o| o.builds_for("gfx1250") && o.builds_for(target.cpu())) {
+            let src = std::fs::read(hx_corpus::corpus_dir().join("gfx1250").join(format!("{}.hsaco", obj.name)))?;
+            let native = std::fs::read(hx_corpus::corpus_dir().join(target.cpu()).join(format!("{}.hsaco", obj.name)))?;
+            let Ok(tr) = hotswap::translate(&src, &o) else { continue };
+            for (li, l) in obj.launches.iter().enumerate() {
+                let label = if obj.launches.len() > 1 {
+                    format!("{}/{} (launch {})", obj.name, l.kernel, li + 1)
+                } else {
+                    format!("{}/{}", obj.name, l.kernel)
+                };
+                let (n, t) = match (hx_benches::quality::run_launch(&native, l, 11), hx_benches::quality::run_launch(&tr.bytes, l, 11)) {
+                    (Ok(n), Ok(t)) => (n, t),
+                    (Err(e), _) => {
+                        let _ = writeln!(out, "| {target} | {label} | native does not run: {} | | | | |", short(&e));
+                        continue;
+                    }
+                    (_, Err(e)) => {
+                        let _ = writeln!(out, "| {target} | {label} | translation does not run: {} | | | | |", short(&e));
+                        continue;
+                    }
+                };
+                let (nv, ns) = hx_benches::quality::registers(&native, &l.kernel)?;
+                let (tv, ts) = hx_benches::quality::registers(&tr.bytes, &l.kernel)?;
+                let r = t.wave_instructions as f64 / n.wave_instructions as f64;
+                ratios.push((r, label.clone()));
+                let _ = writeln!(
+                    out,
+                    "| {target} | {label} | {} | {} | {r:.2} | {nv}/{tv} | {ns}/{ts} |",
+                    n.wave_instructions, t.wave_instructions
+                );
+            }
+        }
+        if !ratios.is_empty() {
+            ratios.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let med = ratios[ratios.len() / 2].0;
+            let (worst, wl) = &ratios[ratios.len() - 1];
+            let _ = writeln!(
+                summary,
+                "- {target}: {} launches; dynamic instruction ratio median {med:.2}, worst {worst:.2} ({wl}).",
+                ratios.len()
+            );
+            cfg.headline.borrow_mut().push(format!(
+                "Code quality, {target}: translated/native dynamic instructions median {med:.2}, worst {worst:.2} ({wl}; {} launches).",
+                ratios.len()
+            ));
+        }
+    }
+    let _ = writeln!(out, "\n{summary}");
+    Ok(())
+}
+
+fn peak_memory(cfg: &Cfg, out: &mut String) -> Result<()> {
+    let _ = writeln!(
+        out,
+        "Peak resident set size (VmHWM) of a fresh process (`hx-bench-report cold`) translating one object for \
+gfx942: at start (libLLVM loaded, nothing run), after its first translation, and after the warm and cached runs \
+that follow. *Translation* = after first - at start.\n"
+    );
+    let _ = writeln!(out, "| object | at start MiB | after first translation MiB | after all runs MiB | translation MiB |");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|");
+    let mut list = translatable(cfg)?;
+    if !cfg.quick {
+        let work = cfg.work.join("synth");
+        let p = work.join("k64.hsaco");
+        std::fs::write(&p, hx_benches::synth::build_gfx1250(&hx_benches::synth::kernels_ir(64, 0), "k64", &work)?)?;
+        list.push(("synthetic, 64 kernels".into(), p));
+    } else {
+        list.truncate(1);
+    }
+    let mut peaks = Vec::new();
+    for (name, path) in &list {
+        match run_cold_child(path, "gfx942") {
+            Ok((kv, _)) => {
+                let m = |k: &str| get(&kv, k) / 1024.0;
+                peaks.push(m("hwm_first_kib"));
+                let _ = writeln!(
+                    out,
+                    "| {name} | {:.1} | {:.1} | {:.1} | {:.1} |",
+                    m("hwm_start_kib"),
+                    m("hwm_first_kib"),
+                    m("hwm_after_kib"),
+                    m("hwm_first_kib") - m("hwm_start_kib")
+                );
+            }
+            Err(e) => {
+                let _ = writeln!(out, "| {name} | fails: {} | | | |", short(&e));
+            }
+        }
+    }
+    if let Some(p) = peaks.iter().copied().reduce(f64::max) {
+        cfg.headline.borrow_mut().push(format!("Peak memory: at most {p:.1} MiB resident for a process with one translation."));
+    }
+    let _ = writeln!(out);
+    Ok(())
+}
+
+fn breakdown(cfg: &Cfg, out: &mut String) -> Result<()> {
+    use hx_llvm::{inkwell::context::Context, Emit, OptLevel};
+    let _ = writeln!(
+        out,
+        "The stages of a translation for gfx942, timed apart on the raised IR of each object that translates \
+(median ms). *Raise*: decode and raise to IR text (`hotswap::translate::raised_ir`). *Target machine*: creating \
+one gfx942 target machine (`GpuTarget::target_machine`); a translation today creates two (the raiser makes one for \
+the data layout, the lowering one per call). *Parse*: IR text into a fresh context. *Lower, new TM*: parse, then O2 \
+pipeline and backend with a new target machine, as `hx_lower::lower` does per call. *Lower, reused TM*: the same \
+with one target machine made once and kept (what a per-thread target machine would give). Saving = what reusing \
+the target machine saves per translation.\n"
+    );
+    let _ = writeln!(out, "| object | translate ms | raise ms | target machine ms | parse ms | lower, new TM ms | lower, reused TM ms | saving |");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|");
+    let o = gfx942();
+    let p1 = pool(1)?;
+    let tm = GpuTarget::Gfx942.target_machine(OptLevel::O2)?;
+    for (name, path) in translatable(cfg)? {
+        let bytes = std::fs::read(&path)?;
+        let ir = hotswap::translate::raised_ir(&bytes, &o)?;
+        let tr = cfg.sample(800, || Ok(translate_on(&p1, &bytes, &o)?))?.median();
+        let raise = cfg.sample(300, || Ok(hotswap::translate::raised_ir(&bytes, &o)?))?.median();
+        let tmt = cfg.sample(300, || Ok(GpuTarget::Gfx942.target_machine(OptLevel::O2)?))?.median();
+        let parse = cfg.sample(300, || {
+            let ctx = Context::create();
+            let m = hx_llvm::parse_ir(&ctx, &ir, &name)?;
+            Ok(m.get_first_function().is_some())
+        })?
+        .median();
+        let fresh = cfg.sample(800, || {
+            let ctx = Context::create();
+            let m = hx_llvm::parse_ir(&ctx, &ir, &name)?;
+            Ok(hx_llvm::emit_module(&m, &name, GpuTarget::Gfx942, OptLevel::O2, Emit::Object)?)
+        })?
+        .median();
+        let reused = cfg.sample(800, || {
+            let ctx = Context::create();
+            let m = hx_llvm::parse_ir(&ctx, &ir, &name)?;
+            Ok(hx_llvm::emit_with_machine(&m, &name, &tm, OptLevel::O2, Emit::Object)?)
+        })?
+        .median();
+        let _ = writeln!(
+            out,
+            "| {name} | {} | {} | {} | {} | {} | {} | {:.0}% |",
+            ms(tr),
+            ms(raise),
+            ms(tmt),
+            ms(parse),
+            ms(fresh),
+            ms(reused),
+            100.0 * (fresh.as_secs_f64() - reused.as_secs_f64() + tmt.as_secs_f64()) / tr.as_secs_f64()
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nSaving counts the lowering's target machine (new minus reused) plus the raiser's (one target machine \
+creation), relative to the whole translation.\n"
+    );
+    Ok(())
+}
+
+/// Instructions executed by `cmd ARGS` under callgrind (its `I refs` line).
+fn callgrind_ir(cmd: &Path, args: &[&std::ffi::OsStr]) -> Result<u64> {
+    let o = std::process::Command::new("valgrind")
+        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .arg(cmd)
+        .args(args)
+        .output()
+        .context("running valgrind")?;
+    let err = String::from_utf8_lossy(&o.stderr);
+    if !o.status.success() {
+        bail!("valgrind {} failed: {}", cmd.display(), err.lines().last().unwrap_or(""));
+    }
+    let line = err.lines().find(|l| l.contains("I   refs:") || l.contains("I refs:")).context("no I refs line from callgrind")?;
+    Ok(line.rsplit(':').next().unwrap_or("").trim().replace(',', "").parse()?)
+}
+
+fn callgrind(cfg: &Cfg, out: &mut String) -> Result<()> {
+    if cfg.quick {
+        let _ = writeln!(out, "Skipped with --quick.\n");
+        return Ok(());
+    }
+    if std::process::Command::new("valgrind").arg("--version").output().is_err() {
+        let _ = writeln!(out, "valgrind is not installed: skipped.\n");
+        return Ok(());
+    }
+    let _ = writeln!(
+        out,
+        "Instructions executed (valgrind --tool=callgrind `I refs`): repeatable where wall time on a shared \
+machine is not. *Warm in-process*: (instructions of `hx-bench-report loop FILE 4` - those of `loop FILE 1`) / 3, \
+one warm translation. *Cold process*: `hx-bench-report once FILE gfx942`, the whole process. *hx-llc* and \
+*rust-lld*: the two processes of the shell-out pipeline on the same raised IR (user-space instructions only: the \
+kernel's process creation and page faults are not counted, so this understates the shell-out cost).\n"
+    );
+    let _ = writeln!(out, "| object | warm in-process | cold process | hx-llc process | rust-lld process | shell-out processes / warm in-process |");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|");
+    let me = std::env::current_exe()?;
+    let llc = hx_benches::shellout::find_llc()?;
+    let lld = xtask::corpus::rust_lld()?;
+    let list = translatable_by_size(cfg)?;
+    let m = |n: u64| format!("{:.1} M", n as f64 / 1e6);
+    // Every run under callgrind pays some seconds of libLLVM loading: the two smallest objects.
+    for (name, path) in list.iter().take(2) {
+        let p = path.as_os_str();
+        let (a, b) = (1, 4);
+        let one = callgrind_ir(&me, &["loop".as_ref(), p, a.to_string().as_ref()])?;
+        let many = callgrind_ir(&me, &["loop".as_ref(), p, b.to_string().as_ref()])?;
+        let warm = many.saturating_sub(one) / (b - a) as u64;
+        let cold = callgrind_ir(&me, &["once".as_ref(), p, "gfx942".as_ref()])?;
+        let dir = cfg.work.join("callgrind");
+        std::fs::create_dir_all(&dir)?;
+        let ll = dir.join(format!("{name}.ll"));
+        let obj = dir.join(format!("{name}.o"));
+        let hsaco = dir.join(format!("{name}.hsaco"));
+        std::fs::write(&ll, hotswap::translate::raised_ir(&std::fs::read(path)?, &gfx942())?)?;
+        let c = callgrind_ir(&llc, &[ll.as_os_str(), "-mcpu=gfx942".as_ref(), "-O2".as_ref(), "-o".as_ref(), obj.as_os_str()])?;
+        let l = callgrind_ir(
+            &lld,
+            &["-flavor".as_ref(), "gnu".as_ref(), "-shared".as_ref(), "--no-undefined".as_ref(), "-o".as_ref(), hsaco.as_os_str(), obj.as_os_str()],
+        )?;
+        let _ = writeln!(out, "| {name} | {} | {} | {} | {} | {:.1}x |", m(warm), m(cold), m(c), m(l), (c + l) as f64 / warm as f64);
+        cfg.headline.borrow_mut().push(format!(
+            "Callgrind, {name}: a warm in-process translation executes {}, the shell-out processes {} + {} (user space only): the shell-out's extra wall time is process creation and loading, not instructions.",
+            m(warm),
+            m(c),
+            m(l)
+        ));
+    }
+    if let Some((name, path)) = list.first() {
+        let p = path.as_os_str();
+        let per = |mode: &str| -> Result<u64> {
+            let one = callgrind_ir(&me, &["lower-loop".as_ref(), p, "1".as_ref(), mode.as_ref()])?;
+            let four = callgrind_ir(&me, &["lower-loop".as_ref(), p, "4".as_ref(), mode.as_ref()])?;
+            Ok(four.saturating_sub(one) / 3)
+        };
+        let (new, reused) = (per("new")?, per("reused")?);
+        let _ = writeln!(
+            out,
+            "\nTarget machine per lowering ({name}, `hx-bench-report lower-loop`, instructions per warm lowering of the \
+raised IR: parse, O2 pipeline, backend): new target machine each time {}, one target machine kept {} \
+({:.0}% fewer). Part of the difference is LLVM's per-target-machine caches (subtarget, register info, \
+register aliases) rebuilt for every new target machine.\n",
+            m(new),
+            m(reused),
+            100.0 * (new as f64 - reused as f64) / new as f64
+        );
+        cfg.headline.borrow_mut().push(format!(
+            "Target machine reuse ({name}, callgrind): a warm lowering executes {} with a new target machine, {} with one kept ({:.0}% fewer).",
+            m(new),
+            m(reused),
+            100.0 * (new as f64 - reused as f64) / new as f64
+        ));
+    }
+    let _ = writeln!(out);
+    Ok(())
+}

@@ -1,0 +1,37 @@
+//! Code quality of a translation: a corpus launch run in the emulator on the translated and on the
+//! native code object, with dynamic instruction counts, and the kernels' register counts.
+
+use anyhow::{Context, Result};
+use hotswap::codeobj::CodeObject;
+use hotswap::emu::launch::{launch, Arg};
+
+/// Dynamic counts of one launch.
+#[derive(Debug, Clone, Copy)]
+pub struct Run {
+    /// Wave-instructions executed.
+    pub wave_instructions: u64,
+    /// Lane-instructions (active lanes summed over executed instructions).
+    pub lane_instructions: u64,
+}
+
+/// Runs `launch_desc` on the code object `bytes` with inputs from `seed`.
+pub fn run_launch(bytes: &[u8], l: &hx_corpus::Launch, seed: u64) -> Result<Run> {
+    let co = CodeObject::parse(bytes)?;
+    let args: Vec<Arg> = hx_corpus::make_inputs(l, seed)
+        .into_iter()
+        .map(|a| match a {
+            hx_corpus::ArgData::Buffer(b) => Arg::Buffer(b),
+            hx_corpus::ArgData::Value(v) => Arg::Value(v),
+        })
+        .collect();
+    let d = hotswap::emu::Dispatch { grid: l.grid, block: l.block, dynamic_lds: l.dynamic_lds };
+    let r = launch(&co, &l.kernel, &d, &args, &hotswap::emu::Limits::default())?;
+    Ok(Run { wave_instructions: r.stats.total(), lane_instructions: r.stats.lane_instructions })
+}
+
+/// (VGPRs, SGPRs) of `kernel` from the code object's metadata.
+pub fn registers(bytes: &[u8], kernel: &str) -> Result<(u64, u64)> {
+    let co = CodeObject::parse(bytes)?;
+    let m = co.metadata.as_ref().and_then(|m| m.kernel(kernel)).with_context(|| format!("no metadata for kernel {kernel}"))?;
+    Ok((m.vgpr_count, m.sgpr_count))
+}
