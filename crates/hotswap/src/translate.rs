@@ -234,28 +234,9 @@ pub fn translate_bundle(bytes: &[u8], options: &Options) -> Result<Vec<u8>, Erro
     Ok(bundle.write()?)
 }
 
-/// The raised LLVM IR of a gfx1250 code object, as text: every kernel raised into one module with
-/// its kernel attributes applied, exactly the module [`translate_code_object`] hands to the
-/// lowering. For pipelines that compile the IR elsewhere (the benches' shell-out comparison).
-pub fn raised_ir(bytes: &[u8], _options: &Options) -> Result<String, Error> {
-    let co = CodeObject::parse(bytes)?;
-    if co.processor() != Some("gfx1250") {
-        return Err(Error::NotGfx1250 { found: co.target_id() });
-    }
-    if !co.functions.is_empty() {
-        return Err(Error::Run("device functions are not translated yet".into()));
-    }
-    let ctx = Context::create();
-    let diags = hx_llvm::Diagnostics::install(&ctx);
-    let module = ctx.create_module("hotswap");
-    let mut attrs = Vec::new();
-    for k in &co.kernels {
-        let abi = hx_raise::KernelAbi::from_descriptor(&k.name, &k.descriptor)?;
-        hx_raise::raise_kernel(&ctx, &module, &k.name, co.kernel_code(k), &abi)?;
-        attrs.push(kernel_attrs(&co, k)?);
-    }
-    hx_llvm::verify(&module, "hotswap")?;
-    hx_lower::apply_kernel_attrs(&module, &attrs)?;
-    diags.check("hotswap")?;
-    Ok(module.print_to_string().to_string())
+/// The raised, unoptimised LLVM IR of a gfx1250 code object as text (what `--emit raised-ir`
+/// writes); the shell-out benchmark feeds the same text to an llc-equivalent process.
+pub fn raised_ir(bytes: &[u8], options: &Options) -> Result<String, Error> {
+    let ir = translate_code_object_to(bytes, options, Output::RaisedIr)?;
+    String::from_utf8(ir).map_err(|e| Error::Run(format!("raised IR is not UTF-8: {e}")))
 }

@@ -131,8 +131,26 @@ pub fn lower(module: &Module<'_>, name: &str, options: &LowerOptions, emit: Emit
     if options.target == GpuTarget::Gfx1250 {
         return Err(LowerError::NotATarget { target: options.target });
     }
-    let tm = options.target.target_machine_with(options.opt, &options.features())?;
-    Ok(hx_llvm::emit_with_machine(module, name, &tm, options.opt, emit)?)
+    let key = (options.target, options.opt, options.features());
+    MACHINES.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        // Creating a target machine costs about as much as lowering a small kernel (issue 8's
+        // profile), and one machine compiles any number of modules in turn; each thread keeps
+        // its own because a TargetMachine is not shareable across threads.
+        if !cache.iter().any(|(k, _)| *k == key) {
+            let tm = options.target.target_machine_with(options.opt, &key.2)?;
+            cache.push((key.clone(), tm));
+        }
+        let tm = &cache.iter().find(|(k, _)| *k == key).expect("inserted above").1;
+        Ok(hx_llvm::emit_with_machine(module, name, tm, options.opt, emit)?)
+    })
+}
+
+type MachineKey = (GpuTarget, OptLevel, String);
+
+thread_local! {
+    static MACHINES: std::cell::RefCell<Vec<(MachineKey, hx_llvm::inkwell::targets::TargetMachine)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Parses IR text, applies the attributes and lowers it, in a fresh context.
