@@ -108,6 +108,9 @@ impl Instruction {
 
     /// LLVM's text for this instruction.
     pub fn text(&self) -> String {
+        if let Some(t) = self.vopd_text() {
+            return t;
+        }
         operand::format_inst(
             self.target,
             self.info.mnemonic,
@@ -279,6 +282,9 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
     };
     let word = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
     let format = classify(target, word);
+    if format == Format::Vopd {
+        return vopd::decode_vopd(bytes, offset);
+    }
     let lit = inst
         .get(4..8)
         .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))

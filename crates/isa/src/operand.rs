@@ -649,6 +649,14 @@ fn plain_imm(out: &mut String, v: u64, ty: ValType) {
     }
 }
 
+/// A 32-bit literal printed without `lit()`, as LLVM prints a VOPD Y half's src0 literal
+/// after an X fmamk (crate::vopd).
+pub(crate) fn plain_literal32(v: u32) -> String {
+    let mut out = String::new();
+    plain_imm(&mut out, v as u64, ValType::B32);
+    out
+}
+
 fn format_literal(out: &mut String, value: u64, wide: bool, ty: ValType) {
     if ty == ValType::I16 {
         if wide && value >> 32 == 0 {
