@@ -66,6 +66,7 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
     // Under a nonzero s_set_vgpr_msb state the instruction's VGPR fields reach v256 and up.
     let remapped;
     let inst = if wave.vgpr_msb != 0 && inst.format() != hx_isa::Format::Vopd {
+        // (A VOPD pair is refused under a nonzero MSB state in exec_vopd.)
         remapped = inst.with_vgpr_msb(wave.vgpr_msb).map_err(|e| unsupported(inst, e.0))?;
         &remapped
     } else {
@@ -73,6 +74,9 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
     };
     let m = inst.mnemonic();
     group.stats.count(m, (wave.exec & wave.lane_mask()).count_ones());
+    if let Some(parts) = inst.vopd_parts() {
+        return exec_vopd(wave, inst, &parts, group);
+    }
     let next = wave.pc + inst.len as u64;
     let taken = |cond: bool| -> Result<Flow, EmuError> { Ok(if cond { Flow::Jump(branch_target(wave, inst)?) } else { Flow::Next }) };
     match m {
@@ -140,6 +144,21 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
         _ => {}
     }
     Err(unsupported(inst, "its semantics"))
+}
+
+/// A VOPD/VOPD3 pair: both halves read their sources before either writes, which running
+/// them one after the other in the right order reproduces (`hx_isa::vopd::sequential_order`).
+fn exec_vopd(wave: &mut Wave, inst: &Instruction, parts: &[Instruction; 2], group: &mut Group<'_>) -> Result<Flow, EmuError> {
+    if wave.vgpr_msb != 0 {
+        // Which VOPD fields the MSB slots extend is not modelled: refuse rather than guess.
+        return Err(unsupported(inst, "a VOPD pair under a nonzero s_set_vgpr_msb"));
+    }
+    let order = hx_isa::vopd::sequential_order(parts).map_err(|e| unsupported(inst, e.0))?;
+    for half in &order {
+        let op = alu::by_name(half.mnemonic()).ok_or_else(|| unsupported(half, "its semantics (a VOPD half)"))?;
+        exec_valu(wave, half, &op, group)?;
+    }
+    Ok(Flow::Next)
 }
 
 /// What an operand is to the executor.

@@ -374,3 +374,38 @@ impl Instruction {
         Some(format!("{x_text} :: {y_text}"))
     }
 }
+
+/// The VGPRs (first index, count) an operand names, if it is a VGPR operand.
+fn vgprs(o: &crate::InstOperand) -> Option<(u16, u16)> {
+    match o.value {
+        crate::Operand::Reg(r) if r.class == crate::RegClass::Vgpr => Some((r.index, r.dwords as u16)),
+        _ => None,
+    }
+}
+
+/// Why a pair cannot be executed one half after the other.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VopdOrderError(pub String);
+
+/// The halves of a VOPD pair in an order in which executing them one after the other gives
+/// the pair's result (both halves read their sources before either writes): X then Y, unless
+/// Y reads X's destination, then Y then X. An error when each half reads the other's
+/// destination or the destinations overlap (no sequential order exists).
+pub fn sequential_order(parts: &[Instruction; 2]) -> Result<[Instruction; 2], VopdOrderError> {
+    let dst = |i: &Instruction| i.operand(0).and_then(vgprs);
+    let reads = |i: &Instruction, (d, n): (u16, u16)| {
+        i.operands().skip(1).filter_map(vgprs).any(|(s, m)| s < d + n && d < s + m)
+    };
+    let [x, y] = *parts;
+    let (Some(dx), Some(dy)) = (dst(&x), dst(&y)) else {
+        return Err(VopdOrderError(format!("{x} :: {y}: a half without a VGPR destination")));
+    };
+    if dx.0 < dy.0 + dy.1 && dy.0 < dx.0 + dx.1 {
+        return Err(VopdOrderError(format!("{x} :: {y}: the destinations overlap")));
+    }
+    match (reads(&y, dx), reads(&x, dy)) {
+        (false, _) => Ok([x, y]),
+        (true, false) => Ok([y, x]),
+        (true, true) => Err(VopdOrderError(format!("{x} :: {y}: each half reads the other's destination"))),
+    }
+}

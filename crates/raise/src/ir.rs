@@ -174,6 +174,8 @@ pub fn raise_program<'ctx>(
         .blocks
         .iter()
         .flat_map(|bl| bl.insts.iter())
+        // A VOPD pair's registers are its halves' operands.
+        .flat_map(|i| i.vopd_parts().map(|p| p.to_vec()).unwrap_or_else(|| vec![*i]))
         .flat_map(|i| i.operands().filter_map(|o| match o.value {
             Operand::Reg(r) if r.class == RegClass::Vgpr => Some(r.index as usize + r.dwords.max(1) as usize),
             _ => None,
@@ -518,10 +520,20 @@ impl<'ctx> Raiser<'ctx, '_> {
             "s_getreg_b32" => return self.getreg(inst),
             _ => {}
         }
-        // DPP/SDWA forms read other lanes or sub-dwords, and a VOPD word holds two operations:
-        // the ALU table names only the operation, so these must not reach it as plain ops.
+        // A VOPD pair: both halves read before either writes; in the right order one after the
+        // other gives the same (hx_isa::vopd::sequential_order).
+        if let Some(parts) = inst.vopd_parts() {
+            let order = hx_isa::vopd::sequential_order(&parts).map_err(|e| self.err(inst, e.0))?;
+            for half in &order {
+                let op = alu::by_name(half.mnemonic()).ok_or_else(|| self.err(half, "this VOPD half is not raised yet"))?;
+                self.valu(half, &op)?;
+            }
+            return Ok(());
+        }
+        // DPP/SDWA forms read other lanes or sub-dwords: the ALU table names only the
+        // operation, so these must not reach it as plain ops.
         if m.ends_with("_dpp") || m.ends_with("_sdwa") || m.starts_with("v_dual_") {
-            return Err(self.err(inst, "DPP, SDWA and VOPD forms are not raised yet"));
+            return Err(self.err(inst, "DPP and SDWA forms are not raised yet"));
         }
         if let Some(op) = alu::by_name(m) {
             return if op.salu { self.salu(inst, &op) } else { self.valu(inst, &op) };
