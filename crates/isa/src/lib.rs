@@ -37,6 +37,7 @@ pub mod msb;
 pub mod spec;
 pub mod tables;
 pub mod vopd;
+pub mod wmma;
 
 pub use operand::{Operand, Reg, RegClass};
 pub use spec::{Family, Field, Format, Imm16, Kind, OpInfo, OperandSpec, Target, Unused, ValType};
@@ -313,6 +314,15 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
         });
     };
     let opcode = (word >> shift) & ((1 << width) - 1);
+    if target == Target::Gfx1250 && format == Format::Vop3p && wmma::by_opcode(opcode as u16).is_some() {
+        let Some(d1) = inst.get(4..8) else {
+            return Err(DecodeError::Truncated { offset, bytes: raw(bytes, offset, 8) });
+        };
+        let w = word as u64 | (u32::from_le_bytes([d1[0], d1[1], d1[2], d1[3]]) as u64) << 32;
+        if let Some(r) = wmma::decode_wmma(bytes, offset, w) {
+            return r;
+        }
+    }
     let table = tables::table(target, format);
     let Some(info) = table.get(opcode as usize).and_then(|e| e.as_ref()) else {
         if tables::is_unsupported(target, format, opcode) {
