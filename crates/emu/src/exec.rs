@@ -17,7 +17,7 @@ pub enum Flow {
     Barrier,
 }
 
-fn unsupported(inst: &Instruction, what: impl Into<String>) -> EmuError {
+pub(crate) fn unsupported(inst: &Instruction, what: impl Into<String>) -> EmuError {
     EmuError::Unsupported { mnemonic: inst.mnemonic(), what: what.into() }
 }
 
@@ -126,6 +126,10 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
     // the ALU table names only the operation, so these must not reach it as plain ops.
     if m.ends_with("_dpp") || m.ends_with("_sdwa") || m.starts_with("v_dual_") {
         return Err(unsupported(inst, "DPP, SDWA and VOPD forms"));
+    }
+    if let Some(shape) = inst.wmma_shape() {
+        crate::wmma::exec_wmma(wave, inst, shape)?;
+        return Ok(Flow::Next);
     }
     if let Some(op) = alu::by_name(m) {
         return if op.salu { exec_salu(wave, inst, &op, group) } else { exec_valu(wave, inst, &op, group) };

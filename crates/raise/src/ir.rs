@@ -16,6 +16,9 @@ use hx_llvm::inkwell::values::{BasicMetadataValueEnum, FunctionValue, IntValue, 
 use hx_llvm::inkwell::{AddressSpace, IntPredicate};
 use std::collections::HashMap;
 
+#[path = "wmma_ir.rs"]
+mod wmma_ir;
+
 impl From<BuilderError> for RaiseError {
     fn from(e: BuilderError) -> Self {
         RaiseError::Kernel { kernel: String::new(), msg: format!("IR builder: {e}") }
@@ -534,6 +537,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         // operation, so these must not reach it as plain ops.
         if m.ends_with("_dpp") || m.ends_with("_sdwa") || m.starts_with("v_dual_") {
             return Err(self.err(inst, "DPP and SDWA forms are not raised yet"));
+        }
+        if let Some(shape) = inst.wmma_shape() {
+            return self.wmma(inst, shape);
         }
         if let Some(op) = alu::by_name(m) {
             return if op.salu { self.salu(inst, &op) } else { self.valu(inst, &op) };

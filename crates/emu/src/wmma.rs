@@ -1,0 +1,195 @@
+//! gfx1250 dense WMMA: D (16x16) = A (16xK) * B (Kx16) + C on a wave32.
+//!
+//! Register layout (GFX12 WMMA, kept by gfx1250): lane `l` holds row `m = l % 16` of A and
+//! column `n = l % 16` of B, each as K/2 packed elements; lanes 0-15 and 16-31 hold the two
+//! halves of K. C and D: lane `l` holds column `n = l % 16`, element `i` (0..8) of it being row
+//! `m = 8 * (l / 16) + i` (16-bit results two to a VGPR, low half first).
+//!
+//! Which register element holds which k does not change the result (every k is summed, and A
+//! and B share the assignment), so D[m][n] = C[m][n] + sum over both lane halves h and elements
+//! e of A[lane m + 16h][e] * B[lane n + 16h][e].
+//!
+//! The ISA defines neither the order of the sum nor the precision of partial sums. This
+//! emulator sums the (exact) products in f64 and rounds once (RNE) to the result type; integer
+//! WMMA wraps in i32. Where every partial sum is exact (the corpus draws such inputs) any order
+//! and precision give these bits.
+
+use crate::alu::soft::{self, Fmt};
+use crate::exec::unsupported;
+use crate::wave::Wave;
+use crate::EmuError;
+use hx_isa::wmma::{Elem, Shape};
+use hx_isa::{Instruction, Operand, ValType};
+
+/// The value of an OCP fp8 (E4M3: 4 exponent bits, bias 7, no infinities, S.1111.111 NaN) or
+/// bf8 (E5M2: IEEE-like, bias 15) byte, exactly.
+pub fn fp8_value(byte: u8, e5m2: bool) -> f64 {
+    let (ebits, mbits, bias) = if e5m2 { (5, 2, 15) } else { (4, 3, 7) };
+    let sign = if byte & 0x80 != 0 { -1.0 } else { 1.0 };
+    let e = ((byte >> mbits) & ((1 << ebits) - 1)) as i32;
+    let m = (byte & ((1 << mbits) - 1)) as i32;
+    if e5m2 && e == 31 {
+        return if m == 0 { sign * f64::INFINITY } else { f64::NAN };
+    }
+    if !e5m2 && e == 15 && m == 7 {
+        return f64::NAN;
+    }
+    let frac = m as f64 / (1 << mbits) as f64;
+    if e == 0 {
+        sign * frac * 2f64.powi(1 - bias)
+    } else {
+        sign * (1.0 + frac) * 2f64.powi(e - bias)
+    }
+}
+
+/// Element `e` of a lane's packed A/B operand (registers from `base`), as an exact f64, or
+/// (for integers) as i64 through the f64 (8-bit values are exact).
+fn element(wave: &Wave, base: usize, lane: usize, e: usize, ty: Elem, signed: bool) -> Result<f64, EmuError> {
+    let bits = ty.bits() as usize;
+    let dword = wave.v(base + e * bits / 32, lane)?;
+    let x = (dword >> (e * bits % 32)) as u64 & ((1u64 << bits) - 1);
+    Ok(match ty {
+        Elem::F32 => f32::from_bits(x as u32) as f64,
+        Elem::F16 => f64::from_bits(soft::convert(soft::F16, soft::F64, x)),
+        Elem::BF16 => f32::from_bits((x as u32) << 16) as f64,
+        Elem::Fp8 => fp8_value(x as u8, false),
+        Elem::Bf8 => fp8_value(x as u8, true),
+        Elem::Iu8 if signed => x as u8 as i8 as f64,
+        Elem::Iu8 => x as u8 as f64,
+        Elem::I32 => x as u32 as i32 as f64,
+    })
+}
+
+fn fmt(ty: Elem) -> Fmt {
+    match ty {
+        Elem::F16 => soft::F16,
+        Elem::BF16 => soft::BF16,
+        _ => soft::F32,
+    }
+}
+
+/// Executes a dense WMMA (`shape` from `hx_isa::wmma`).
+pub fn exec_wmma(wave: &mut Wave, inst: &Instruction, shape: &Shape) -> Result<(), EmuError> {
+    if wave.lanes != 32 {
+        return Err(unsupported(inst, "WMMA on a wave64"));
+    }
+    let reg = |i: usize| match inst.operand(i).map(|o| o.value) {
+        Some(Operand::Reg(r)) => Ok(r.index as usize),
+        _ => Err(unsupported(inst, format!("operand {i} is not a VGPR tuple"))),
+    };
+    let (d, a, b) = (reg(0)?, reg(1)?, reg(2)?);
+    let (neg_lo, neg_hi) = (inst.mods.neg, inst.mods.neg_hi);
+    let int = shape.d == Elem::I32;
+    if (!int && neg_hi & 3 != 0) || (int && neg_lo & 4 != 0) {
+        return Err(unsupported(inst, "neg_hi on A/B of a WMMA (not modelled)"));
+    }
+    let (a_signed, b_signed) = (neg_lo & 1 != 0, neg_lo & 2 != 0);
+    let (neg_a, neg_b) = if int { (false, false) } else { (neg_lo & 1 != 0, neg_lo & 2 != 0) };
+    let (neg_c, abs_c) = (neg_lo & 4 != 0, neg_hi & 4 != 0);
+    let d_bits = shape.d.bits() as usize;
+    // C: a VGPR tuple in the D layout, or one inline constant for every element.
+    let c_op = inst.operand(3).ok_or_else(|| unsupported(inst, "no C operand"))?;
+    let c_const = match c_op.value {
+        Operand::Reg(_) => None,
+        v => {
+            let ty = match shape.d {
+                Elem::F16 => ValType::F16,
+                Elem::BF16 => ValType::BF16,
+                Elem::I32 => ValType::B32,
+                _ => ValType::F32,
+            };
+            Some(crate::wave::constant_value(&v, ty).ok_or_else(|| unsupported(inst, format!("C operand {v:?}")))?)
+        }
+    };
+    let c_base = match c_op.value {
+        Operand::Reg(r) => r.index as usize,
+        _ => 0,
+    };
+    let per_lane = shape.k as usize / 2;
+    let mut out = vec![[0u64; 8]; 32];
+    for (lane, lane_out) in out.iter_mut().enumerate() {
+        let n = lane % 16;
+        for (i, slot) in lane_out.iter_mut().enumerate() {
+            let m = 8 * (lane / 16) + i;
+            let c_bits = match c_const {
+                Some(v) => v,
+                None => {
+                    let dw = wave.v(c_base + i * d_bits / 32, lane)?;
+                    (dw >> (i * d_bits % 32)) as u64 & ((1u64 << d_bits) - 1)
+                }
+            };
+            if int {
+                let mut s = c_bits as u32 as i32;
+                for h in 0..2 {
+                    for e in 0..per_lane {
+                        let x = element(wave, a, m + 16 * h, e, shape.a, a_signed)? as i32;
+                        let y = element(wave, b, n + 16 * h, e, shape.b, b_signed)? as i32;
+                        s = s.wrapping_add(x.wrapping_mul(y));
+                    }
+                }
+                *slot = s as u32 as u64;
+                continue;
+            }
+            let mut c = match shape.d {
+                Elem::F16 => f64::from_bits(soft::convert(soft::F16, soft::F64, c_bits)),
+                Elem::BF16 => f32::from_bits((c_bits as u32) << 16) as f64,
+                _ => f32::from_bits(c_bits as u32) as f64,
+            };
+            if abs_c {
+                c = c.abs();
+            }
+            if neg_c {
+                c = -c;
+            }
+            let mut s = c;
+            for h in 0..2 {
+                for e in 0..per_lane {
+                    let mut x = element(wave, a, m + 16 * h, e, shape.a, false)?;
+                    let mut y = element(wave, b, n + 16 * h, e, shape.b, false)?;
+                    if neg_a {
+                        x = -x;
+                    }
+                    if neg_b {
+                        y = -y;
+                    }
+                    s += x * y;
+                }
+            }
+            *slot = soft::convert(soft::F64, fmt(shape.d), s.to_bits());
+        }
+    }
+    // Write D after reading everything (D may overlap A, B or C).
+    for (lane, vals) in out.iter().enumerate() {
+        if !wave.lane_active(lane) {
+            continue;
+        }
+        for (i, &v) in vals.iter().enumerate() {
+            let r = d + i * d_bits / 32;
+            let shift = i * d_bits % 32;
+            let mask = if d_bits == 32 { u32::MAX } else { ((1u32 << d_bits) - 1) << shift };
+            let old = wave.v(r, lane)?;
+            wave.set_v(r, lane, (old & !mask) | ((v as u32) << shift & mask))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fp8_values_follow_the_ocp_formats() {
+        // E4M3: 0x38 = 1.0, 0x7e = 448 (largest), 0x01 = 2^-9 (smallest denormal), 0x7f NaN.
+        assert_eq!(fp8_value(0x38, false), 1.0);
+        assert_eq!(fp8_value(0x7e, false), 448.0);
+        assert_eq!(fp8_value(0x01, false), 2f64.powi(-9));
+        assert!(fp8_value(0x7f, false).is_nan());
+        assert_eq!(fp8_value(0xc0, false), -2.0);
+        // E5M2: 0x3c = 1.0, 0x7b = 57344, 0x7c = inf, 0x01 = 2^-16.
+        assert_eq!(fp8_value(0x3c, true), 1.0);
+        assert_eq!(fp8_value(0x7b, true), 57344.0);
+        assert_eq!(fp8_value(0x7c, true), f64::INFINITY);
+        assert_eq!(fp8_value(0x01, true), 2f64.powi(-16));
+    }
+}
