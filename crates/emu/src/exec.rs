@@ -124,8 +124,13 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
     }
     // DPP/SDWA forms read other lanes or sub-dwords, and a VOPD word holds two operations:
     // the ALU table names only the operation, so these must not reach it as plain ops.
+    if inst.sdwa().is_some() {
+        // SDWA: the VOP1/VOP2 operation on selected sub-dwords (exec_valu applies the selects).
+        let op = alu::by_name(m.trim_end_matches("_sdwa")).ok_or_else(|| unsupported(inst, "its semantics"))?;
+        return exec_valu(wave, inst, &op, group);
+    }
     if m.ends_with("_dpp") || m.ends_with("_sdwa") || m.starts_with("v_dual_") {
-        return Err(unsupported(inst, "DPP, SDWA and VOPD forms"));
+        return Err(unsupported(inst, "DPP and SDWA forms"));
     }
     if let Some(shape) = inst.wmma_shape() {
         crate::wmma::exec_wmma(wave, inst, shape)?;
@@ -359,6 +364,10 @@ fn exec_salu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
 fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut Group<'_>) -> Result<Flow, EmuError> {
     let ops = split_operands(inst, op)?;
     let mods = inst.source_mods();
+    let sdwa = inst.sdwa();
+    if sdwa.is_some() && op.srcs.iter().any(|t| t.bits() != 32) {
+        return Err(unsupported(inst, "SDWA on non-32-bit sources"));
+    }
     // VOP3P ops (packed and fma_mix) read their sources raw, with the op_sel / op_sel_hi /
     // neg_lo / neg_hi / abs bits given to the ALU; everything else applies neg/abs here.
     let raw_sources = matches!(op.op, alu::Op::FmaMix(_) | alu::Op::Pk(_));
@@ -396,6 +405,10 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
         for (k, o) in ops.srcs.iter().enumerate() {
             let t = op.srcs[k];
             let mut v = source_value(wave, o, lane, t, inst)?;
+            if let Some(sd) = sdwa {
+                // SDWA selects (and sign-extends) before neg/abs apply.
+                v = sd.select(k, v as u32) as u64;
+            }
             if raw_sources {
                 // Modifiers go to the ALU with the raw bits.
             } else if let Some(ft) = neg_abs_type(op, k) {
@@ -434,11 +447,19 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
         if let (Some(d), Some(t)) = (ops.vdst, op.dst) {
             let Operand::Reg(r) = d.value else { return Err(unsupported(inst, "a non-register destination")) };
             let v = out.value;
-            match t.bits() {
-                64 => wave.write_vreg_dwords(Reg { dwords: 2, ..r }, lane, &[v as u32, (v >> 32) as u32])?,
-                // 16-bit results: the high half of the register becomes zero.
-                16 => wave.write_vreg_dwords(Reg { dwords: 1, ..r }, lane, &[(v & 0xffff) as u32])?,
-                _ => wave.write_vreg_dwords(Reg { dwords: 1, ..r }, lane, &[v as u32])?,
+            if let Some(sd) = sdwa {
+                if t.bits() != 32 {
+                    return Err(unsupported(inst, "SDWA with a non-32-bit result"));
+                }
+                let old = wave.v(r.index as usize, lane)?;
+                wave.set_v(r.index as usize, lane, sd.place(old, v as u32))?;
+            } else {
+                match t.bits() {
+                    64 => wave.write_vreg_dwords(Reg { dwords: 2, ..r }, lane, &[v as u32, (v >> 32) as u32])?,
+                    // 16-bit results: the high half of the register becomes zero.
+                    16 => wave.write_vreg_dwords(Reg { dwords: 1, ..r }, lane, &[(v & 0xffff) as u32])?,
+                    _ => wave.write_vreg_dwords(Reg { dwords: 1, ..r }, lane, &[v as u32])?,
+                }
             }
         }
         if out.flag == Some(true) {

@@ -36,6 +36,7 @@ pub mod mods;
 pub mod msb;
 pub mod spec;
 pub mod tables;
+pub mod sdwa;
 pub mod vopd;
 pub mod wmma;
 
@@ -109,7 +110,7 @@ impl Instruction {
 
     /// LLVM's text for this instruction.
     pub fn text(&self) -> String {
-        if let Some(t) = self.vopd_text() {
+        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()) {
             return t;
         }
         operand::format_inst(
@@ -291,6 +292,9 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
         .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .unwrap_or(0);
     if let Some(ext) = spec::vop_extension(target, word) {
+        if ext == Format::Sdwa {
+            return sdwa::decode_sdwa(target, bytes, offset);
+        }
         return Err(DecodeError::Unsupported {
             format: ext,
             offset,

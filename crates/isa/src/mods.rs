@@ -9,6 +9,9 @@ use crate::{Instruction, Modifiers, Operand};
 impl Instruction {
     /// neg/abs bit `i` is set for source `i` (the `idx` of its `VSrcM` kind).
     pub fn source_mods(&self) -> Modifiers {
+        if self.format() == crate::Format::Sdwa {
+            return self.sdwa_mods();
+        }
         let mut m = Modifiers::default();
         for op in self.operands() {
             let imm = match op.value {
