@@ -136,6 +136,9 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
         crate::wmma::exec_wmma(wave, inst, shape)?;
         return Ok(Flow::Next);
     }
+    if let Some(table) = inst.bitop3_table() {
+        return exec_bitop3(wave, inst, table);
+    }
     if let Some(op) = alu::by_name(m) {
         return if op.salu { exec_salu(wave, inst, &op, group) } else { exec_valu(wave, inst, &op, group) };
     }
@@ -155,6 +158,22 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
     Err(unsupported(inst, "its semantics"))
 }
 
+/// v_bitop3_b32: every bit of D is the truth table's entry for the bits of S0, S1, S2.
+fn exec_bitop3(wave: &mut Wave, inst: &Instruction, table: u8) -> Result<Flow, EmuError> {
+    let ops: Vec<&InstOperand> = inst.operands().collect();
+    let [d, a, b, c] = ops[..] else { return Err(unsupported(inst, "operands")) };
+    let Operand::Reg(r) = d.value else { return Err(unsupported(inst, "a non-register destination")) };
+    for lane in 0..wave.lanes {
+        if !wave.lane_active(lane) {
+            continue;
+        }
+        let v = |o: &InstOperand| source_value(wave, o, lane, alu::Ty::B32, inst).map(|x| x as u32);
+        let out = hx_isa::bitop3::eval(table, v(a)?, v(b)?, v(c)?);
+        wave.set_v(r.index as usize, lane, out)?;
+    }
+    Ok(Flow::Next)
+}
+
 /// A VOPD/VOPD3 pair: both halves read their sources before either writes, which running
 /// them one after the other in the right order reproduces (`hx_isa::vopd::sequential_order`).
 fn exec_vopd(wave: &mut Wave, inst: &Instruction, parts: &[Instruction; 2], group: &mut Group<'_>) -> Result<Flow, EmuError> {
@@ -164,6 +183,10 @@ fn exec_vopd(wave: &mut Wave, inst: &Instruction, parts: &[Instruction; 2], grou
     }
     let order = hx_isa::vopd::sequential_order(parts).map_err(|e| unsupported(inst, e.0))?;
     for half in &order {
+        if let Some(table) = half.bitop3_table() {
+            exec_bitop3(wave, half, table)?;
+            continue;
+        }
         let op = alu::by_name(half.mnemonic()).ok_or_else(|| unsupported(half, "its semantics (a VOPD half)"))?;
         exec_valu(wave, half, &op, group)?;
     }

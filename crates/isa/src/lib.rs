@@ -36,6 +36,7 @@ pub mod mods;
 pub mod msb;
 pub mod spec;
 pub mod tables;
+pub mod bitop3;
 pub mod sdwa;
 pub mod vopd;
 pub mod wmma;
@@ -110,7 +111,7 @@ impl Instruction {
 
     /// LLVM's text for this instruction.
     pub fn text(&self) -> String {
-        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()) {
+        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.bitop3_text()) {
             return t;
         }
         operand::format_inst(
@@ -318,6 +319,13 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
         });
     };
     let opcode = (word >> shift) & ((1 << width) - 1);
+    if target != Target::Gfx942 && format == Format::Vop3 && opcode as u16 == bitop3::OPCODE {
+        let Some(d1) = inst.get(4..8) else {
+            return Err(DecodeError::Truncated { offset, bytes: raw(bytes, offset, 8) });
+        };
+        let w = word as u64 | (u32::from_le_bytes([d1[0], d1[1], d1[2], d1[3]]) as u64) << 32;
+        return bitop3::decode_bitop3(target, bytes, offset, w);
+    }
     if target == Target::Gfx1250 && format == Format::Vop3p && wmma::by_opcode(opcode as u16).is_some() {
         let Some(d1) = inst.get(4..8) else {
             return Err(DecodeError::Truncated { offset, bytes: raw(bytes, offset, 8) });

@@ -528,6 +528,10 @@ impl<'ctx> Raiser<'ctx, '_> {
         if let Some(parts) = inst.vopd_parts() {
             let order = hx_isa::vopd::sequential_order(&parts).map_err(|e| self.err(inst, e.0))?;
             for half in &order {
+                if let Some(table) = half.bitop3_table() {
+                    self.bitop3(half, table)?;
+                    continue;
+                }
                 let op = alu::by_name(half.mnemonic()).ok_or_else(|| self.err(half, "this VOPD half is not raised yet"))?;
                 self.valu(half, &op)?;
             }
@@ -540,6 +544,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         }
         if let Some(shape) = inst.wmma_shape() {
             return self.wmma(inst, shape);
+        }
+        if let Some(table) = inst.bitop3_table() {
+            return self.bitop3(inst, table);
         }
         if let Some(op) = alu::by_name(m) {
             return if op.salu { self.salu(inst, &op) } else { self.valu(inst, &op) };
@@ -1005,6 +1012,29 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// lane is the same lane of this thread's half of the target wave; all 32 threads of a half
     /// follow the same control flow, so they are all running here and ds_bpermute reads the
     /// lane's register whatever the source EXEC says, as readlane does.
+    /// v_bitop3_b32 as the OR of the truth table's minterms (LLVM folds it to and/or/xor).
+    fn bitop3(&mut self, inst: &Instruction, table: u8) -> Result<(), RaiseError> {
+        let ops: Vec<&InstOperand> = inst.operands().collect();
+        let [d, a, b, c] = ops[..] else { return Err(self.err(inst, "operands")) };
+        let Operand::Reg(r) = d.value else { return Err(self.err(inst, "a non-register destination")) };
+        let s = [self.source(a, Ty::B32, inst)?, self.source(b, Ty::B32, inst)?, self.source(c, Ty::B32, inst)?];
+        let not = |v: IntValue<'ctx>| self.b.build_not(v, "");
+        let mut out = self.i32(0);
+        for i in 0..8u32 {
+            if table >> i & 1 == 0 {
+                continue;
+            }
+            let mut term = self.i32(u32::MAX as u64);
+            for (k, bit) in [(0usize, 2u32), (1, 1), (2, 0)] {
+                let v = if i >> bit & 1 == 1 { s[k] } else { not(s[k])? };
+                term = self.b.build_and(term, v, "")?;
+            }
+            out = self.b.build_or(out, term, "")?;
+        }
+        let active = self.active()?;
+        self.write_vreg(r, 1, out, active, inst)
+    }
+
     fn lane_move(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
         let ops: Vec<&InstOperand> = inst.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
         let reg = |i: usize| match ops.get(i).map(|o| o.value) {
