@@ -29,6 +29,11 @@ impl Cfg {
         }
     }
 
+    /// Whether this report measures corpus object `name` (all of them unless `--quick`).
+    fn measures(&self, name: &str) -> bool {
+        !self.quick || QUICK_OBJECTS.contains(&name)
+    }
+
     fn sample<T>(&self, budget_ms: u64, f: impl FnMut() -> Result<T>) -> Result<Sample> {
         let (w, lo, hi, b) = self.runs(budget_ms);
         sample(w, lo, hi, b, f)
@@ -117,15 +122,19 @@ fn gfx942() -> Options {
     Options { target: GpuTarget::Gfx942, ..Default::default() }
 }
 
-/// (name, bytes) of every gfx1250 corpus object, sorted by name.
-fn corpus_gfx1250() -> Result<Vec<(String, Vec<u8>)>> {
+/// (name, bytes) of every gfx1250 corpus object, sorted by name; with `--quick`, only the
+/// objects of [`QUICK_OBJECTS`], so that a test of the report (debug build) stays short.
+fn corpus_gfx1250(cfg: &Cfg) -> Result<Vec<(String, Vec<u8>)>> {
     let mut v = Vec::new();
-    for o in hx_corpus::objects()?.into_iter().filter(|o| o.builds_for("gfx1250")) {
+    for o in hx_corpus::objects()?.into_iter().filter(|o| o.builds_for("gfx1250") && cfg.measures(&o.name)) {
         let p = hx_corpus::corpus_dir().join("gfx1250").join(format!("{}.hsaco", o.name));
         v.push((o.name.clone(), std::fs::read(&p).with_context(|| p.display().to_string())?));
     }
     Ok(v)
 }
+
+/// The objects a `--quick` report measures: two small ones that translate.
+const QUICK_OBJECTS: &[&str] = &["saxpy", "grid2d"];
 
 /// An error on one table line: its first line, shortened.
 fn short(e: &dyn std::fmt::Display) -> String {
@@ -177,7 +186,7 @@ less sensitive to load from elsewhere on a shared machine.\n"
     let _ = writeln!(out, "| object | kernels | gfx1250 instructions | in-process ms | shell-out ms | raise ms | ratio | ratio of fastest runs |");
     let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|");
     let mut ratios = Vec::new();
-    for (name, bytes) in corpus_gfx1250()? {
+    for (name, bytes) in corpus_gfx1250(cfg)? {
         let kernels = hotswap::codeobj::CodeObject::parse(&bytes).map(|c| c.kernels.len()).unwrap_or(0);
         let insts = hx_benches::synth::instruction_count(&bytes).unwrap_or(0);
         if let Err(e) = translate_on(&p1, &bytes, &o) {
@@ -264,9 +273,8 @@ fn get(kv: &[(String, f64)], k: &str) -> f64 {
 
 /// The translatable corpus objects' paths, in corpus order.
 fn translatable(cfg: &Cfg) -> Result<Vec<(String, PathBuf)>> {
-    let _ = cfg;
     let o = gfx942();
-    Ok(corpus_gfx1250()?
+    Ok(corpus_gfx1250(cfg)?
         .into_iter()
         .filter(|(_, b)| hotswap::translate(b, &o).is_ok())
         .map(|(n, _)| {
@@ -532,7 +540,6 @@ instruction each), 1 thread.\n"
 }
 
 fn quality(cfg: &Cfg, out: &mut String) -> Result<()> {
-    let _ = cfg;
     let _ = writeln!(
         out,
         "Every launch of every corpus object that translates, run in the emulator on the translation and on the \
@@ -546,7 +553,7 @@ Registers are the kernels' `.vgpr_count` / `.sgpr_count` metadata.\n"
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
         let o = Options { target, ..Default::default() };
         let mut ratios = Vec::new();
-        for obj in hx_corpus::objects()?.into_iter().filter(|o| o.builds_for("gfx1250") && o.builds_for(target.cpu())) {
+        for obj in hx_corpus::objects()?.into_iter().filter(|o| o.builds_for("gfx1250") && o.builds_for(target.cpu()) && cfg.measures(&o.name)) {
             let src = std::fs::read(hx_corpus::corpus_dir().join("gfx1250").join(format!("{}.hsaco", obj.name)))?;
             let native = std::fs::read(hx_corpus::corpus_dir().join(target.cpu()).join(format!("{}.hsaco", obj.name)))?;
             let Ok(tr) = hotswap::translate(&src, &o) else { continue };
