@@ -47,21 +47,30 @@ pub fn rust_lld() -> Result<PathBuf> {
 
 /// Links a relocatable AMDGPU object into a code object with rust-lld (test/corpus use only).
 pub fn link_with_rust_lld(object: &[u8], work: &Path, stem: &str) -> Result<Vec<u8>> {
+    link_many_with_rust_lld(&[object], work, stem)
+}
+
+/// Links relocatable AMDGPU objects, in this order, into one code object with rust-lld (test use only).
+pub fn link_many_with_rust_lld(objects: &[&[u8]], work: &Path, stem: &str) -> Result<Vec<u8>> {
     std::fs::create_dir_all(work)?;
-    let obj = work.join(format!("{stem}.o"));
+    let objs: Vec<PathBuf> = (0..objects.len()).map(|i| work.join(if i == 0 { format!("{stem}.o") } else { format!("{stem}.{i}.o") })).collect();
     let out = work.join(format!("{stem}.hsaco"));
-    std::fs::write(&obj, object)?;
+    for (p, o) in objs.iter().zip(objects) {
+        std::fs::write(p, o)?;
+    }
     let status = Command::new(rust_lld()?)
         .args(["-flavor", "gnu", "-shared", "--no-undefined", "-o"])
         .arg(&out)
-        .arg(&obj)
+        .args(&objs)
         .status()
         .context("running rust-lld")?;
     if !status.success() {
         bail!("rust-lld failed for {stem} ({status})");
     }
     let bytes = std::fs::read(&out)?;
-    let _ = std::fs::remove_file(&obj);
+    for p in &objs {
+        let _ = std::fs::remove_file(p);
+    }
     let _ = std::fs::remove_file(&out);
     Ok(bytes)
 }

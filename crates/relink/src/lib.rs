@@ -23,16 +23,21 @@
 //! - symbols of type NOTYPE, OBJECT, FUNC, SECTION, FILE; local, global or weak; any visibility
 //!   (hidden/internal become local, default/protected are exported in `.dynsym`).
 //!
+//! Several objects (kernels lowered apart, on several threads) link through [`link_objects`]: they
+//! are merged into one relocatable object first ([`merge_objects`], what `ld -r` does), which links
+//! as `ld.lld -shared a.o b.o ...` links the objects.
+//!
 //! Refused, as lld refuses them: undefined symbols (`--no-undefined`), PC-relative relocations
 //! against preemptible or absolute symbols, dynamic relocations in read-only sections, 32-bit
 //! absolute addresses of section symbols, `R_AMDGPU_ABS32_LO/HI`. Refused because this linker does
 //! not reproduce lld there: common, TLS and IFUNC symbols, undefined weak symbols, SHF_MERGE /
 //! SHF_GROUP / TLS / LINK_ORDER sections, an input `.comment` (lld merges it with its own using
-//! hashed shards), relocations in non-allocated sections, SHT_REL, more than one input object.
+//! hashed shards), relocations in non-allocated sections, SHT_REL.
 //!
 //! Output is a pure function of the input bytes and options: deterministic and thread-safe.
 
 mod link;
+mod merge;
 
 /// Options for [`link_with`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -114,6 +119,23 @@ pub fn link(relocatable: &[u8]) -> Result<Vec<u8>, RelinkError> {
 /// Links `relocatable` (ET_REL) into a loadable code object (ET_DYN).
 pub fn link_with(relocatable: &[u8], options: &LinkOptions) -> Result<Vec<u8>, RelinkError> {
     link::link(relocatable, options)
+}
+
+/// Links several relocatable objects (same target and e_flags) into one loadable code object, as
+/// `ld.lld -shared` links them in this order. With [`LinkOptions::metadata`], the first object's
+/// metadata note is replaced and the others' are left out: the result has one note.
+pub fn link_objects(objects: &[&[u8]], options: &LinkOptions) -> Result<Vec<u8>, RelinkError> {
+    match objects {
+        [one] => link::link(one, options),
+        _ => link::link(&merge_objects(objects, options.metadata.is_some())?, options),
+    }
+}
+
+/// Merges several relocatable objects into one (sections in file order, locals file by file, then
+/// globals in order of first appearance), so that [`link`] of the result equals lld's link of the
+/// objects. With `one_metadata_note`, only the first object's NT_AMDGPU_METADATA note is kept.
+pub fn merge_objects(objects: &[&[u8]], one_metadata_note: bool) -> Result<Vec<u8>, RelinkError> {
+    merge::merge(objects, one_metadata_note)
 }
 
 /// The `.comment` string that lld writes (the toolchain's rust-lld, LLVM 22.1.2). Written so that the
