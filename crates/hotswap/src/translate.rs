@@ -140,17 +140,17 @@ pub fn translate_code_object(bytes: &[u8], options: &Options) -> Result<Vec<u8>,
 }
 
 /// [`translate_code_object`] up to the stage `output` names.
+///
+/// Each kernel (with the device functions it calls) is raised and lowered in a module of its own,
+/// on the rayon pool the caller runs in, and the objects are linked together: the work of an
+/// object with many kernels spreads over the threads. The inspection stages (IR, assembly) are
+/// one module holding every kernel.
 pub fn translate_code_object_to(bytes: &[u8], options: &Options, output: Output) -> Result<Vec<u8>, Error> {
     let co = CodeObject::parse(bytes)?;
     if co.processor() != Some("gfx1250") {
         return Err(Error::NotGfx1250 { found: co.target_id() });
     }
     let source_md = co.metadata.as_ref().ok_or_else(|| Error::Run("the code object has no metadata note".into()))?;
-    let ctx = Context::create();
-    // LLVM's error diagnostics come back as errors instead of ending the process.
-    let diags = hx_llvm::Diagnostics::install(&ctx);
-    let module = ctx.create_module("hotswap");
-    let mut attrs = Vec::new();
     for name in &options.skip_kernels {
         if co.kernel(name).is_none() {
             return Err(Error::Run(format!("kernel {name} (to be skipped) is not in the code object")));
@@ -160,33 +160,64 @@ pub fn translate_code_object_to(bytes: &[u8], options: &Options, output: Output)
     if kernels.is_empty() {
         return Err(Error::Run("every kernel is skipped: nothing to translate".into()));
     }
+    let emit = match output {
+        Output::RaisedIr => None,
+        Output::OptimizedIr => Some(hx_lower::Emit::LlvmIr),
+        Output::Assembly => Some(hx_lower::Emit::Assembly),
+        Output::Relocatable | Output::CodeObject => {
+            use rayon::prelude::*;
+            // Every kernel runs; the first error in kernel order is reported, whatever the threads.
+            let results: Vec<Result<Vec<u8>, Error>> = kernels.par_iter().map(|k| compile(&co, &[k], options, Some(hx_lower::Emit::Object))).collect();
+            let objects = results.into_iter().collect::<Result<Vec<_>, Error>>()?;
+            let refs: Vec<&[u8]> = objects.iter().map(Vec::as_slice).collect();
+            if output == Output::Relocatable {
+                return Ok(hx_relink::merge_objects(&refs, true)?);
+            }
+            return link(&co, source_md, &refs);
+        }
+    };
+    compile(&co, &kernels, options, emit)
+}
+
+/// Raises `kernels` into one module and lowers it for the target (`emit` None: the raised IR).
+fn compile(co: &CodeObject, kernels: &[&hx_codeobj::Kernel], options: &Options, emit: Option<hx_lower::Emit>) -> Result<Vec<u8>, Error> {
+    let ctx = Context::create();
+    // LLVM's error diagnostics come back as errors instead of ending the process.
+    let diags = hx_llvm::Diagnostics::install(&ctx);
+    let module = ctx.create_module("hotswap");
+    let mut attrs = Vec::new();
     for k in kernels {
         let abi = hx_raise::KernelAbi::from_descriptor(&k.name, &k.descriptor)?;
-        let image = CodeImage::of(&co, k)?;
+        let image = CodeImage::of(co, k)?;
         hx_raise::raise_program(&ctx, &module, &k.name, &image.program(), &abi)?;
-        attrs.push(kernel_attrs(&co, k)?);
+        attrs.push(kernel_attrs(co, k)?);
     }
     hx_llvm::verify(&module, "hotswap")?;
     hx_lower::apply_kernel_attrs(&module, &attrs)?;
-    if output == Output::RaisedIr {
+    let Some(emit) = emit else {
         return Ok(module.print_to_string().to_bytes().to_vec());
-    }
-    let lower = LowerOptions { target: options.target, opt: options.opt_level, xnack: options.xnack, sramecc: options.sramecc };
-    let emit = match output {
-        Output::OptimizedIr => hx_lower::Emit::LlvmIr,
-        Output::Assembly => hx_lower::Emit::Assembly,
-        _ => hx_lower::Emit::Object,
     };
-    let object = hx_lower::lower(&module, "hotswap", &lower, emit)?;
+    let lower = LowerOptions { target: options.target, opt: options.opt_level, xnack: options.xnack, sramecc: options.sramecc };
+    let out = hx_lower::lower(&module, "hotswap", &lower, emit)?;
     diags.check("hotswap")?;
-    if output != Output::CodeObject {
-        return Ok(object);
+    Ok(out)
+}
+
+/// Links the kernels' objects into the code object, with the source's kernel interfaces and the
+/// target compiles' resources in its metadata.
+fn link(co: &CodeObject, source_md: &Metadata, objects: &[&[u8]]) -> Result<Vec<u8>, Error> {
+    let mut target_md: Option<Metadata> = None;
+    for object in objects {
+        let md = CodeObject::parse(object)?.metadata.ok_or_else(|| Error::Run("the target compile wrote no metadata".into()))?;
+        match &mut target_md {
+            None => target_md = Some(md),
+            Some(all) => all.kernels.extend(md.kernels),
+        }
     }
-    let target_co = CodeObject::parse(&object)?;
-    let target_md = target_co.metadata.as_ref().ok_or_else(|| Error::Run("the target compile wrote no metadata".into()))?;
-    let merged = merge_metadata(source_md, target_md)?;
+    let target_md = target_md.ok_or_else(|| Error::Run("no kernel was compiled".into()))?;
+    let merged = merge_metadata(source_md, &target_md)?;
     let link = hx_relink::LinkOptions { e_flags_override: None, metadata: Some(merged.to_msgpack()) };
-    let mut linked = hx_relink::link_with(&object, &link)?;
+    let mut linked = hx_relink::link_objects(objects, &link)?;
     // The raised kernels read their arguments through the kernarg pointer as the source does:
     // the descriptor's kernarg size is the source's.
     let out = CodeObject::parse(&linked)?;
