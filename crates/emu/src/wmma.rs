@@ -155,6 +155,11 @@ pub fn exec_wmma(wave: &mut Wave, inst: &Instruction, shape: &Shape) -> Result<(
                     s += x * y;
                 }
             }
+            // A NaN result is the default quiet NaN, whatever NaN led to it (the host's
+            // invalid-operation NaN is negative, AMD's positive; inputs' payloads are not kept).
+            if s.is_nan() {
+                s = f64::NAN;
+            }
             *slot = soft::convert(soft::F64, fmt(shape.d), s.to_bits());
         }
     }

@@ -46,6 +46,50 @@ impl<'ctx> OpEmitter<'ctx, '_> {
         self.ctx.i32_type().const_int(v, false)
     }
 
+    /// The value of an OCP fp8 (E4M3) or bf8 (E5M2) byte (the low 8 bits of `x`, an i32) as an
+    /// f32: exact (every such value is an f32), and its extension to f64 is what
+    /// hx_emu::wmma::fp8_value gives (NaN as the positive quiet NaN, whatever the sign).
+    /// 32-bit arithmetic with one compare: WMMA lowerings convert hundreds of elements in one
+    /// block, where f64 table loads, wide selects or integer adds cost LLVM minutes.
+    pub fn fp8_to_f32(&self, x: IntValue<'ctx>, e5m2: bool) -> Result<hx_llvm::inkwell::values::FloatValue<'ctx>, EmitError> {
+        let (b, i32t, f32t) = (self.b, self.ctx.i32_type(), self.ctx.f32_type());
+        let (mbits, ebits, bias) = if e5m2 { (2u64, 5u64, 15u64) } else { (3, 4, 7) };
+        let emask = (1 << ebits) - 1;
+        let c = |v: u64| i32t.const_int(v, false);
+        let byte = b.build_and(x, c(0xff), "").map_err(be)?;
+        let sign = b.build_right_shift(byte, c(7), false, "").map_err(be)?;
+        let e = b.build_and(b.build_right_shift(byte, c(mbits), false, "").map_err(be)?, c(emask), "").map_err(be)?;
+        let mant = b.build_and(byte, c((1 << mbits) - 1), "").map_err(be)?;
+        // |value| = significand * 2^(max(e, 1)) * 2^-(bias + mbits), every step exact in f32. No
+        // integer adds: LLVM's straight-line strength reduction is quadratic in them per block.
+        let i32ty = [i32t.into()];
+        let umin = |v: IntValue<'ctx>| self.call("llvm.umin", &i32ty, &[v.into(), c(1).into()]);
+        let umax = |v: IntValue<'ctx>| self.call("llvm.umax", &i32ty, &[v.into(), c(1).into()]);
+        let normal = umin(e)?;
+        let sig = b.build_or(mant, b.build_left_shift(normal, c(mbits), "").map_err(be)?, "").map_err(be)?;
+        let sig = b.build_unsigned_int_to_float(sig, f32t, "").map_err(be)?;
+        let ldexp = self.intrinsic("llvm.ldexp", &[f32t.into(), i32t.into()])?;
+        let scaled = b.build_call(ldexp, &[sig.into(), umax(e)?.into()], "").map_err(be)?.try_as_basic_value().basic();
+        let scaled = scaled.ok_or_else(|| EmitError("llvm.ldexp returns nothing".into()))?.into_float_value();
+        let mag = b.build_float_mul(scaled, f32t.const_float(2f64.powi(-((bias + mbits) as i32))), "").map_err(be)?;
+        let mag = b.build_bit_cast(mag, i32t, "").map_err(be)?.into_int_value();
+        let bits = b.build_or(mag, b.build_left_shift(sign, c(31), "").map_err(be)?, "").map_err(be)?;
+        let (is_special, special) = if e5m2 {
+            // Exponent all ones: +-infinity for a zero mantissa, else NaN (positive).
+            let nz = umin(mant)?;
+            let inf_sign = b.build_and(sign, b.build_xor(nz, c(1), "").map_err(be)?, "").map_err(be)?;
+            let sp = b.build_or(c(0x7f80_0000), b.build_left_shift(nz, c(22), "").map_err(be)?, "").map_err(be)?;
+            let sp = b.build_or(sp, b.build_left_shift(inf_sign, c(31), "").map_err(be)?, "").map_err(be)?;
+            (b.build_int_compare(IntPredicate::EQ, e, c(emask), "").map_err(be)?, sp)
+        } else {
+            // E4M3 has no infinities: only S.1111.111 is NaN.
+            let low = b.build_and(byte, c(0x7f), "").map_err(be)?;
+            (b.build_int_compare(IntPredicate::EQ, low, c(0x7f), "").map_err(be)?, c(0x7fc0_0000))
+        };
+        let bits = b.build_select(is_special, special, bits, "").map_err(be)?.into_int_value();
+        Ok(b.build_bit_cast(bits, f32t, "").map_err(be)?.into_float_value())
+    }
+
     fn intrinsic(&self, name: &str, types: &[BasicTypeEnum<'ctx>]) -> Result<FunctionValue<'ctx>, EmitError> {
         let i = Intrinsic::find(name).ok_or_else(|| EmitError(format!("no intrinsic {name}")))?;
         i.get_declaration(self.module, types).ok_or_else(|| EmitError(format!("cannot declare {name}")))

@@ -9,7 +9,6 @@ use crate::RaiseError;
 use hx_isa::wmma::{Elem, Shape};
 use hx_isa::{Instruction, Operand, Reg, RegClass, ValType};
 use hx_llvm::inkwell::values::{FloatValue, IntValue};
-use hx_llvm::inkwell::AddressSpace;
 
 impl<'ctx> Raiser<'ctx, '_> {
     pub(super) fn wmma(&self, inst: &Instruction, s: &Shape) -> Result<(), RaiseError> {
@@ -38,7 +37,10 @@ impl<'ctx> Raiser<'ctx, '_> {
                 })
                 .collect()
         };
-        let (a_own, b_own) = (regs(a, abn)?, regs(b, abn)?);
+        // Each WMMA works on its own copy of A and B: without the barrier, the element conversions of
+        // WMMAs sharing an operand (A*B1, then A*B2) are merged and all kept live from the first to
+        // the last, hundreds of VGPRs (one fp8 kernel spilled 655 and took minutes to allocate).
+        let (a_own, b_own) = (self.opaque(regs(a, abn)?)?, self.opaque(regs(b, abn)?)?);
         // The registers of source lane `src` (0..31, of this thread's half).
         let fetch = |own: &[IntValue<'ctx>], src: IntValue<'ctx>| -> Result<Vec<IntValue<'ctx>>, RaiseError> {
             let lane = self.b.build_or(src, self.half_base, "")?;
@@ -49,7 +51,6 @@ impl<'ctx> Raiser<'ctx, '_> {
         let row0 = self.b.build_and(self.lane, self.i32(16), "")?;
         let row0 = self.b.build_right_shift(row0, self.i32(1), false, "")?; // 8 * (lane / 16)
         let b_cols = [fetch(&b_own, col)?, fetch(&b_own, self.b.build_or(col, self.i32(16), "")?)?];
-        let fp8_tables = [self.fp8_table(false)?, self.fp8_table(true)?];
         // Element `e` of a packed operand as f64 (floats) or i32 (integers).
         let elem = |dw: &[IntValue<'ctx>], e: usize, ty: Elem, signed: bool| -> Result<IntOrFloat<'ctx>, RaiseError> {
             let bits = ty.bits() as usize;
@@ -71,13 +72,9 @@ impl<'ctx> Raiser<'ctx, '_> {
                     let f = b.build_bit_cast(h, self.ctx.f32_type(), "")?.into_float_value();
                     IntOrFloat::F(b.build_float_ext(f, f64t, "")?)
                 }
-                Elem::Fp8 | Elem::Bf8 => {
-                    let byte = b.build_and(x, self.i32(0xff), "")?;
-                    let table = fp8_tables[(ty == Elem::Bf8) as usize];
-                    // SAFETY: the index is below 256, the table's length.
-                    let p = unsafe { b.build_in_bounds_gep(f64t.array_type(256), table, &[self.i32(0), byte], "")? };
-                    IntOrFloat::F(b.build_load(f64t, p, "")?.into_float_value())
-                }
+                // As f32: the product of two fp8/bf8 values is exact in f32 (8 significant bits,
+                // exponents far inside f32's range), so it is formed there and widened.
+                Elem::Fp8 | Elem::Bf8 => IntOrFloat::F(self.emitter().fp8_to_f32(x, ty == Elem::Bf8).map_err(|e| self.err(inst, e.0))?),
                 Elem::Iu8 | Elem::I32 => {
                     let byte = b.build_int_truncate(x, self.ctx.i8_type(), "")?;
                     IntOrFloat::I(if signed { b.build_int_s_extend(byte, i32t, "")? } else { b.build_int_z_extend(byte, i32t, "")? })
@@ -102,10 +99,12 @@ impl<'ctx> Raiser<'ctx, '_> {
                 hx_emu::wave::constant_value(&v, ty).ok_or_else(|| self.err(inst, format!("C operand {v:?}")))?
             }
         };
-        let mut results = Vec::with_capacity(8);
+        // The eight sums, each in the order the emulator adds (C, then k in order): element by
+        // element across the eight outputs, so that only the A dword in use per output is live
+        // (an output at a time kept every converted B element live, and the register allocator
+        // took minutes on fp8 shapes).
+        let mut sums = Vec::with_capacity(8);
         for i in 0..8usize {
-            let src_row = self.b.build_or(row0, self.i32(i as u64), "")?;
-            let a_rows = [fetch(&a_own, src_row)?, fetch(&a_own, self.b.build_or(src_row, self.i32(16), "")?)?];
             let c_bits = match &c_regs {
                 Some(c) => {
                     let w = c[i * d_bits as usize / 32];
@@ -114,18 +113,8 @@ impl<'ctx> Raiser<'ctx, '_> {
                 }
                 None => self.i32(c_const),
             };
-            let value = if int {
-                let mut sum = c_bits;
-                for h in 0..2 {
-                    for e in 0..s.k as usize / 2 {
-                        let (IntOrFloat::I(x), IntOrFloat::I(y)) = (elem(&a_rows[h], e, s.a, a_signed)?, elem(&b_cols[h], e, s.b, b_signed)?) else {
-                            return Err(self.err(inst, "integer WMMA with float elements"));
-                        };
-                        let p = self.b.build_int_mul(x, y, "")?;
-                        sum = self.b.build_int_add(sum, p, "")?;
-                    }
-                }
-                sum
+            sums.push(if int {
+                IntOrFloat::I(c_bits)
             } else {
                 let mut c = self.to_f64(c_bits, s.d)?;
                 if abs_c {
@@ -134,26 +123,60 @@ impl<'ctx> Raiser<'ctx, '_> {
                 if neg_c {
                     c = self.b.build_float_neg(c, "")?;
                 }
-                let mut sum = c;
-                for h in 0..2 {
-                    for e in 0..s.k as usize / 2 {
-                        let (IntOrFloat::F(mut x), IntOrFloat::F(mut y)) = (elem(&a_rows[h], e, s.a, false)?, elem(&b_cols[h], e, s.b, false)?) else {
-                            return Err(self.err(inst, "float WMMA with integer elements"));
-                        };
-                        if neg_a {
-                            x = self.b.build_float_neg(x, "")?;
-                        }
-                        if neg_b {
-                            y = self.b.build_float_neg(y, "")?;
-                        }
-                        let p = self.b.build_float_mul(x, y, "")?;
-                        sum = self.b.build_float_add(sum, p, "")?;
-                    }
-                }
-                self.from_f64(sum, s.d)?
-            };
-            results.push(value);
+                IntOrFloat::F(c)
+            });
         }
+        let a_bits = s.a.bits() as usize;
+        for h in 0..2 {
+            // Source lanes of this half's A rows: row 8 * (lane / 16) + i, in the half's upper 16 lanes for h = 1.
+            let rows: Vec<IntValue<'ctx>> = (0..8u64).map(|i| self.b.build_or(row0, self.i32(i | 16 * h as u64), "")).collect::<Result<_, _>>()?;
+            let mut a_dw: Vec<Vec<IntValue<'ctx>>> = vec![Vec::new(); 8];
+            for e in 0..s.k as usize / 2 {
+                let y = elem(&b_cols[h], e, s.b, b_signed)?;
+                let di = e * a_bits / 32;
+                for i in 0..8 {
+                    if a_dw[i].len() <= di {
+                        let dw = fetch(&a_own[di..di + 1], rows[i])?;
+                        a_dw[i].resize(di, self.i32(0));
+                        a_dw[i].extend(dw);
+                    }
+                    let x = elem(&a_dw[i], e, s.a, a_signed)?;
+                    sums[i] = match (&sums[i], x, &y) {
+                        (IntOrFloat::I(sum), IntOrFloat::I(x), IntOrFloat::I(y)) => IntOrFloat::I(self.b.build_int_add(*sum, self.b.build_int_mul(x, *y, "")?, "")?),
+                        (IntOrFloat::F(sum), IntOrFloat::F(mut x), IntOrFloat::F(y)) => {
+                            let mut y = *y;
+                            if neg_a {
+                                x = self.b.build_float_neg(x, "")?;
+                            }
+                            if neg_b {
+                                y = self.b.build_float_neg(y, "")?;
+                            }
+                            let mut p = self.b.build_float_mul(x, y, "")?;
+                            if p.get_type() != f64t {
+                                p = self.b.build_float_ext(p, f64t, "")?;
+                            }
+                            IntOrFloat::F(self.b.build_float_add(*sum, p, "")?)
+                        }
+                        _ => return Err(self.err(inst, "WMMA mixing integer and float elements")),
+                    };
+                }
+            }
+        }
+        let mut results = Vec::with_capacity(8);
+        for sum in sums {
+            results.push(match sum {
+                IntOrFloat::I(v) => v,
+                IntOrFloat::F(v) => {
+                    // Any NaN result is the default quiet NaN, as the emulator defines WMMA.
+                    let nan = self.b.build_float_compare(hx_llvm::inkwell::FloatPredicate::UNO, v, v, "")?;
+                    let v = self.b.build_select(nan, f64t.const_float(f64::NAN), v, "")?.into_float_value();
+                    self.from_f64(v, s.d)?
+                }
+            });
+        }
+        // Anchored here: otherwise the optimiser sinks the arithmetic towards the registers' later
+        // uses, past the next WMMAs' cross-lane reads, and every fetched value stays live.
+        let results = self.opaque(results)?;
         // Write D (after every read: D may overlap A, B or C).
         let active = self.active()?;
         for j in 0..dd {
@@ -167,6 +190,29 @@ impl<'ctx> Raiser<'ctx, '_> {
             self.write_vreg(r, 1, v, active, inst)?;
         }
         Ok(())
+    }
+
+    /// The values unchanged, through an empty inline assembly statement that the optimiser
+    /// cannot see through (so it does not merge work on them with work on the same registers
+    /// elsewhere).
+    fn opaque(&self, vals: Vec<IntValue<'ctx>>) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+        let i32t = self.ctx.i32_type();
+        let ty = i32t.fn_type(&[i32t.into()], false);
+        let asm = self.ctx.create_inline_asm(ty, String::new(), "=v,0".into(), true, false, None, false);
+        vals.into_iter()
+            .map(|v| {
+                let r = self.b.build_indirect_call(ty, asm, &[v.into()], "")?.try_as_basic_value().basic();
+                r.map(|r| r.into_int_value()).ok_or_else(|| self.err_plain("inline assembly returned nothing"))
+            })
+            .collect()
+    }
+
+    fn err_plain(&self, msg: &str) -> RaiseError {
+        RaiseError::Kernel { kernel: self.kernel.into(), msg: msg.into() }
+    }
+
+    fn emitter(&self) -> crate::alu_ir::OpEmitter<'ctx, '_> {
+        crate::alu_ir::OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane }
     }
 
     fn call_f(&self, name: &str, x: FloatValue<'ctx>) -> Result<FloatValue<'ctx>, RaiseError> {
@@ -212,21 +258,6 @@ impl<'ctx> Raiser<'ctx, '_> {
                 b.build_bit_cast(f, i32t, "")?.into_int_value()
             }
         })
-    }
-
-    /// The 256 values of fp8 (E4M3) or bf8 (E5M2) bytes, as a constant f64 table.
-    fn fp8_table(&self, e5m2: bool) -> Result<hx_llvm::inkwell::values::PointerValue<'ctx>, RaiseError> {
-        let name = if e5m2 { "hx.bf8.values" } else { "hx.fp8.values" };
-        if let Some(g) = self.module.get_global(name) {
-            return Ok(g.as_pointer_value());
-        }
-        let f64t = self.ctx.f64_type();
-        let values: Vec<_> = (0..=255u8).map(|x| f64t.const_float(hx_emu::wmma::fp8_value(x, e5m2))).collect();
-        let g = self.module.add_global(f64t.array_type(256), Some(AddressSpace::from(4u16)), name);
-        g.set_initializer(&f64t.const_array(&values));
-        g.set_constant(true);
-        g.set_linkage(hx_llvm::inkwell::module::Linkage::Private);
-        Ok(g.as_pointer_value())
     }
 }
 
