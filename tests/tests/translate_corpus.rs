@@ -9,6 +9,12 @@ use hx_tests::{run_corpus_launch, run_launch_bytes};
 
 /// (object, target) pairs that must translate and whose every launch must verify.
 const MUST_TRANSLATE: &[(&str, &str)] = &[
+    ("async_pipeline", "gfx942"),
+    ("async_pipeline", "gfx950"),
+    ("atomics_global", "gfx942"),
+    ("atomics_global", "gfx950"),
+    ("atomics_lds", "gfx942"),
+    ("atomics_lds", "gfx950"),
     ("f16_math", "gfx942"),
     ("f16_math", "gfx950"),
     ("f64_math", "gfx942"),
