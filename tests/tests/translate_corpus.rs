@@ -42,8 +42,9 @@ const MUST_TRANSLATE: &[(&str, &str)] = &[
     ("scratch_array", "gfx950"),
     ("uniform_branch", "gfx942"),
     ("uniform_branch", "gfx950"),
-    ("vgpr_high", "gfx942"),
-    ("vgpr_high", "gfx950"),
+    // vgpr_high: its volatile loads (SCOPE_SYS) are raised volatile again, so the target keeps
+    // all 300 values live as the native gfx942/gfx950 builds do, in AGPRs; verification waits on
+    // the emulator's decoding of v_accvgpr_read/write (as does the native gfx942 build's).
     ("wave_ballot", "gfx942"),
 ];
 
