@@ -12,6 +12,10 @@ use hx_tests::run_corpus_launch;
 /// Launches that must run on every target they are built for and agree: grows as the emulator
 /// and decoder grow.
 const MUST_PASS: &[&str] = &[
+    "async_pipeline/async_pipeline",
+    "atomics_global/atomics_global",
+    "atomics_lds/atomics_lds",
+    "cache_policy/cache_policy",
     "f16_math/f16_math",
     "f64_math/f64_math",
     "grid2d/grid2d",
@@ -35,6 +39,10 @@ const MUST_PASS: &[&str] = &[
 
 /// (launch, target) pairs that must run and match the reference today.
 const MUST_MATCH_REFERENCE: &[(&str, &str)] = &[
+    ("async_pipeline/async_pipeline", "gfx1250"),
+    ("atomics_global/atomics_global", "gfx1250"),
+    ("atomics_lds/atomics_lds", "gfx1250"),
+    ("cache_policy/cache_policy", "gfx1250"),
     ("atomics_global/atomics_global", "gfx942"),
     ("atomics_global/atomics_global", "gfx950"),
     ("atomics_lds/atomics_lds", "gfx942"),

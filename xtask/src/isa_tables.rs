@@ -132,6 +132,8 @@ fn canonical(f: Field) -> u32 {
         // soffset s5, offset 0x10.
         Field::SmemOffset => 5 << 25 | 0x10,
         Field::SmemScale => 0,
+        Field::SmemImm24 => 0x10,
+        Field::SmemSoffset => 5,
         Field::FlatVdst => 10,
         Field::FlatVaddr => 2,
         Field::FlatVdata => 20,
@@ -189,6 +191,8 @@ fn alternates(f: Field) -> &'static [u32] {
         Field::SmemCpol => &[1, 8, 2],
         Field::SmemOffset => &[5 << 25 | 0x20, 6 << 25 | 0x10, 124 << 25 | 0x10],
         Field::SmemScale => &[1],
+        Field::SmemImm24 => &[0x20, 0, 1],
+        Field::SmemSoffset => &[6, 0, 1],
         Field::FlatVdst => &[12, 0, 1],
         Field::FlatVaddr => &[4, 0, 1],
         Field::FlatVdata => &[22, 0, 1],
@@ -371,11 +375,22 @@ fn candidates(f: Field) -> Vec<Kind> {
         Field::SmemSdata => [1, 2, 3, 4, 8, 16]
             .into_iter()
             .map(|dwords| Kind::SDst { dwords })
+            // The prefetches' size field.
+            .chain([Kind::UImmDec { bits: 5 }])
             .collect(),
         Field::SmemSbase => vec![Kind::SBase { dwords: 2 }, Kind::SBase { dwords: 4 }],
         Field::SmemCpol => vec![Kind::SmemCachePolicy],
         Field::SmemOffset => vec![Kind::SmemOff, Kind::SmemOffNonNeg],
         Field::SmemScale => vec![Kind::Flag("scale_offset")],
+        Field::SmemImm24 => vec![
+            Kind::SmemPrefetchOff { non_neg: false },
+            Kind::SmemPrefetchOff { non_neg: true },
+        ],
+        Field::SmemSoffset => vec![
+            Kind::SSrc(ValType::B32),
+            Kind::SReg(ValType::B32),
+            Kind::SDst { dwords: 1 },
+        ],
         Field::G9SmemOffset => vec![Kind::G9SmemOff],
         Field::Vop3Vdst => candidates(Field::Vdst8),
         Field::Vop3Src0 | Field::Vop3Src1 | Field::Vop3Src2 => {
@@ -502,14 +517,22 @@ fn candidates(f: Field) -> Vec<Kind> {
         Field::VfSaddr => [(2, true), (2, false), (1, false), (1, true)]
             .map(|(dwords, xexec)| Kind::FlatSaddrK { dwords, xexec })
             .into_iter()
-            .chain([Kind::FlatSaddrOpt {
-                dwords: 2,
-                xexec: true,
-            }])
+            .chain([
+                Kind::FlatSaddrOpt {
+                    dwords: 2,
+                    xexec: true,
+                },
+                // FLAT atomics: SReg_64 (exec allowed).
+                Kind::FlatSaddrOpt {
+                    dwords: 2,
+                    xexec: false,
+                },
+            ])
             .collect(),
         Field::VfVdst => [1, 2, 3, 4]
-            .map(|dwords| Kind::VDst { dwords })
+            .map(|dwords| Kind::VfVDstRtn { dwords })
             .into_iter()
+            .chain([1, 2, 3, 4].map(|dwords| Kind::VDst { dwords }))
             .chain([2, 3, 4].map(|dwords| Kind::VDstAv { dwords }))
             .collect(),
         Field::VfVdata => [1, 2, 3, 4]
@@ -526,6 +549,7 @@ fn candidates(f: Field) -> Vec<Kind> {
         Field::VfScale => vec![Kind::Flag("scale_offset")],
         Field::VfNv => vec![Kind::Flag("nv")],
         Field::VfCpol => vec![
+            Kind::VfAtomicCachePolicy,
             Kind::VfCachePolicy { store: false },
             Kind::VfCachePolicy { store: true },
         ],
@@ -646,6 +670,14 @@ fn probe_values_plain(f: Field) -> Vec<(u32, [u32; 2])> {
         Field::SmemSdata => (0..128).for_each(|x| v.push((x, LIT))),
         Field::SmemSbase => (0..64).for_each(|x| v.push((x, LIT))),
         Field::SmemCpol => (0..32).for_each(|x| v.push((x, LIT))),
+        Field::SmemSoffset => (0..128).for_each(|x| v.push((x, LIT))),
+        Field::SmemImm24 => {
+            for x in [
+                0u32, 1, 0x10, 0x7f_ffff, 0x80_0000, 0xff_ffff, 0x12_3456, 0xfe_dcba,
+            ] {
+                v.push((x, LIT));
+            }
+        }
         Field::SmemScale | Field::G9SmemGlc | Field::G9SmemNv | Field::Vop3Clamp => {
             (0..2).for_each(|x| v.push((x, LIT)))
         }
@@ -850,6 +882,9 @@ struct Gen {
     /// The VOP3P opcode being generated prints neg_lo/neg_hi (packed); else its neg bits are
     /// the sources' neg/abs (v_fma_mix*).
     vop3p_packed: bool,
+    /// gfx1250 SMEM: generate with the offset split into `SmemImm24` and `SmemSoffset` (the
+    /// prefetches print them as two operands).
+    smem_split: bool,
 }
 
 fn leak_str(s: String) -> &'static str {
@@ -860,6 +895,16 @@ impl Gen {
     fn gen_opcode(&mut self, format: Format, op: u32) -> Entry {
         self.oracle.len = spec::format_len(self.target.family(), format);
         let mut fields = format_fields(self.target.family(), format);
+        if self.smem_split {
+            fields = &[
+                Field::SmemSdata,
+                Field::SmemSbase,
+                Field::SmemImm24,
+                Field::SmemSoffset,
+                Field::SmemScale,
+                Field::SmemCpol,
+            ];
+        }
         self.vop3_sdst = false;
         self.vop3p_packed = false;
         if format == Format::Vop3 {
@@ -959,7 +1004,28 @@ impl Gen {
         let mut rtn = false;
         let g9_flat = matches!(format, Format::Global | Format::Scratch | Format::Flat)
             && self.target.family() == spec::Family::Gfx9;
-        let (fv, bw, ba) = if g9_flat {
+        // gfx1250 VFLAT atomics: th bit 0 (TH_ATOMIC_RETURN, cpol value bit 2) does the same.
+        let vflat = matches!(format, Format::Global | Format::Scratch | Format::Flat) && !g9_flat;
+        let rtn_suffix = if g9_flat { " sc0" } else { " th:TH_ATOMIC_RETURN" };
+        let (fv, bw, ba) = if vflat {
+            let w1 = Field::VfCpol.insert(bw, 4);
+            match self.oracle.ask(w1, LIT) {
+                Some(a)
+                    if a.comment.is_empty()
+                        && a.text.ends_with(rtn_suffix)
+                        && split_text(&a.text).0 == split_text(&ba.text).0
+                        && split_text(&a.text).1.len() == split_text(&ba.text).1.len() + 1 =>
+                {
+                    rtn = true;
+                    let fv = fv
+                        .iter()
+                        .map(|&(f, v)| (f, if f == Field::VfCpol { 4 } else { v }))
+                        .collect();
+                    (fv, w1, a)
+                }
+                _ => (fv, bw, ba),
+            }
+        } else if g9_flat {
             let w1 = Field::FlatSc0.insert(bw, 1);
             match self.oracle.ask(w1, LIT) {
                 Some(a)
@@ -1031,7 +1097,7 @@ impl Gen {
             (fv, bw, ba)
         };
         let base_text = if rtn {
-            ba.text.strip_suffix(" sc0").unwrap_or(&ba.text).to_string()
+            ba.text.strip_suffix(rtn_suffix).unwrap_or(&ba.text).to_string()
         } else {
             ba.text.clone()
         };
@@ -1072,7 +1138,7 @@ impl Gen {
                     Some(a) => {
                         any_valid = true;
                         let t2 = if rtn {
-                            a.text.strip_suffix(" sc0").unwrap_or(&a.text)
+                            a.text.strip_suffix(rtn_suffix).unwrap_or(&a.text)
                         } else {
                             &a.text
                         };
@@ -1147,8 +1213,8 @@ impl Gen {
         let mut is_mod = vec![false; ops.len()];
         for f in modifiers {
             bound.push(Some(f));
-            ops.push(if rtn && f == Field::FlatSc0 {
-                "sc0".to_string()
+            ops.push(if rtn && matches!(f, Field::FlatSc0 | Field::VfCpol) {
+                rtn_suffix.trim().to_string()
             } else {
                 String::new()
             });
@@ -1166,6 +1232,12 @@ impl Gen {
                 continue;
             };
             let mut probes = probe_values(f, self.vop3_sdst);
+            if rtn && vflat && f == Field::VfCpol {
+                // Values without TH_ATOMIC_RETURN: compared with the base's non-returning form.
+                for p in probes.iter_mut().filter(|p| p.0 & 4 == 0) {
+                    p.2 = (1 << 52, 0);
+                }
+            }
             if self.vop3p_packed
                 && matches!(f, Field::Vop3Src0 | Field::Vop3Src1 | Field::Vop3Src2)
             {
@@ -1195,6 +1267,17 @@ impl Gen {
                     }
                     let a = self.oracle.ask(apply_aux(bw, aux), LIT)?;
                     let (mn2, mut o) = split_text(&a.text);
+                    if rtn && vflat && o.len() + n_mod + 1 == ops.len() {
+                        // The non-returning form: its destination vanished.
+                        let plain = &ops[..ops.len() - n_mod];
+                        if let Some(k) = (0..plain.len()).find(|&k| {
+                            let mut p = plain.to_vec();
+                            p.remove(k);
+                            p == o
+                        }) {
+                            o.insert(k, String::new());
+                        }
+                    }
                     if mn2 != mnemonic || !a.comment.is_empty() || o.len() + n_mod != ops.len() {
                         return None;
                     }
@@ -1276,7 +1359,14 @@ impl Gen {
                 }
             }
             // FLAT: the atomic kinds for atomics (returning base), first; the others else.
-            if rtn {
+            if rtn && vflat {
+                cands.sort_by_key(|k| {
+                    !matches!(k, Kind::VfVDstRtn { .. } | Kind::VfAtomicCachePolicy)
+                });
+            } else {
+                cands.retain(|k| !matches!(k, Kind::VfVDstRtn { .. } | Kind::VfAtomicCachePolicy));
+            }
+            if rtn && !vflat {
                 // AGPRs in the returning form: allowed iff LLVM decodes the base with acc set.
                 let wa = Field::FlatAcc.insert(bw, 1);
                 let acc_rule = match (
@@ -1810,6 +1900,7 @@ fn generate_target(target: Target) -> Result<String> {
         names: Names::EMPTY,
         vop3_sdst: false,
         vop3p_packed: false,
+        smem_split: false,
     };
     let names = g.hwreg_names()?;
     let leaked: Vec<Option<&'static str>> = names.iter().map(|n| n.clone().map(leak_str)).collect();
@@ -1896,7 +1987,15 @@ fn generate_target(target: Target) -> Result<String> {
                 let _ = writeln!(out, "    None, // 0x{op:02x}");
                 continue;
             }
-            match g.gen_opcode(format, op) {
+            let mut entry = g.gen_opcode(format, op);
+            if matches!(&entry, Entry::Unsupported { why, .. } if why.contains("SmemOffset moves between operands"))
+            {
+                // Offset and soffset printed as two operands (s_prefetch_*): split the field.
+                g.smem_split = true;
+                entry = g.gen_opcode(format, op);
+                g.smem_split = false;
+            }
+            match entry {
                 Entry::Invalid => {
                     let _ = writeln!(out, "    None, // 0x{op:02x}");
                 }
@@ -1928,7 +2027,12 @@ fn generate_target(target: Target) -> Result<String> {
 /// Writes `gfx1250.rs`, `gfx942.rs` and `gfx950.rs` into `out_dir` (normally crates/isa/src/tables).
 pub fn generate(out_dir: &Path) -> Result<()> {
     std::fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
+    // HX_TABLES_ONLY=gfx1250 regenerates one target (a quicker loop while working on it).
+    let only = std::env::var("HX_TABLES_ONLY").ok();
     for target in Target::ALL {
+        if only.as_deref().is_some_and(|o| o != target.cpu()) {
+            continue;
+        }
         let src = generate_target(target)?;
         if !src.contains("pub static SOP2") {
             bail!(

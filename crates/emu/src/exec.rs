@@ -86,7 +86,12 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
         "s_nop" | "s_waitcnt" | "s_waitcnt_vscnt" | "s_waitcnt_vmcnt" | "s_waitcnt_lgkmcnt" | "s_wait_loadcnt"
         | "s_wait_storecnt" | "s_wait_dscnt" | "s_wait_kmcnt" | "s_wait_samplecnt" | "s_wait_bvhcnt" | "s_wait_expcnt"
         | "s_wait_xcnt" | "s_wait_loadcnt_dscnt" | "s_wait_storecnt_dscnt" | "s_wait_alu" | "s_delay_alu" | "s_clause"
-        | "s_set_inst_prefetch_distance" | "s_sleep" | "v_nop" | "s_wait_asynccnt" | "s_wait_tensorcnt" => {
+        | "s_set_inst_prefetch_distance" | "s_sleep" | "v_nop" | "s_wait_asynccnt" | "s_wait_tensorcnt"
+        // Prefetches only warm caches (async loads complete at issue: see async_lds).
+        | "s_prefetch_inst" | "s_prefetch_inst_pc_rel" | "s_prefetch_data" | "s_prefetch_data_pc_rel"
+        | "s_buffer_prefetch_data" | "global_prefetch_b8" | "flat_prefetch_b8"
+        // Cache write-back/invalidate: the emulated memory has no caches (always coherent).
+        | "global_inv" | "global_wb" | "global_wbinv" => {
             return Ok(Flow::Next)
         }
         "s_set_vgpr_msb" => {
@@ -760,15 +765,28 @@ pub struct VmemOperands {
 
 /// global_*, flat_*, scratch_*: per-lane addresses, then the memory-op layer.
 pub fn exec_vmem(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut Group<'_>, o: &VmemOperands) -> Result<Flow, EmuError> {
-    use crate::mem_ops::{self, Space};
+    use crate::mem_ops;
     let m = inst.mnemonic();
+    if let Some(size) = crate::async_lds::async_load_size(m) {
+        crate::async_lds::exec_async_load(wave, wave_index, inst, group, o, size)?;
+        return Ok(Flow::Next);
+    }
     let shape = mem_ops::classify(m).ok_or_else(|| unsupported(inst, "this memory operation"))?;
     let op = shape.to_op(0, 0, o.returns);
-    let size = op.width.bytes() as u64;
+    let addrs = vmem_addresses(wave, inst, shape.space, o, op.width.bytes() as u64)?;
+    let regs = mem_ops::MemRegs { dst: o.vdst, data: o.vdata, data2: None };
+    mem_ops::execute_in_group(&op, wave, wave_index, group, &addrs, &regs)?;
+    Ok(Flow::Next)
+}
+
+/// Each active lane's address of a global/flat/scratch access of `size` bytes (0 for inactive
+/// lanes): the SGPR base plus the (scaled) VGPR offset, or the VGPR address, plus the offset.
+pub fn vmem_addresses(wave: &Wave, inst: &Instruction, space: crate::mem_ops::Space, o: &VmemOperands, size: u64) -> Result<Vec<u64>, EmuError> {
+    use crate::mem_ops::Space;
     let scale = if o.scale_offset { size } else { 1 };
     let saddr = match o.saddr {
         Some(r) if r.class == RegClass::Null => None,
-        Some(r) => Some(wave.read_sreg(Reg { dwords: if shape.space == Space::Scratch { 1 } else { 2 }, ..r })?),
+        Some(r) => Some(wave.read_sreg(Reg { dwords: if space == Space::Scratch { 1 } else { 2 }, ..r })?),
         None => None,
     };
     let mut addrs = vec![0u64; wave.lanes];
@@ -776,7 +794,7 @@ pub fn exec_vmem(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: 
         if !wave.lane_active(lane) {
             continue;
         }
-        let base = match (shape.space, saddr, o.vaddr) {
+        let base = match (space, saddr, o.vaddr) {
             // A 32-bit VGPR offset from the SGPR base.
             (Space::Global, Some(s), Some(v)) => s.wrapping_add((wave.read_vreg(Reg { dwords: 1, ..v }, lane)? as u32 as u64) * scale),
             (Space::Global, Some(s), None) => s,
@@ -792,9 +810,7 @@ pub fn exec_vmem(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: 
         };
         *a = (base as i64).wrapping_add(o.offset) as u64;
     }
-    let regs = mem_ops::MemRegs { dst: o.vdst, data: o.vdata, data2: None };
-    mem_ops::execute_in_group(&op, wave, wave_index, group, &addrs, &regs)?;
-    Ok(Flow::Next)
+    Ok(addrs)
 }
 
 /// The vector-memory operands of a decoded FLAT/GLOBAL/SCRATCH instruction (GFX9 `Flat*` fields,
@@ -817,8 +833,13 @@ pub fn vmem_operands(inst: &Instruction) -> Result<VmemOperands, String> {
             _ => {}
         }
     }
-    if inst.mnemonic().contains("_async_") || inst.mnemonic().contains("_lds_") {
-        return Err("loads into LDS are not modelled yet".into());
+    // gfx1250: th bit 0 (TH_ATOMIC_RETURN) of an atomic.
+    if let Some(c) = inst.vf_cpol() {
+        o.returns = c.returns();
+    }
+    let m = inst.mnemonic();
+    if (m.contains("_async_") || m.contains("_lds_")) && crate::async_lds::async_load_size(m).is_none() {
+        return Err("this LDS transfer (stores from LDS, cluster and GFX9 LDS loads) is not modelled yet".into());
     }
     Ok(o)
 }

@@ -5,6 +5,7 @@
 //! kernarg segment with v5 hidden arguments. Instruction semantics come with the decoder.
 
 pub mod alu;
+pub mod async_lds;
 pub mod dispatch;
 pub mod exec;
 pub mod kernarg;

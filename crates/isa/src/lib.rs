@@ -16,9 +16,10 @@
 //!   carry-out SGPR, VOPC/VOP1/VOP2 promoted to e64), SMEM, DS; 32- and 64-bit literals;
 //!   VGLOBAL/VSCRATCH/VFLAT (96-bit: `Instruction::word` holds dword 2 in bits 95:64) loads,
 //!   stores, global_inv/wb/wbinv, operands named by `Field::Vf*` (atomics, whose
-//!   `th:TH_ATOMIC_RETURN` adds a destination, and the block forms are reported as
-//!   unsupported; the `*_async_to_lds_*` forms hold their LDS-address VGPR, an input, in the
-//!   `Field::VfVdst` operand).
+//!   atomics (their `th:TH_ATOMIC_RETURN` adds the destination; [`Instruction::vf_cpol`] reads
+//!   th and scope); the block forms are reported as unsupported; the `*_async_to_lds_*` forms
+//!   hold their LDS-address VGPR, an input, in the `Field::VfVdst` operand). SMEM prefetches
+//!   print offset and soffset as two operands (`Field::SmemImm24`, `Field::SmemSoffset`).
 //! - gfx942/gfx950: SOP1, SOP2, SOPK, SOPC, SOPP, VOP1, VOP2, VOPC, VOP3 (VOP3a/VOP3b), SMEM,
 //!   DS (VGPR data; the AGPR `acc` form is reported as unsupported), FLAT/GLOBAL/SCRATCH
 //!   (loads, stores, atomics with and without return; VGPR data only: the `acc` bit 55 and
@@ -37,6 +38,7 @@ pub mod msb;
 pub mod spec;
 pub mod tables;
 pub mod bitop3;
+pub mod cpol;
 pub mod sdwa;
 pub mod vopd;
 pub mod wmma;

@@ -414,7 +414,26 @@ pub fn decode_operand(
             decode_scalar(target, v, dwords, None, lits, warn)
         }
         Kind::FlatOff13 | Kind::FlatOff13U => Ok(Operand::Imm(v & 0x1fff)),
-        Kind::VfOff24 | Kind::VfCachePolicy { .. } => Ok(Operand::Imm(v)),
+        Kind::SmemPrefetchOff { non_neg: true } if v & 0x80_0000 != 0 => Err(OperandError::Invalid),
+        Kind::VfOff24 | Kind::VfCachePolicy { .. } | Kind::VfAtomicCachePolicy | Kind::SmemPrefetchOff { .. } => {
+            Ok(Operand::Imm(v))
+        }
+        Kind::UImmDec { bits } => {
+            if v >> bits != 0 {
+                return Err(OperandError::Invalid);
+            }
+            Ok(Operand::Imm(v))
+        }
+        Kind::VfVDstRtn { dwords } => {
+            if (word >> 52) & 1 == 0 {
+                return Ok(Operand::Implicit);
+            }
+            Ok(Operand::Reg(Reg {
+                class: RegClass::Vgpr,
+                index: v as u16,
+                dwords,
+            }))
+        }
         Kind::VDstRtn { dwords, acc, .. } => {
             if (word >> 16) & 1 == 0 {
                 return Ok(Operand::Implicit);
@@ -873,7 +892,43 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
     match (kind, *op) {
         (Kind::Fixed(t), _) => out.push_str(t),
         (Kind::FlatSaddrK { .. } | Kind::ScratchVaddr, Operand::Implicit) => out.push_str("off"),
-        (Kind::VDstRtn { .. } | Kind::FlatSaddrOpt { .. }, Operand::Implicit) => {}
+        (Kind::VDstRtn { .. } | Kind::VfVDstRtn { .. } | Kind::FlatSaddrOpt { .. }, Operand::Implicit) => {}
+        (Kind::UImmDec { .. }, Operand::Imm(v)) => {
+            let _ = write!(out, "{v}");
+        }
+        (Kind::SmemPrefetchOff { .. }, Operand::Imm(v)) => {
+            let off = ((v & 0xff_ffff) << 8) as i32 >> 8;
+            if off < 0 {
+                let _ = write!(out, "-0x{:x}", -(off as i64));
+            } else {
+                let _ = write!(out, "0x{off:x}");
+            }
+        }
+        (Kind::VfAtomicCachePolicy, Operand::Imm(v)) => {
+            let scope = v & 3;
+            let th = (v >> 2) & 7;
+            let mut parts: Vec<String> = Vec::new();
+            // th bit 0: return, bit 1: non-temporal, bit 2: cascade (named only at device
+            // scope and wider).
+            let name = match th {
+                0 => None,
+                4..=7 if scope >= 2 => Some(if th & 2 != 0 { "CASCADE_NT".to_string() } else { "CASCADE_RT".to_string() }),
+                4..=7 => Some(format!("0x{th:x}")),
+                1 => Some("RETURN".into()),
+                2 => Some("NT".into()),
+                _ => Some("NT_RETURN".into()),
+            };
+            if let Some(n) = name {
+                parts.push(format!("th:TH_ATOMIC_{n}"));
+            }
+            match scope {
+                1 => parts.push("scope:SCOPE_SE".into()),
+                2 => parts.push("scope:SCOPE_DEV".into()),
+                3 => parts.push("scope:SCOPE_SYS".into()),
+                _ => {}
+            }
+            out.push_str(&parts.join(" "));
+        }
         (Kind::FlatSaddrOpt { dwords, xexec }, other) => format_operand(
             out,
             target,
@@ -1202,6 +1257,7 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
             | Kind::VRegAv { .. }
             | Kind::VDataRtn { .. }
             | Kind::VDstRtn { .. }
+            | Kind::VfVDstRtn { .. }
             | Kind::FlatVaddrG,
             Operand::Reg(r),
         ) if r.class == RegClass::Vgpr && r.dwords >= 2 && r.index % 2 != 0 => {
@@ -1543,6 +1599,7 @@ pub fn format_inst(
                     | Kind::FlatOff13U
                     | Kind::VfOff24
                     | Kind::VfCachePolicy { .. }
+                    | Kind::VfAtomicCachePolicy
                     | Kind::Flag(_)
                     | Kind::SmemCachePolicy
                     | Kind::Omod

@@ -134,6 +134,10 @@ pub enum Field {
     SmemOffset,
     /// GFX12 SMEM: scale_offset, bit 56.
     SmemScale,
+    /// GFX12 SMEM prefetches, which print offset and soffset as two operands: the signed
+    /// 24-bit offset, bits 55:32, and the soffset SGPR, bits 63:57 (parts of `SmemOffset`).
+    SmemImm24,
+    SmemSoffset,
     /// GFX9 SMEM: dword 1 (offset / soffset), read with the imm (17) and soe (14) bits.
     G9SmemOffset,
     /// GFX9 SMEM: glc, bit 16.
@@ -255,6 +259,8 @@ impl Field {
             Field::SmemCpol => (20, 5),
             Field::SmemOffset => (32, 32),
             Field::SmemScale => (56, 1),
+            Field::SmemImm24 => (32, 24),
+            Field::SmemSoffset => (57, 7),
             Field::G9SmemOffset => (32, 32),
             Field::G9SmemGlc => (16, 1),
             Field::G9SmemNv => (15, 1),
@@ -580,6 +586,19 @@ pub enum Kind {
     /// gfx1250 VFLAT cache policy (`Field::VfCpol`): `th:TH_LOAD_..`/`th:TH_STORE_..` (`store`),
     /// `scope:SCOPE_..`.
     VfCachePolicy { store: bool },
+    /// gfx1250 VFLAT atomic cache policy (`Field::VfCpol`): `th:TH_ATOMIC_..` (th bit 0,
+    /// word bit 52, is "return the pre-op value"), `scope:SCOPE_..`.
+    VfAtomicCachePolicy,
+    /// gfx1250 VFLAT atomic destination (`Field::VfVdst`): `dwords` VGPRs when th bit 0 (word
+    /// bit 52, TH_ATOMIC_RETURN) is set, else absent (decoded as `Operand::Implicit`, printed
+    /// as nothing). Misaligned tuples print LLVM's `VReg_.._Align2` note.
+    VfVDstRtn { dwords: u8 },
+    /// GFX12 SMEM prefetch offset (`Field::SmemImm24`): signed 24-bit, printed in hex;
+    /// `non_neg`: a negative offset is invalid (buffer prefetches).
+    SmemPrefetchOff { non_neg: bool },
+    /// An unsigned immediate printed in decimal; values of `bits` bits or more are invalid (the
+    /// SMEM prefetches' size in the data field).
+    UImmDec { bits: u8 },
 }
 
 /// Constraint on an encoding field that does not hold an operand.

@@ -18,6 +18,8 @@ use std::collections::HashMap;
 
 #[path = "wmma_ir.rs"]
 mod wmma_ir;
+#[path = "mem_model_ir.rs"]
+mod mem_model_ir;
 
 impl From<BuilderError> for RaiseError {
     fn from(e: BuilderError) -> Self {
@@ -216,7 +218,11 @@ pub fn raise_program<'ctx>(
         pc_base: prog.base,
     };
     let mut abi = abi.clone();
-    abi.uses_lds = graph.blocks.iter().flat_map(|bl| bl.insts.iter()).any(|i| i.mnemonic().starts_with("ds_"));
+    abi.uses_lds = graph
+        .blocks
+        .iter()
+        .flat_map(|bl| bl.insts.iter())
+        .any(|i| i.mnemonic().starts_with("ds_") || hx_emu::async_lds::async_load_size(i.mnemonic()).is_some());
     r.init_state(&abi)?;
     for bl in &graph.blocks {
         let bb = ctx.append_basic_block(func, &format!("b{:x}", bl.start));
@@ -509,7 +515,10 @@ impl<'ctx> Raiser<'ctx, '_> {
             // Waits, scheduling hints and prefetches: the target backend inserts its own.
             "s_nop" | "s_wait_loadcnt" | "s_wait_storecnt" | "s_wait_dscnt" | "s_wait_kmcnt" | "s_wait_samplecnt"
             | "s_wait_bvhcnt" | "s_wait_expcnt" | "s_wait_xcnt" | "s_wait_loadcnt_dscnt" | "s_wait_storecnt_dscnt"
-            | "s_wait_alu" | "s_delay_alu" | "s_clause" | "s_set_inst_prefetch_distance" | "v_nop" => return Ok(()),
+            | "s_wait_alu" | "s_delay_alu" | "s_clause" | "s_set_inst_prefetch_distance" | "v_nop" | "s_wait_asynccnt"
+            | "s_prefetch_inst" | "s_prefetch_inst_pc_rel" | "s_prefetch_data" | "s_prefetch_data_pc_rel"
+            | "s_buffer_prefetch_data" | "global_prefetch_b8" => return Ok(()),
+            "global_inv" | "global_wb" | "global_wbinv" => return self.cache_control(inst),
             // The prologue's WAVE_MODE write (bit 25) has no gfx942 counterpart that changes results.
             "s_setreg_imm32_b32" => return self.setreg(inst),
             // Split barrier: the work-group barrier where the source waits; every write before
@@ -1248,6 +1257,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         use hx_emu::mem_ops::{self, AtomicOp, MemKind, Space, Width};
         use hx_llvm::inkwell::AtomicRMWBinOp as Rmw;
         let m = inst.mnemonic();
+        if let Some(bytes) = hx_emu::async_lds::async_load_size(m) {
+            return self.async_to_lds(inst, o, bytes);
+        }
         let shape = mem_ops::classify(m).ok_or_else(|| self.err(inst, "this memory operation"))?;
         let (i32t, i64t) = (self.ctx.i32_type(), self.ctx.i64_type());
         let bytes = shape.width.bytes() as u64;
@@ -1307,7 +1319,9 @@ impl<'ctx> Raiser<'ctx, '_> {
                         Width::U8 | Width::I8 | Width::U16 | Width::I16 => {
                             let t = if matches!(shape.width, Width::U8 | Width::I8) { r.ctx.i8_type() } else { r.ctx.i16_type() };
                             let ld = r.b.build_load(t, ptr, "")?;
-                            hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld).unwrap().set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;
+                            let li = hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld).unwrap();
+                            li.set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;
+                            r.apply_cpol(inst, li, false)?;
                             let v = ld.into_int_value();
                             let signed = matches!(shape.width, Width::I8 | Width::I16);
                             out.push(if signed { r.b.build_int_s_extend(v, i32t, "")? } else { r.b.build_int_z_extend(v, i32t, "")? });
@@ -1316,7 +1330,9 @@ impl<'ctx> Raiser<'ctx, '_> {
                             for i in 0..dwords as u64 {
                                 let p = unsafe { r.b.build_gep(i32t, ptr, &[i64t.const_int(i, false)], "")? };
                                 let ld = r.b.build_load(i32t, p, "")?;
-                                hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld).unwrap().set_alignment(4).map_err(|e| r.err(inst, e.to_string()))?;
+                                let li = hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld).unwrap();
+                                li.set_alignment(4).map_err(|e| r.err(inst, e.to_string()))?;
+                                r.apply_cpol(inst, li, false)?;
                                 out.push(ld.into_int_value());
                             }
                         }
@@ -1338,12 +1354,16 @@ impl<'ctx> Raiser<'ctx, '_> {
                         Width::U8 | Width::I8 | Width::U16 | Width::I16 => {
                             let t = if matches!(shape.width, Width::U8 | Width::I8) { r.ctx.i8_type() } else { r.ctx.i16_type() };
                             let v = r.b.build_int_truncate(words[0], t, "")?;
-                            r.b.build_store(ptr, v)?.set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;
+                            let st = r.b.build_store(ptr, v)?;
+                            st.set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;
+                            r.apply_cpol(inst, st, false)?;
                         }
                         Width::B32 | Width::B64 | Width::B96 | Width::B128 => {
                             for (i, w) in words.iter().enumerate() {
                                 let p = unsafe { r.b.build_gep(i32t, ptr, &[i64t.const_int(i as u64, false)], "")? };
-                                r.b.build_store(p, *w)?.set_alignment(4).map_err(|e| r.err(inst, e.to_string()))?;
+                                let st = r.b.build_store(p, *w)?;
+                                st.set_alignment(4).map_err(|e| r.err(inst, e.to_string()))?;
+                                r.apply_cpol(inst, st, false)?;
                             }
                         }
                         _ => return Err(r.err(inst, "d16 stores are not raised yet")),
@@ -1375,14 +1395,21 @@ impl<'ctx> Raiser<'ctx, '_> {
                     AtomicOp::Min { signed: false } => Some(Rmw::UMin),
                     AtomicOp::Max { signed: true } => Some(Rmw::Max),
                     AtomicOp::Max { signed: false } => Some(Rmw::UMax),
+                    AtomicOp::Inc => Some(Rmw::UIncWrap),
+                    AtomicOp::Dec => Some(Rmw::UDecWrap),
                     AtomicOp::CmpSwap => None,
                     _ => return Err(self.err(inst, "this global atomic is not raised yet")),
                 };
                 let got = self.guarded(active, vec![t.const_zero()], &mut |r| {
                     let old = match (rmw, cmp) {
-                        (Some(op), _) => r.b.build_atomicrmw(op, ptr, src, ord)?,
+                        (Some(op), _) => {
+                            let v = r.b.build_atomicrmw(op, ptr, src, ord)?;
+                            r.apply_cpol(inst, v.as_instruction().expect("atomicrmw"), true)?;
+                            v
+                        }
                         (None, Some(c)) => {
                             let x = r.b.build_cmpxchg(ptr, c, src, ord, ord)?;
+                            r.apply_cpol(inst, x.as_instruction().expect("cmpxchg"), true)?;
                             r.b.build_extract_value(x, 0, "")?.into_int_value()
                         }
                         (None, None) => return Err(r.err(inst, "compare-and-swap without a compare value")),
