@@ -210,7 +210,7 @@ fn role(kind: &Kind) -> Role {
         Kind::SDst { .. } | Kind::SDst8 { .. } | Kind::SDstNoM0 { .. } | Kind::SDstX { .. } => Role::SDst,
         Kind::VDst { .. } | Kind::VDstLo128 { .. } => Role::VDst,
         Kind::Fixed(name) => Role::Fixed(name),
-        Kind::Omod | Kind::OpSel { .. } | Kind::PkBits { .. } | Kind::Flag(_) | Kind::SmemCachePolicy => Role::Modifier,
+        Kind::Omod | Kind::OpSel { .. } | Kind::OpSelMasked { .. } | Kind::PkBits { .. } | Kind::Flag(_) | Kind::SmemCachePolicy => Role::Modifier,
         _ => Role::Src,
     }
 }
