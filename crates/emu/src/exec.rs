@@ -451,6 +451,10 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
         }
         for (k, o) in ops.srcs.iter().enumerate() {
             let t = op.srcs[k];
+            if matches!(op.op, alu::Op::Pk(p) if p.is_wide()) && !matches!(o.value, Operand::Reg(_)) {
+                // Which dwords of a constant a packed-f32 source reads is not modelled.
+                return Err(unsupported(inst, "a constant source of a packed-f32 operation"));
+            }
             let mut v = if half_sel >> k & 1 != 0 {
                 // The high half of a 16-bit source register (of a constant: not modelled).
                 if !matches!(o.value, Operand::Reg(_)) {
