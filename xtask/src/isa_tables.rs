@@ -380,7 +380,12 @@ fn candidates(f: Field) -> Vec<Kind> {
         Field::SmemOffset => vec![Kind::SmemOff, Kind::SmemOffNonNeg],
         Field::SmemScale => vec![Kind::Flag("scale_offset")],
         Field::G9SmemOffset => vec![Kind::G9SmemOff],
-        Field::Vop3Vdst => candidates(Field::Vdst8),
+        Field::Vop3Vdst => {
+            // Wide results (the scaled fp8/fp6/fp4 conversions) after the usual kinds.
+            let mut v = candidates(Field::Vdst8);
+            v.extend([3, 8, 16].map(|dwords| Kind::VDst { dwords }));
+            v
+        }
         Field::Vop3Src0 | Field::Vop3Src1 | Field::Vop3Src2 => {
             let idx = match f {
                 Field::Vop3Src0 => 0,
@@ -1269,7 +1274,7 @@ impl Gen {
                             ]
                         };
                         for &m in mods {
-                            cands.extend([1, 2].map(|dwords| Kind::VSrcVgpr {
+                            cands.extend([1, 2, 3, 4, 8, 16].map(|dwords| Kind::VSrcVgpr {
                                 dwords,
                                 class,
                                 idx,
@@ -1973,6 +1978,16 @@ pub fn generate_one(target: Target, format: Format, op: u32) -> Result<String> {
         vop3_sdst: false,
         vop3p_packed: false,
     };
+    if std::env::var_os("HX_TABLES_NAMES").is_some() {
+        let names = g.hwreg_names()?;
+        let leaked: Vec<Option<&'static str>> = names.iter().map(|n| n.clone().map(leak_str)).collect();
+        g.names = Names { hwreg: Box::leak(leaked.into_boxed_slice()), sendmsg: &[], sendmsg_rtn: &[] };
+    }
+    // HX_TABLES_WARM=n: fit the n opcodes before `op` first (the full run's order).
+    let warm: u32 = std::env::var("HX_TABLES_WARM").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    for o in op.saturating_sub(warm)..op {
+        let _ = g.gen_opcode(format, o);
+    }
     Ok(format!("{:?}", g.gen_opcode(format, op)))
 }
 

@@ -415,6 +415,9 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
     } else {
         0
     };
+    if kimm64_with_short_literal(inst) {
+        return Err(unsupported(inst, "a 32-bit literal source beside a 64-bit K operand"));
+    }
     let fp8_sat = fp8.is_some_and(|f| f.clamp_saturates());
     let float_dst = op.dst.filter(|t| t.is_float());
     // Integer clamp saturates (LLVM uses it for uadd.sat / usub.sat and the signed forms).
@@ -451,11 +454,15 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
         }
         for (k, o) in ops.srcs.iter().enumerate() {
             let t = op.srcs[k];
-            if matches!(op.op, alu::Op::Pk(p) if p.is_wide()) && !matches!(o.value, Operand::Reg(_)) {
-                // Which dwords of a constant a packed-f32 source reads is not modelled.
-                return Err(unsupported(inst, "a constant source of a packed-f32 operation"));
+            let pk_const = matches!(op.op, alu::Op::Pk(p) if p.is_wide()) && !matches!(o.value, Operand::Reg(_));
+            if pk_const && (mods.op_sel | mods.op_sel_hi) >> k & 1 != 0 {
+                // A constant of a packed-f32 source is its low dword (LLVM selects it with
+                // op_sel_hi clear); what the high dword reads is not modelled.
+                return Err(unsupported(inst, "the high dword of a constant packed-f32 source"));
             }
-            let mut v = if half_sel >> k & 1 != 0 {
+            let mut v = if pk_const {
+                source_value(wave, o, lane, alu::Ty::F32, inst)?
+            } else if half_sel >> k & 1 != 0 {
                 // The high half of a 16-bit source register (of a constant: not modelled).
                 if !matches!(o.value, Operand::Reg(_)) {
                     return Err(unsupported(inst, "op_sel on a constant source"));
@@ -539,6 +546,14 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
         }
     }
     Ok(Flow::Next)
+}
+
+/// v_fmaak_f64/v_fmamk_f64 with src0 = 255: LLVM reads that source as the low dword of the
+/// 64-bit K literal, but what the hardware feeds it is not documented; the emulator and the
+/// raiser refuse it.
+pub fn kimm64_with_short_literal(inst: &Instruction) -> bool {
+    inst.operands().any(|o| matches!(o.spec.kind, Kind::KImm(hx_isa::spec::KImmStyle::Lit64)))
+        && inst.operands().any(|o| matches!(o.value, Operand::Literal { wide: false, .. }))
 }
 
 /// The op_sel bits of a VOP3 op that selects 16-bit halves (bit k: source k reads its high

@@ -368,6 +368,14 @@ pub fn decode_operand(
             {
                 return Err(OperandError::Invalid);
             }
+            if dwords > 2 && v < 256 && !matches!(v, 233 | 234 | 250) {
+                // A wide scalar tuple (aligned, and warned about, as SGPR quads); no special
+                // register is that wide.
+                if matches!(v, 230..=239 | 251..=253) {
+                    return Err(OperandError::Invalid);
+                }
+                return decode_scalar(target, v, dwords, Some(ValType::B32), lits, warn);
+            }
             let ty = if dwords >= 2 {
                 ValType::B64
             } else {
@@ -375,7 +383,9 @@ pub fn decode_operand(
             };
             let op = decode_operand(target, Kind::VSrc(ty), v, word, lits, warn)?;
             if let Operand::Reg(r) = op {
-                if r.class != RegClass::Vgpr {
+                // Tuples wider than a pair (the scaled fp8/fp6/fp4 conversions) name `dwords`
+                // registers whatever the class.
+                if r.class != RegClass::Vgpr || dwords > 2 {
                     return Ok(Operand::Reg(Reg { dwords, ..r }));
                 }
             }
@@ -1233,6 +1243,12 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
         {
             format_reg(out, r);
             note(out, class);
+        }
+        (Kind::VSrcVgpr { dwords, class, .. }, Operand::Reg(r)) if dwords > 2 => {
+            format_reg(out, r);
+            if r.index % 2 != 0 {
+                note(out, class);
+            }
         }
         (Kind::VSrcVgpr { dwords, .. }, Operand::Reg(r)) => format_operand(
             out,

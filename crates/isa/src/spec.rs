@@ -885,10 +885,17 @@ pub fn vop_extension(target: Target, word: u32) -> Option<Format> {
 /// As [`oracle_crashes`], for the 64-bit VOP3 encodings (dword 1 in bits 63:32 of `word`):
 /// - gfx942 VOP3 with a literal source (any source field 255; GFX9 VOP3 has no literals);
 /// - GFX9 VOP3 opcodes 0x3c0, 0x3c8, 0x3d0, 0x3dd with a scalar src2 (< 256);
-/// - gfx950 VOP3 opcodes 0x254..=0x263 with a scalar src0 (< 256).
+/// - gfx950 VOP3 opcodes 0x254..=0x263 with a scalar src0 (< 256);
+/// - gfx1250 VOP3 opcodes 0x2c7..=0x2cc with a TTMP src0 (108..=123).
 pub fn oracle_crashes64(target: Target, word: u64, lit: u32) -> bool {
     let w0 = word as u32;
     if oracle_crashes(target, w0, lit) {
+        return true;
+    }
+    // gfx1250 VOP3 v_cvt_scale_pk16_{f16,bf16,f32}_{fp6,bf6} (0x2c7..=0x2cc): a TTMP src0 (a
+    // 96-bit tuple).
+    let gfx1250_vop3 = target == Target::Gfx1250 && w0 & 0xfc00_0000 == 0xd400_0000;
+    if gfx1250_vop3 && (0x2c7..=0x2cc).contains(&((w0 >> 16) & 0x3ff)) && (108..=123).contains(&((word >> 32) & 0x1ff)) {
         return true;
     }
     let gfx9_vop3 = target.family() == Family::Gfx9 && w0 & 0xfc00_0000 == 0xd000_0000;

@@ -52,6 +52,17 @@ const CLASSES: &[Class] = &[
         len: 8,
     },
     Class { name: "VOP2 64-bit KImm", base: 0, shift: 25, opcodes: &[0x23, 0x24], len: 4 },
+    Class {
+        name: "VOP3 scaled fp8/fp6/fp4 cvt",
+        base: 0xd400_0000,
+        shift: 16,
+        opcodes: &[
+            0x297, 0x298, 0x299, 0x2b0, 0x2b3, 0x2b4, 0x2b5, 0x2b8, 0x2b9, 0x2bc, 0x2bf, 0x2c0, 0x2c1,
+            0x2c2, 0x2c3, 0x2c4, 0x2c5, 0x2c6, 0x2cd, 0x2ce, 0x2cf, 0x2d0, 0x2d1, 0x2d2, 0x2d3, 0x2d4,
+            0x2d5, 0x2d6, 0x2d7, 0x2d8,
+        ],
+        len: 8,
+    },
 ];
 
 fn sweep(llvm: &mut Disassembler, rng: &mut Rng, c: &Class, n: u32) -> (u32, u32, Vec<String>) {

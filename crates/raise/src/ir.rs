@@ -705,6 +705,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         } else {
             0
         };
+        if hx_emu::exec::kimm64_with_short_literal(inst) {
+            return Err(self.err(inst, "a 32-bit literal source beside a 64-bit K operand"));
+        }
         let fp8_sat = fp8.is_some_and(|f| f.clamp_saturates());
         let float_dst = op.dst.filter(|t| t.is_float());
         let int_clamp = mods.clamp && !fp8_sat && !pk && mix.is_none() && op.dst.is_some() && float_dst.is_none();
@@ -761,11 +764,16 @@ impl<'ctx> Raiser<'ctx, '_> {
         }
         let mut vals = Vec::new();
         for (k, o) in srcs.iter().enumerate() {
-            if (half_sel >> k & 1 != 0 || pk) && !matches!(o.value, Operand::Reg(_)) {
-                // Which half or dword of a constant the hardware reads is not modelled.
-                return Err(self.err(inst, "a constant source of a packed or op_sel operation"));
+            let constant = !matches!(o.value, Operand::Reg(_));
+            if constant && (half_sel >> k & 1 != 0 || (pk && (mods.op_sel | mods.op_sel_hi) >> k & 1 != 0)) {
+                // Which half or dword of a constant the hardware reads is not modelled (a
+                // packed-f32 constant is its low dword, as the emulator reads it).
+                return Err(self.err(inst, "the high half of a constant source"));
             }
-            let mut v = if half_sel >> k & 1 != 0 {
+            let mut v = if pk && constant {
+                let c = self.source(o, Ty::F32, inst)?;
+                self.b.build_int_z_extend(c, self.ctx.i64_type(), "")?
+            } else if half_sel >> k & 1 != 0 {
                 // The high half of a 16-bit source register.
                 let w = self.source(o, Ty::B32, inst)?;
                 self.b.build_right_shift(w, self.i32(16), false, "")?

@@ -2235,12 +2235,12 @@ pub static VOP3: [Option<OpInfo>; 1024] = [
     Some(OpInfo { mnemonic: "v_qsad_pk_u16_u8", format: Format::Vop3, opcode: 0x23a, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 2 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B64, idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B64, idx: 2, mods: ModsInvalid } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[(Vop3OpSel, Ignored), (Vop3Omod, MustBe(0))] }),
     Some(OpInfo { mnemonic: "v_mqsad_pk_u16_u8", format: Format::Vop3, opcode: 0x23b, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 2 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B64, idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B64, idx: 2, mods: ModsInvalid } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[(Vop3OpSel, Ignored), (Vop3Omod, MustBe(0))] }),
     None, // 0x23c
-    None, // 0x23d unsupported: v_mqsad_u32_u8 v[10:13], v[20:21], v30, v[40:43]
+    Some(OpInfo { mnemonic: "v_mqsad_u32_u8", format: Format::Vop3, opcode: 0x23d, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 4 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B64, idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcVgpr { dwords: 4, class: "VReg_128_Align2", idx: 2, mods: ModsInvalid } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[(Vop3OpSel, Ignored), (Vop3Omod, MustBe(0))] }),
     None, // 0x23e
     Some(OpInfo { mnemonic: "v_perm_pk16_b4_u4", format: Format::Vop3, opcode: 0x23f, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 2 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: PkF32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
     Some(OpInfo { mnemonic: "v_xor3_b32", format: Format::Vop3, opcode: 0x240, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
     Some(OpInfo { mnemonic: "v_mad_u16", format: Format::Vop3, opcode: 0x241, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: I16, idx: 0, mods: ModsIgnored } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: I16, idx: 1, mods: ModsIgnored } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: I16, idx: 2, mods: ModsIgnored } }, OperandSpec { field: Vop3OpSel, kind: OpSel { srcs: 3 } }, OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }], unused: &[(Vop3Omod, MustBe(0)), (Vop3Neg0, Ignored), (Vop3Neg1, Ignored), (Vop3Neg2, Ignored), (Vop3Abs0, Ignored), (Vop3Abs1, Ignored), (Vop3Abs2, Ignored)] }),
-    None, // 0x242 unsupported: v_perm_pk16_b6_u4 v[10:12], v20, v[30:31], v[40:41]
+    Some(OpInfo { mnemonic: "v_perm_pk16_b6_u4", format: Format::Vop3, opcode: 0x242, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 3 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B64, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: PkF32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
     Some(OpInfo { mnemonic: "v_perm_pk16_b8_u4", format: Format::Vop3, opcode: 0x243, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 4 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B64, idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B64, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: PkF32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
     Some(OpInfo { mnemonic: "v_perm_b32", format: Format::Vop3, opcode: 0x244, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
     Some(OpInfo { mnemonic: "v_xad_u32", format: Format::Vop3, opcode: 0x245, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcM { ty: B32, idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
@@ -2325,9 +2325,9 @@ pub static VOP3: [Option<OpInfo>; 1024] = [
     None, // 0x294
     None, // 0x295
     None, // 0x296
-    None, // 0x297 unsupported: v_cvt_scalef32_sr_pk8_fp4_f32 v10, v[20:27], v30, v40
-    None, // 0x298 unsupported: v_cvt_scalef32_sr_pk8_fp8_f32 v[10:11], v[20:27], v30, v40
-    None, // 0x299 unsupported: v_cvt_scalef32_sr_pk8_bf8_f32 v[10:11], v[20:27], v30, v40
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_sr_pk8_fp4_f32", format: Format::Vop3, opcode: 0x297, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 8, class: "VReg_256_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_sr_pk8_fp8_f32", format: Format::Vop3, opcode: 0x298, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 2 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 8, class: "VReg_256_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_sr_pk8_bf8_f32", format: Format::Vop3, opcode: 0x299, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 2 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 8, class: "VReg_256_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
     None, // 0x29a
     None, // 0x29b
     None, // 0x29c
@@ -2350,47 +2350,47 @@ pub static VOP3: [Option<OpInfo>; 1024] = [
     None, // 0x2ad unsupported: v_cvt_scale_pk8_f32_bf8 v[10:17], v[20:21], v30
     None, // 0x2ae
     None, // 0x2af
-    None, // 0x2b0 unsupported: v_cvt_scalef32_pk8_fp4_f32 v10, v[20:27], v30
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_pk8_fp4_f32", format: Format::Vop3, opcode: 0x2b0, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 8, class: "VReg_256_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
     None, // 0x2b1
     None, // 0x2b2
-    None, // 0x2b3 unsupported: v_cvt_scalef32_pk8_fp4_f16 v10, v[20:23], v30
-    None, // 0x2b4 unsupported: v_cvt_scalef32_pk8_fp8_bf16 v[10:11], v[20:23], v30
-    None, // 0x2b5 unsupported: v_cvt_scalef32_pk8_bf8_bf16 v[10:11], v[20:23], v30
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_pk8_fp4_f16", format: Format::Vop3, opcode: 0x2b3, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 4, class: "VReg_128_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_pk8_fp8_bf16", format: Format::Vop3, opcode: 0x2b4, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 2 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 4, class: "VReg_128_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_pk8_bf8_bf16", format: Format::Vop3, opcode: 0x2b5, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 2 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 4, class: "VReg_128_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
     None, // 0x2b6
     None, // 0x2b7
-    None, // 0x2b8 unsupported: v_cvt_scalef32_pk8_fp4_bf16 v10, v[20:23], v30
-    None, // 0x2b9 unsupported: v_cvt_scalef32_sr_pk8_fp4_f16 v10, v[20:23], v30, v40
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_pk8_fp4_bf16", format: Format::Vop3, opcode: 0x2b8, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 4, class: "VReg_128_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_sr_pk8_fp4_f16", format: Format::Vop3, opcode: 0x2b9, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 4, class: "VReg_128_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
     None, // 0x2ba
     None, // 0x2bb
-    None, // 0x2bc unsupported: v_cvt_scalef32_sr_pk8_fp4_bf16 v10, v[20:23], v30, v40
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_sr_pk8_fp4_bf16", format: Format::Vop3, opcode: 0x2bc, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 1 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 4, class: "VReg_128_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
     None, // 0x2bd
     None, // 0x2be
-    None, // 0x2bf unsupported: v_cvt_scalef32_sr_pk8_fp8_f16 v[10:11], v[20:23], v30, v40
-    None, // 0x2c0 unsupported: v_cvt_scalef32_sr_pk8_fp8_bf16 v[10:11], v[20:23], v30, v40
-    None, // 0x2c1 unsupported: v_cvt_scalef32_sr_pk8_bf8_f16 v[10:11], v[20:23], v30, v40
-    None, // 0x2c2 unsupported: v_cvt_scalef32_sr_pk8_bf8_bf16 v[10:11], v[20:23], v30, v40
-    None, // 0x2c3 unsupported: v_cvt_scalef32_pk8_fp8_f32 v[10:11], v[20:27], v30
-    None, // 0x2c4 unsupported: v_cvt_scalef32_pk8_fp8_f16 v[10:11], v[20:23], v30
-    None, // 0x2c5 unsupported: v_cvt_scalef32_pk8_bf8_f32 v[10:11], v[20:27], v30
-    None, // 0x2c6 unsupported: v_cvt_scalef32_pk8_bf8_f16 v[10:11], v[20:23], v30
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_sr_pk8_fp8_f16", format: Format::Vop3, opcode: 0x2bf, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 2 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 4, class: "VReg_128_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_sr_pk8_fp8_bf16", format: Format::Vop3, opcode: 0x2c0, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 2 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 4, class: "VReg_128_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_sr_pk8_bf8_f16", format: Format::Vop3, opcode: 0x2c1, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 2 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 4, class: "VReg_128_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_sr_pk8_bf8_bf16", format: Format::Vop3, opcode: 0x2c2, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 2 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 4, class: "VReg_128_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_pk8_fp8_f32", format: Format::Vop3, opcode: 0x2c3, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 2 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 8, class: "VReg_256_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_pk8_fp8_f16", format: Format::Vop3, opcode: 0x2c4, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 2 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 4, class: "VReg_128_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_pk8_bf8_f32", format: Format::Vop3, opcode: 0x2c5, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 2 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 8, class: "VReg_256_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_pk8_bf8_f16", format: Format::Vop3, opcode: 0x2c6, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 2 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 4, class: "VReg_128_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
     None, // 0x2c7 unsupported: v_cvt_scale_pk16_f16_fp6 v[10:17], v[20:22], v30
     None, // 0x2c8 unsupported: v_cvt_scale_pk16_bf16_fp6 v[10:17], v[20:22], v30
     None, // 0x2c9 unsupported: v_cvt_scale_pk16_f32_fp6 v[10:25], v[20:22], v30
     None, // 0x2ca unsupported: v_cvt_scale_pk16_f16_bf6 v[10:17], v[20:22], v30
     None, // 0x2cb unsupported: v_cvt_scale_pk16_bf16_bf6 v[10:17], v[20:22], v30
     None, // 0x2cc unsupported: v_cvt_scale_pk16_f32_bf6 v[10:25], v[20:22], v30
-    None, // 0x2cd unsupported: v_cvt_scalef32_pk16_fp6_f32 v[10:12], v[20:35], v30
-    None, // 0x2ce unsupported: v_cvt_scalef32_pk16_bf6_f32 v[10:12], v[20:35], v30
-    None, // 0x2cf unsupported: v_cvt_scalef32_pk16_fp6_f16 v[10:12], v[20:27], v30
-    None, // 0x2d0 unsupported: v_cvt_scalef32_pk16_bf6_f16 v[10:12], v[20:27], v30
-    None, // 0x2d1 unsupported: v_cvt_scalef32_pk16_fp6_bf16 v[10:12], v[20:27], v30
-    None, // 0x2d2 unsupported: v_cvt_scalef32_pk16_bf6_bf16 v[10:12], v[20:27], v30
-    None, // 0x2d3 unsupported: v_cvt_scalef32_sr_pk16_fp6_f32 v[10:12], v[20:35], v30, v40
-    None, // 0x2d4 unsupported: v_cvt_scalef32_sr_pk16_bf6_f32 v[10:12], v[20:35], v30, v40
-    None, // 0x2d5 unsupported: v_cvt_scalef32_sr_pk16_fp6_f16 v[10:12], v[20:27], v30, v40
-    None, // 0x2d6 unsupported: v_cvt_scalef32_sr_pk16_bf6_f16 v[10:12], v[20:27], v30, v40
-    None, // 0x2d7 unsupported: v_cvt_scalef32_sr_pk16_fp6_bf16 v[10:12], v[20:27], v30, v40
-    None, // 0x2d8 unsupported: v_cvt_scalef32_sr_pk16_bf6_bf16 v[10:12], v[20:27], v30, v40
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_pk16_fp6_f32", format: Format::Vop3, opcode: 0x2cd, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 3 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 16, class: "VReg_512_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_pk16_bf6_f32", format: Format::Vop3, opcode: 0x2ce, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 3 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 16, class: "VReg_512_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_pk16_fp6_f16", format: Format::Vop3, opcode: 0x2cf, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 3 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 8, class: "VReg_256_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_pk16_bf6_f16", format: Format::Vop3, opcode: 0x2d0, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 3 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 8, class: "VReg_256_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_pk16_fp6_bf16", format: Format::Vop3, opcode: 0x2d1, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 3 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 8, class: "VReg_256_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_pk16_bf6_bf16", format: Format::Vop3, opcode: 0x2d2, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 3 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 8, class: "VReg_256_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }], unused: &[(Vop3Src2, Ignored), (Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0)), (Vop3Neg2, MustBe(0)), (Vop3Abs2, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_sr_pk16_fp6_f32", format: Format::Vop3, opcode: 0x2d3, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 3 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 16, class: "VReg_512_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_sr_pk16_bf6_f32", format: Format::Vop3, opcode: 0x2d4, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 3 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 16, class: "VReg_512_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_sr_pk16_fp6_f16", format: Format::Vop3, opcode: 0x2d5, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 3 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 8, class: "VReg_256_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_sr_pk16_bf6_f16", format: Format::Vop3, opcode: 0x2d6, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 3 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 8, class: "VReg_256_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_sr_pk16_fp6_bf16", format: Format::Vop3, opcode: 0x2d7, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 3 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 8, class: "VReg_256_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
+    Some(OpInfo { mnemonic: "v_cvt_scalef32_sr_pk16_bf6_bf16", format: Format::Vop3, opcode: 0x2d8, operands: &[OperandSpec { field: Vop3Vdst, kind: VDst { dwords: 3 } }, OperandSpec { field: Vop3Src0, kind: VSrcVgpr { dwords: 8, class: "VReg_256_Align2", idx: 0, mods: ModsInvalid } }, OperandSpec { field: Vop3Src1, kind: VSrcM { ty: B32, idx: 1, mods: ModsInvalid } }, OperandSpec { field: Vop3Src2, kind: VSrcM { ty: B32, idx: 2, mods: ModsInvalid } }], unused: &[(Vop3OpSel, Ignored), (Vop3Clamp, MustBe(0)), (Vop3Omod, MustBe(0))] }),
     None, // 0x2d9
     None, // 0x2da
     None, // 0x2db
@@ -3874,8 +3874,6 @@ pub static UNSUPPORTED: &[(Format, u16, &str, &str)] = &[
     (Format::Vop3, 0x1c9, "v_permlane16_swap_b32_e64 v10, v20", "no operand kind reproduces operand 2 () of field Vop3OpSel"),
     (Format::Vop3, 0x233, "v_bitop3_b16 v10, v20, v30, v40", "no operand kind reproduces operand 1 (v20) of field Vop3Src0"),
     (Format::Vop3, 0x234, "v_bitop3_b32 v10, v20, v30, v40", "no operand kind reproduces operand 1 (v20) of field Vop3Src0"),
-    (Format::Vop3, 0x23d, "v_mqsad_u32_u8 v[10:13], v[20:21], v30, v[40:43]", "no operand kind reproduces operand 3 (v[40:43]) of field Vop3Src2"),
-    (Format::Vop3, 0x242, "v_perm_pk16_b6_u4 v[10:12], v20, v[30:31], v[40:41]", "no operand kind reproduces operand 0 (v[10:12]) of field Vop3Vdst"),
     (Format::Vop3, 0x25b, "v_permlane16_b32 v10, v20, v30/*Invalid register, operand has 'SReg_32' register class*/, v40/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 4 () of field Vop3OpSel"),
     (Format::Vop3, 0x25c, "v_permlanex16_b32 v10, v20, v30/*Invalid register, operand has 'SReg_32' register class*/, v40/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 4 () of field Vop3OpSel"),
     (Format::Vop3, 0x281, "v_s_exp_f16 s10, v20/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 1 (v20/*Invalid register, operand has 'SReg_32' register class*/) of field Vop3Src0"),
@@ -3883,106 +3881,76 @@ pub static UNSUPPORTED: &[(Format, u16, &str, &str)] = &[
     (Format::Vop3, 0x285, "v_s_rcp_f16 s10, v20/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 1 (v20/*Invalid register, operand has 'SReg_32' register class*/) of field Vop3Src0"),
     (Format::Vop3, 0x287, "v_s_rsq_f16 s10, v20/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 1 (v20/*Invalid register, operand has 'SReg_32' register class*/) of field Vop3Src0"),
     (Format::Vop3, 0x289, "v_s_sqrt_f16 s10, v20/*Invalid register, operand has 'SReg_32' register class*/", "no operand kind reproduces operand 1 (v20/*Invalid register, operand has 'SReg_32' register class*/) of field Vop3Src0"),
-    (Format::Vop3, 0x297, "v_cvt_scalef32_sr_pk8_fp4_f32 v10, v[20:27], v30, v40", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
-    (Format::Vop3, 0x298, "v_cvt_scalef32_sr_pk8_fp8_f32 v[10:11], v[20:27], v30, v40", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
-    (Format::Vop3, 0x299, "v_cvt_scalef32_sr_pk8_bf8_f32 v[10:11], v[20:27], v30, v40", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
     (Format::Vop3, 0x29f, "v_cvt_scale_pk8_f16_fp4 v[10:13], v20, v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
     (Format::Vop3, 0x2a0, "v_cvt_scale_pk8_bf16_fp4 v[10:13], v20, v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
-    (Format::Vop3, 0x2a1, "v_cvt_scale_pk8_f32_fp4 v[10:17], v20, v30", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3, 0x2a1, "v_cvt_scale_pk8_f32_fp4 v[10:17], v20, v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
     (Format::Vop3, 0x2a8, "v_cvt_scale_pk8_f16_fp8 v[10:13], v[20:21], v30", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
     (Format::Vop3, 0x2a9, "v_cvt_scale_pk8_bf16_fp8 v[10:13], v[20:21], v30", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
-    (Format::Vop3, 0x2aa, "v_cvt_scale_pk8_f32_fp8 v[10:17], v[20:21], v30", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3, 0x2aa, "v_cvt_scale_pk8_f32_fp8 v[10:17], v[20:21], v30", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
     (Format::Vop3, 0x2ab, "v_cvt_scale_pk8_f16_bf8 v[10:13], v[20:21], v30", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
     (Format::Vop3, 0x2ac, "v_cvt_scale_pk8_bf16_bf8 v[10:13], v[20:21], v30", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
-    (Format::Vop3, 0x2ad, "v_cvt_scale_pk8_f32_bf8 v[10:17], v[20:21], v30", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3, 0x2b0, "v_cvt_scalef32_pk8_fp4_f32 v10, v[20:27], v30", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
-    (Format::Vop3, 0x2b3, "v_cvt_scalef32_pk8_fp4_f16 v10, v[20:23], v30", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
-    (Format::Vop3, 0x2b4, "v_cvt_scalef32_pk8_fp8_bf16 v[10:11], v[20:23], v30", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
-    (Format::Vop3, 0x2b5, "v_cvt_scalef32_pk8_bf8_bf16 v[10:11], v[20:23], v30", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
-    (Format::Vop3, 0x2b8, "v_cvt_scalef32_pk8_fp4_bf16 v10, v[20:23], v30", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
-    (Format::Vop3, 0x2b9, "v_cvt_scalef32_sr_pk8_fp4_f16 v10, v[20:23], v30, v40", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
-    (Format::Vop3, 0x2bc, "v_cvt_scalef32_sr_pk8_fp4_bf16 v10, v[20:23], v30, v40", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
-    (Format::Vop3, 0x2bf, "v_cvt_scalef32_sr_pk8_fp8_f16 v[10:11], v[20:23], v30, v40", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
-    (Format::Vop3, 0x2c0, "v_cvt_scalef32_sr_pk8_fp8_bf16 v[10:11], v[20:23], v30, v40", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
-    (Format::Vop3, 0x2c1, "v_cvt_scalef32_sr_pk8_bf8_f16 v[10:11], v[20:23], v30, v40", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
-    (Format::Vop3, 0x2c2, "v_cvt_scalef32_sr_pk8_bf8_bf16 v[10:11], v[20:23], v30, v40", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
-    (Format::Vop3, 0x2c3, "v_cvt_scalef32_pk8_fp8_f32 v[10:11], v[20:27], v30", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
-    (Format::Vop3, 0x2c4, "v_cvt_scalef32_pk8_fp8_f16 v[10:11], v[20:23], v30", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
-    (Format::Vop3, 0x2c5, "v_cvt_scalef32_pk8_bf8_f32 v[10:11], v[20:27], v30", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
-    (Format::Vop3, 0x2c6, "v_cvt_scalef32_pk8_bf8_f16 v[10:11], v[20:23], v30", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
-    (Format::Vop3, 0x2c7, "v_cvt_scale_pk16_f16_fp6 v[10:17], v[20:22], v30", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3, 0x2c8, "v_cvt_scale_pk16_bf16_fp6 v[10:17], v[20:22], v30", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3, 0x2c9, "v_cvt_scale_pk16_f32_fp6 v[10:25], v[20:22], v30", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
-    (Format::Vop3, 0x2ca, "v_cvt_scale_pk16_f16_bf6 v[10:17], v[20:22], v30", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3, 0x2cb, "v_cvt_scale_pk16_bf16_bf6 v[10:17], v[20:22], v30", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3, 0x2cc, "v_cvt_scale_pk16_f32_bf6 v[10:25], v[20:22], v30", "no operand kind reproduces operand 0 (v[10:25]) of field Vop3Vdst"),
-    (Format::Vop3, 0x2cd, "v_cvt_scalef32_pk16_fp6_f32 v[10:12], v[20:35], v30", "no operand kind reproduces operand 0 (v[10:12]) of field Vop3Vdst"),
-    (Format::Vop3, 0x2ce, "v_cvt_scalef32_pk16_bf6_f32 v[10:12], v[20:35], v30", "no operand kind reproduces operand 0 (v[10:12]) of field Vop3Vdst"),
-    (Format::Vop3, 0x2cf, "v_cvt_scalef32_pk16_fp6_f16 v[10:12], v[20:27], v30", "no operand kind reproduces operand 0 (v[10:12]) of field Vop3Vdst"),
-    (Format::Vop3, 0x2d0, "v_cvt_scalef32_pk16_bf6_f16 v[10:12], v[20:27], v30", "no operand kind reproduces operand 0 (v[10:12]) of field Vop3Vdst"),
-    (Format::Vop3, 0x2d1, "v_cvt_scalef32_pk16_fp6_bf16 v[10:12], v[20:27], v30", "no operand kind reproduces operand 0 (v[10:12]) of field Vop3Vdst"),
-    (Format::Vop3, 0x2d2, "v_cvt_scalef32_pk16_bf6_bf16 v[10:12], v[20:27], v30", "no operand kind reproduces operand 0 (v[10:12]) of field Vop3Vdst"),
-    (Format::Vop3, 0x2d3, "v_cvt_scalef32_sr_pk16_fp6_f32 v[10:12], v[20:35], v30, v40", "no operand kind reproduces operand 0 (v[10:12]) of field Vop3Vdst"),
-    (Format::Vop3, 0x2d4, "v_cvt_scalef32_sr_pk16_bf6_f32 v[10:12], v[20:35], v30, v40", "no operand kind reproduces operand 0 (v[10:12]) of field Vop3Vdst"),
-    (Format::Vop3, 0x2d5, "v_cvt_scalef32_sr_pk16_fp6_f16 v[10:12], v[20:27], v30, v40", "no operand kind reproduces operand 0 (v[10:12]) of field Vop3Vdst"),
-    (Format::Vop3, 0x2d6, "v_cvt_scalef32_sr_pk16_bf6_f16 v[10:12], v[20:27], v30, v40", "no operand kind reproduces operand 0 (v[10:12]) of field Vop3Vdst"),
-    (Format::Vop3, 0x2d7, "v_cvt_scalef32_sr_pk16_fp6_bf16 v[10:12], v[20:27], v30, v40", "no operand kind reproduces operand 0 (v[10:12]) of field Vop3Vdst"),
-    (Format::Vop3, 0x2d8, "v_cvt_scalef32_sr_pk16_bf6_bf16 v[10:12], v[20:27], v30, v40", "no operand kind reproduces operand 0 (v[10:12]) of field Vop3Vdst"),
+    (Format::Vop3, 0x2ad, "v_cvt_scale_pk8_f32_bf8 v[10:17], v[20:21], v30", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3, 0x2c7, "v_cvt_scale_pk16_f16_fp6 v[10:17], v[20:22], v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
+    (Format::Vop3, 0x2c8, "v_cvt_scale_pk16_bf16_fp6 v[10:17], v[20:22], v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
+    (Format::Vop3, 0x2c9, "v_cvt_scale_pk16_f32_fp6 v[10:25], v[20:22], v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
+    (Format::Vop3, 0x2ca, "v_cvt_scale_pk16_f16_bf6 v[10:17], v[20:22], v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
+    (Format::Vop3, 0x2cb, "v_cvt_scale_pk16_bf16_bf6 v[10:17], v[20:22], v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
+    (Format::Vop3, 0x2cc, "v_cvt_scale_pk16_f32_bf6 v[10:25], v[20:22], v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
     (Format::Vop3, 0x30f, "v_permlane16_var_b32 v10, v20, v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
     (Format::Vop3, 0x310, "v_permlanex16_var_b32 v10, v20, v30", "no operand kind reproduces operand 3 () of field Vop3OpSel"),
     (Format::Vop3p, 0x36, "v_pk_minimum3_f16 v10, v20, v30, v40", "whole-instruction check fails at 0x781dfc5dcc36441e [3f000000, 976f4db9]: LLVM Some((16, \"v_pk_minimum3_f16 v30, s93, 0x3f000000, s7 neg_lo:[1,1,0] neg_hi:[0,0,1]\")), ours Some((16, \"v_pk_minimum3_f16 v30, s93, 0.5, s7 neg_lo:[1,1,0] neg_hi:[0,0,1]\"))"),
     (Format::Vop3p, 0x37, "v_pk_maximum3_f16 v10, v20, v30, v40", "whole-instruction check fails at 0x5b15fc9dcc372d13 [3800, 91d890cb]: LLVM Some((16, \"v_pk_maximum3_f16 v19, 29, 0.5, -5 op_sel:[1,0,1] op_sel_hi:[1,1,0] neg_lo:[0,1,0] neg_hi:[1,0,1]\")), ours Some((16, \"v_pk_maximum3_f16 v19, 29, 0x3800, -5 op_sel:[1,0,1] op_sel_hi:[1,1,0] neg_lo:[0,1,0] neg_hi:[1,0,1]\"))"),
-    (Format::Vop3p, 0x40, "v_wmma_f32_16x16x16_f16 v[10:17], v[20:23], v[30:33], v[40:47]", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x41, "v_wmma_f32_16x16x16_bf16 v[10:17], v[20:23], v[30:33], v[40:47]", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x42, "v_wmma_f16_16x16x16_f16 v[10:13], v[20:23], v[30:33], v[40:43]", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
-    (Format::Vop3p, 0x43, "v_wmma_bf16_16x16x16_bf16 v[10:13], v[20:23], v[30:33], v[40:43]", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
-    (Format::Vop3p, 0x44, "v_wmma_i32_16x16x16_iu8 v[10:17], v[20:21], v[30:31], v[40:47]", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x45, "v_wmma_i32_16x16x16_iu4 v[10:17], v20, v30, v[40:47]", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x46, "v_wmma_f32_16x16x16_fp8_fp8 v[10:17], v[20:21], v[30:31], v[40:47]", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x47, "v_wmma_f32_16x16x16_fp8_bf8 v[10:17], v[20:21], v[30:31], v[40:47]", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x48, "v_wmma_f32_16x16x16_bf8_fp8 v[10:17], v[20:21], v[30:31], v[40:47]", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x49, "v_wmma_f32_16x16x16_bf8_bf8 v[10:17], v[20:21], v[30:31], v[40:47]", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x4a, "v_wmma_i32_16x16x32_iu4 v[10:17], v[20:21], v[30:31], v[40:47]", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x50, "v_swmmac_f32_16x16x32_f16 v[10:17], v[20:23], v[30:37], v40", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x51, "v_swmmac_f32_16x16x32_bf16 v[10:17], v[20:23], v[30:37], v40", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x52, "v_swmmac_f16_16x16x32_f16 v[10:13], v[20:23], v[30:37], v40", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
-    (Format::Vop3p, 0x53, "v_swmmac_bf16_16x16x32_bf16 v[10:13], v[20:23], v[30:37], v40", "no operand kind reproduces operand 1 (v[20:23]) of field Vop3Src0"),
-    (Format::Vop3p, 0x54, "v_swmmac_i32_16x16x32_iu8 v[10:17], v[20:21], v[30:33], v40", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x55, "v_swmmac_i32_16x16x32_iu4 v[10:17], v20, v[30:31], v40", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x56, "v_swmmac_i32_16x16x64_iu4 v[10:17], v[20:21], v[30:33], v40", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x57, "v_swmmac_f32_16x16x32_fp8_fp8 v[10:17], v[20:21], v[30:33], v40", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x58, "v_swmmac_f32_16x16x32_fp8_bf8 v[10:17], v[20:21], v[30:33], v40", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x59, "v_swmmac_f32_16x16x32_bf8_fp8 v[10:17], v[20:21], v[30:33], v40", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x5a, "v_swmmac_f32_16x16x32_bf8_bf8 v[10:17], v[20:21], v[30:33], v40", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x5d, "v_wmma_f32_16x16x4_f32 v[10:17], v[20:21], v[30:31], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x60, "v_wmma_f32_16x16x32_f16 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x61, "v_wmma_f16_16x16x32_f16 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
-    (Format::Vop3p, 0x62, "v_wmma_f32_16x16x32_bf16 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x63, "v_wmma_bf16_16x16x32_bf16 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
-    (Format::Vop3p, 0x64, "v_wmma_bf16f32_16x16x32_bf16 v[10:13], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
-    (Format::Vop3p, 0x65, "v_swmmac_f32_16x16x64_f16 v[10:17], v[20:27], v[30:45], v40 matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x66, "v_swmmac_f32_16x16x64_bf16 v[10:17], v[20:27], v[30:45], v40 matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x67, "v_swmmac_f16_16x16x64_f16 v[10:13], v[20:27], v[30:45], v40 matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
-    (Format::Vop3p, 0x68, "v_swmmac_bf16_16x16x64_bf16 v[10:13], v[20:27], v[30:45], v40 matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
-    (Format::Vop3p, 0x69, "v_swmmac_bf16f32_16x16x64_bf16 v[10:17], v[20:27], v[30:45], v40 matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x6a, "v_wmma_f32_16x16x64_fp8_fp8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x6b, "v_wmma_f32_16x16x64_fp8_bf8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x6c, "v_wmma_f32_16x16x64_bf8_fp8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x6d, "v_wmma_f32_16x16x64_bf8_bf8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x6e, "v_wmma_f16_16x16x64_fp8_fp8 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
-    (Format::Vop3p, 0x6f, "v_wmma_f16_16x16x64_fp8_bf8 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
-    (Format::Vop3p, 0x70, "v_wmma_f16_16x16x64_bf8_fp8 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
-    (Format::Vop3p, 0x71, "v_wmma_f16_16x16x64_bf8_bf8 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
-    (Format::Vop3p, 0x72, "v_wmma_i32_16x16x64_iu8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x73, "v_swmmac_f32_16x16x128_fp8_fp8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x74, "v_swmmac_f32_16x16x128_fp8_bf8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x75, "v_swmmac_f32_16x16x128_bf8_fp8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x76, "v_swmmac_f32_16x16x128_bf8_bf8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
-    (Format::Vop3p, 0x77, "v_swmmac_f16_16x16x128_fp8_fp8 v[10:13], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
-    (Format::Vop3p, 0x78, "v_swmmac_f16_16x16x128_fp8_bf8 v[10:13], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
-    (Format::Vop3p, 0x79, "v_swmmac_f16_16x16x128_bf8_fp8 v[10:13], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
-    (Format::Vop3p, 0x7a, "v_swmmac_f16_16x16x128_bf8_bf8 v[10:13], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:27]) of field Vop3Src0"),
-    (Format::Vop3p, 0x7b, "v_swmmac_i32_16x16x128_iu8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 0 (v[10:17]) of field Vop3Vdst"),
+    (Format::Vop3p, 0x40, "v_wmma_f32_16x16x16_f16 v[10:17], v[20:23], v[30:33], v[40:47]", "no operand kind reproduces operand 3 (v[40:47]) of field Vop3Src2"),
+    (Format::Vop3p, 0x41, "v_wmma_f32_16x16x16_bf16 v[10:17], v[20:23], v[30:33], v[40:47]", "no operand kind reproduces operand 3 (v[40:47]) of field Vop3Src2"),
+    (Format::Vop3p, 0x42, "v_wmma_f16_16x16x16_f16 v[10:13], v[20:23], v[30:33], v[40:43]", "no operand kind reproduces operand 3 (v[40:43]) of field Vop3Src2"),
+    (Format::Vop3p, 0x43, "v_wmma_bf16_16x16x16_bf16 v[10:13], v[20:23], v[30:33], v[40:43]", "no operand kind reproduces operand 3 (v[40:43]) of field Vop3Src2"),
+    (Format::Vop3p, 0x44, "v_wmma_i32_16x16x16_iu8 v[10:17], v[20:21], v[30:31], v[40:47]", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x45, "v_wmma_i32_16x16x16_iu4 v[10:17], v20, v30, v[40:47]", "no operand kind reproduces operand 3 (v[40:47]) of field Vop3Src2"),
+    (Format::Vop3p, 0x46, "v_wmma_f32_16x16x16_fp8_fp8 v[10:17], v[20:21], v[30:31], v[40:47]", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x47, "v_wmma_f32_16x16x16_fp8_bf8 v[10:17], v[20:21], v[30:31], v[40:47]", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x48, "v_wmma_f32_16x16x16_bf8_fp8 v[10:17], v[20:21], v[30:31], v[40:47]", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x49, "v_wmma_f32_16x16x16_bf8_bf8 v[10:17], v[20:21], v[30:31], v[40:47]", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x4a, "v_wmma_i32_16x16x32_iu4 v[10:17], v[20:21], v[30:31], v[40:47]", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x50, "v_swmmac_f32_16x16x32_f16 v[10:17], v[20:23], v[30:37], v40", "no operand kind reproduces operand 4 () of field Vop3pOpSel"),
+    (Format::Vop3p, 0x51, "v_swmmac_f32_16x16x32_bf16 v[10:17], v[20:23], v[30:37], v40", "no operand kind reproduces operand 4 () of field Vop3pOpSel"),
+    (Format::Vop3p, 0x52, "v_swmmac_f16_16x16x32_f16 v[10:13], v[20:23], v[30:37], v40", "no operand kind reproduces operand 4 () of field Vop3pOpSel"),
+    (Format::Vop3p, 0x53, "v_swmmac_bf16_16x16x32_bf16 v[10:13], v[20:23], v[30:37], v40", "no operand kind reproduces operand 4 () of field Vop3pOpSel"),
+    (Format::Vop3p, 0x54, "v_swmmac_i32_16x16x32_iu8 v[10:17], v[20:21], v[30:33], v40", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x55, "v_swmmac_i32_16x16x32_iu4 v[10:17], v20, v[30:31], v40", "no operand kind reproduces operand 2 (v[30:31]) of field Vop3Src1"),
+    (Format::Vop3p, 0x56, "v_swmmac_i32_16x16x64_iu4 v[10:17], v[20:21], v[30:33], v40", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x57, "v_swmmac_f32_16x16x32_fp8_fp8 v[10:17], v[20:21], v[30:33], v40", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x58, "v_swmmac_f32_16x16x32_fp8_bf8 v[10:17], v[20:21], v[30:33], v40", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x59, "v_swmmac_f32_16x16x32_bf8_fp8 v[10:17], v[20:21], v[30:33], v40", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x5a, "v_swmmac_f32_16x16x32_bf8_bf8 v[10:17], v[20:21], v[30:33], v40", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x5d, "v_wmma_f32_16x16x4_f32 v[10:17], v[20:21], v[30:31], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 1 (v[20:21]) of field Vop3Src0"),
+    (Format::Vop3p, 0x60, "v_wmma_f32_16x16x32_f16 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:47] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x61, "v_wmma_f16_16x16x32_f16 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:43] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x62, "v_wmma_f32_16x16x32_bf16 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:47] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x63, "v_wmma_bf16_16x16x32_bf16 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:43] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x64, "v_wmma_bf16f32_16x16x32_bf16 v[10:13], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:47] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x65, "v_swmmac_f32_16x16x64_f16 v[10:17], v[20:27], v[30:45], v40 matrix_b_reuse", "no operand kind reproduces operand 3 (v40 matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x66, "v_swmmac_f32_16x16x64_bf16 v[10:17], v[20:27], v[30:45], v40 matrix_b_reuse", "no operand kind reproduces operand 3 (v40 matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x67, "v_swmmac_f16_16x16x64_f16 v[10:13], v[20:27], v[30:45], v40 matrix_b_reuse", "no operand kind reproduces operand 3 (v40 matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x68, "v_swmmac_bf16_16x16x64_bf16 v[10:13], v[20:27], v[30:45], v40 matrix_b_reuse", "no operand kind reproduces operand 3 (v40 matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x69, "v_swmmac_bf16f32_16x16x64_bf16 v[10:17], v[20:27], v[30:45], v40 matrix_b_reuse", "no operand kind reproduces operand 3 (v40 matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x6a, "v_wmma_f32_16x16x64_fp8_fp8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:47] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x6b, "v_wmma_f32_16x16x64_fp8_bf8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:47] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x6c, "v_wmma_f32_16x16x64_bf8_fp8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:47] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x6d, "v_wmma_f32_16x16x64_bf8_bf8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:47] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x6e, "v_wmma_f16_16x16x64_fp8_fp8 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:43] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x6f, "v_wmma_f16_16x16x64_fp8_bf8 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:43] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x70, "v_wmma_f16_16x16x64_bf8_fp8 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:43] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x71, "v_wmma_f16_16x16x64_bf8_bf8 v[10:13], v[20:27], v[30:37], v[40:43] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:43] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x72, "v_wmma_i32_16x16x64_iu8 v[10:17], v[20:27], v[30:37], v[40:47] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:47] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x73, "v_swmmac_f32_16x16x128_fp8_fp8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:41] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x74, "v_swmmac_f32_16x16x128_fp8_bf8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:41] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x75, "v_swmmac_f32_16x16x128_bf8_fp8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:41] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x76, "v_swmmac_f32_16x16x128_bf8_bf8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:41] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x77, "v_swmmac_f16_16x16x128_fp8_fp8 v[10:13], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:41] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x78, "v_swmmac_f16_16x16x128_fp8_bf8 v[10:13], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:41] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x79, "v_swmmac_f16_16x16x128_bf8_fp8 v[10:13], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:41] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x7a, "v_swmmac_f16_16x16x128_bf8_bf8 v[10:13], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:41] matrix_b_reuse) of field Vop3Src2"),
+    (Format::Vop3p, 0x7b, "v_swmmac_i32_16x16x128_iu8 v[10:17], v[20:27], v[30:45], v[40:41] matrix_b_reuse", "no operand kind reproduces operand 3 (v[40:41] matrix_b_reuse) of field Vop3Src2"),
     (Format::Ds, 0x35, "ds_swizzle_b32 v10, v30", "no operand kind reproduces operand 2 () of field DsOffset"),
     (Format::Ds, 0xfb, "ds_load_tr6_b96 v[10:12], v30", "no operand kind reproduces operand 0 (v[10:12]) of field DsVdst"),
     (Format::Global, 0x33, "global_atomic_swap_b32 v2, v20, s[2:3]", "no operand kind reproduces operand 5 () of field VfCpol"),
