@@ -585,6 +585,8 @@ pub fn int_saturate(op: alu::Op, a: u64, b: u64) -> Option<u64> {
         alu::Op::SubI32 => (a32 as i32).saturating_sub(b32 as i32) as u32 as u64,
         alu::Op::AddU16 => a16.saturating_add(b16) as u64,
         alu::Op::SubU16 => a16.saturating_sub(b16) as u64,
+        alu::Op::AddI16 => (a16 as i16).saturating_add(b16 as i16) as u16 as u64,
+        alu::Op::SubI16 => (a16 as i16).saturating_sub(b16 as i16) as u16 as u64,
         _ => return None,
     })
 }

@@ -544,7 +544,8 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 let r = if op.op == AddF16 { b.build_float_add(x, y, "")? } else { b.build_float_mul(x, y, "")? };
                 none(self.half_bits(r)?)
             }
-            AddU16 => none(b.build_and(b.build_int_add(v[0], v[1], "")?, c32(0xffff), "")?),
+            AddU16 | AddI16 => none(b.build_and(b.build_int_add(v[0], v[1], "")?, c32(0xffff), "")?),
+            SubU16 | SubI16 => none(b.build_and(b.build_int_sub(v[0], v[1], "")?, c32(0xffff), "")?),
             MadI32I24 => {
                 let s24 = |x: IntValue<'ctx>| -> Result<_, BuilderError> { b.build_right_shift(b.build_left_shift(x, c32(8), "")?, c32(8), true, "") };
                 none(b.build_int_add(b.build_int_mul(s24(v[0])?, s24(v[1])?, "")?, v[2], "")?)

@@ -715,8 +715,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         if int_clamp && hx_emu::exec::int_saturate(op.op, 0, 0).is_none() {
             return Err(self.err(inst, "clamp on this integer result is not raised yet"));
         }
-        if mods.omod != 0 || (mods.clamp && (pk || mix.is_some())) || (mods.neg_hi != 0 && !pk) {
-            return Err(self.err(inst, "omod, and clamp on packed and mixed-precision ops, are not raised yet"));
+        let float_omod = mods.omod != 0 && float_dst.is_some() && !pk && mix.is_none() && fp8.is_none();
+        if (mods.omod != 0 && !float_omod) || (mods.clamp && (pk || mix.is_some())) || (mods.neg_hi != 0 && !pk) {
+            return Err(self.err(inst, "omod on integer results, and clamp on packed and mixed-precision ops, are not raised yet"));
         }
         let ops: Vec<&InstOperand> = inst.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
         let mut i = 0;
@@ -827,8 +828,14 @@ impl<'ctx> Raiser<'ctx, '_> {
             if int_clamp {
                 let x = Extra { clamp: true, ..Extra::default() };
                 v = e.emit_with(op, &vals, self.i32(0), &x).map_err(|m| self.err(inst, m.0))?;
-            } else if let (true, Some(t)) = (float_clamp, float_dst) {
-                v = e.clamp_float(v, t).map_err(|m| self.err(inst, m.0))?;
+            } else if let Some(t) = float_dst {
+                // Output modifiers: omod, then clamp (hx_emu::alu::omod_clamp_f32).
+                if float_omod {
+                    v = e.omod_float(v, t, mods.omod).map_err(|m| self.err(inst, m.0))?;
+                }
+                if float_clamp {
+                    v = e.clamp_float(v, t).map_err(|m| self.err(inst, m.0))?;
+                }
             }
             (v, flag)
         };

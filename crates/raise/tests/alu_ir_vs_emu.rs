@@ -192,7 +192,8 @@ fn raised_modifier_ops_compute_what_the_emulator_computes() {
         "v_pk_add_f32", "v_pk_mul_f32", "v_pk_fma_f32", "v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32", "v_cvt_pk_fp8_f16",
         "v_cvt_pk_bf8_f16", "v_cvt_f32_fp8", "v_cvt_f32_bf8", "v_cvt_f16_fp8", "v_cvt_f16_bf8", "v_cvt_pk_f32_fp8",
         "v_cvt_pk_f32_bf8", "v_cvt_pk_f16_fp8", "v_cvt_pk_f16_bf8", "v_add_nc_u32", "v_sub_nc_u32", "v_subrev_nc_u32",
-        "v_add_nc_i32", "v_sub_nc_i32", "v_add_nc_u16", "v_sub_nc_u16", "v_add_f32", "v_fma_f64",
+        "v_add_nc_i32", "v_sub_nc_i32", "v_add_nc_u16", "v_sub_nc_u16", "v_add_nc_i16", "v_sub_nc_i16", "v_add_f32",
+        "v_mul_f32", "v_fma_f64",
     ];
     let mut failures = Vec::new();
     let mut runs = 0;
@@ -225,7 +226,8 @@ fn raised_modifier_ops_compute_what_the_emulator_computes() {
                 }
                 _ if op.dst.is_some_and(|t| t.is_float()) => {
                     float_clamp = true;
-                    x = Extra::default();
+                    // omod in op_sel_hi's place for this row; clamp as drawn.
+                    x = Extra { op_sel_hi: (r >> 20 & 3) as u8, clamp: x.clamp, ..Extra::default() };
                 }
                 _ => x = Extra { clamp: true, ..Extra::default() },
             }
@@ -247,7 +249,8 @@ fn raised_modifier_ops_compute_what_the_emulator_computes() {
             let em = OpEmitter { ctx: &ctx, module: &module, b: &b, lane };
             let value = if float_clamp {
                 let (v, _) = em.emit(&op, &srcs, ctx.bool_type().const_zero()).unwrap();
-                em.clamp_float(v, op.dst.unwrap()).unwrap_or_else(|e| panic!("{m}: {}", e.0))
+                let v = em.omod_float(v, op.dst.unwrap(), x.op_sel_hi).unwrap_or_else(|e| panic!("{m}: {}", e.0));
+                if x.clamp { em.clamp_float(v, op.dst.unwrap()).unwrap_or_else(|e| panic!("{m}: {}", e.0)) } else { v }
             } else {
                 em.emit_with(&op, &srcs, old, &x).unwrap_or_else(|e| panic!("{m}: {}", e.0))
             };
@@ -281,11 +284,13 @@ fn raised_modifier_ops_compute_what_the_emulator_computes() {
                 let mut got = [0u64; 2];
                 unsafe { jf(got.as_mut_ptr(), src[0], src[1], src[2], old, 0) };
                 let inp = AluIn { src, old, op_sel: x.op_sel, op_sel_hi: x.op_sel_hi, neg: x.neg, neg_hi: x.neg_hi, byte_sel: x.byte_sel, clamp: x.clamp, ..Default::default() };
+                // (Float rows carry omod in op_sel_hi: the operation itself takes no modifiers.)
+                let inp = if float_clamp { AluIn { op_sel_hi: 0, clamp: false, ..inp } } else { inp };
                 let mut want = alu::eval(&op, &inp, &mode).value;
                 if float_clamp {
                     want = match op.dst {
-                        Some(Ty::F64) => hx_emu::alu::clamp_f64(want, true),
-                        _ => hx_emu::alu::clamp_f32(want as u32, true) as u64,
+                        Some(Ty::F64) => hx_emu::alu::omod_clamp_f64(want, x.op_sel_hi, x.clamp, &mode),
+                        _ => hx_emu::alu::omod_clamp_f32(want as u32, x.op_sel_hi, x.clamp, &mode) as u64,
                     };
                 } else if x.clamp && !matches!(op.op, alu::Op::Fp8(_)) {
                     want = hx_emu::exec::int_saturate(op.op, src[0], src[1]).unwrap();

@@ -94,7 +94,7 @@ pub enum Op {
     CvtPkU16U32, CvtPkI16I32,
     // integer VALU
     AddU32, SubU32, SubrevU32, AddI32, SubI32, AddCoU32, SubCoU32, SubrevCoU32, AddcU32, SubbU32, SubbrevU32,
-    AddU16, SubU16, SubrevU16, MulLoU16, LshlrevB16, LshrrevB16, AshrrevI16,
+    AddU16, SubU16, AddI16, SubI16, SubrevU16, MulLoU16, LshlrevB16, LshrrevB16, AshrrevI16,
     MinU16, MaxU16, MinI16, MaxI16,
     MulLoU32, MulHiU32, MulHiI32, MulU32U24, MulHiU32U24, MulI32I24, MulHiI32I24,
     MadU32U24, MadI32I24, MadU32U16, MadI32I16, MadU32, MadU64U32, MadI64I32, MadNcU64U32, MadNcI64I32,
@@ -417,6 +417,9 @@ static TABLE: &[AluOp] = &[
     v("v_add_nc_u16", Op::AddU16, W2, U16),
     v("v_sub_u16", Op::SubU16, W2, U16),
     v("v_sub_nc_u16", Op::SubU16, W2, U16),
+    // Wrapping sums as the u16 forms; they differ under clamp (signed saturation).
+    v("v_add_nc_i16", Op::AddI16, S2, I16),
+    v("v_sub_nc_i16", Op::SubI16, S2, I16),
     v("v_subrev_u16", Op::SubrevU16, W2, U16),
     v("v_mul_lo_u16", Op::MulLoU16, W2, U16),
     v("v_lshlrev_b16", Op::LshlrevB16, W2, U16),
@@ -868,8 +871,8 @@ fn eval_raw(op: &AluOp, inp: &AluIn, m: &FpMode) -> AluOut {
         AddcU32 => rf32(int::addc_u32(a32, b32, fl)),
         SubbU32 => rf32(int::subb_u32(a32, b32, fl)),
         SubbrevU32 => rf32(int::subb_u32(b32, a32, fl)),
-        AddU16 => r32(int::add_u16(a32, b32)),
-        SubU16 => r32(int::sub_u16(a32, b32)),
+        AddU16 | AddI16 => r32(int::add_u16(a32, b32)),
+        SubU16 | SubI16 => r32(int::sub_u16(a32, b32)),
         SubrevU16 => r32(int::sub_u16(b32, a32)),
         MulLoU16 => r32(int::mul_lo_u16(a32, b32)),
         LshlrevB16 => r32(int::lshlrev_b16(a32, b32)),
@@ -1097,6 +1100,28 @@ mod tests {
         }
         assert!(missing.is_empty(), "unresolved ALU mnemonics: {missing:?}");
         resolved
+    }
+
+    #[test]
+    fn maxmin_families_by_hand() {
+        let m = FpMode::ieee_default();
+        let f = |x: f32| x.to_bits() as u64;
+        let run = |name: &str, a: u64, b: u64, c: u64| eval(&by_name(name).unwrap(), &AluIn { src: [a, b, c], ..Default::default() }, &m).value;
+        // min(max(a, b), c): clamping to [lo, hi] as fp8_quant does with (x, lo, hi).
+        assert_eq!(run("v_maxmin_num_f32", f(600.0), f(-448.0), f(448.0)), f(448.0));
+        assert_eq!(run("v_maxmin_num_f32", f(-600.0), f(-448.0), f(448.0)), f(-448.0));
+        assert_eq!(run("v_maxmin_num_f32", f(3.5), f(-448.0), f(448.0)), f(3.5));
+        // maximumNumber/minimumNumber: a quiet NaN operand loses.
+        assert_eq!(run("v_maxmin_num_f32", 0x7fc0_0000, f(1.0), f(0.5)), f(0.5));
+        assert_eq!(run("v_minmax_num_f32", f(2.0), 0x7fc0_0000, f(3.0)), f(3.0));
+        // -0 orders below +0.
+        assert_eq!(run("v_maxmin_num_f32", f(-0.0), f(0.0), f(1.0)), f(0.0));
+        // IEEE 754-2019 minimum/maximum: NaN propagates.
+        assert!(f32::from_bits(run("v_maximumminimum_f32", 0x7fc0_0000, f(1.0), f(0.5)) as u32).is_nan());
+        // f16: max(1, 2) = 2, min(2, 1.5) = 1.5.
+        assert_eq!(run("v_maxmin_num_f16", 0x3c00, 0x4000, 0x3e00), 0x3e00);
+        // i16 adds wrap like the u16 ones.
+        assert_eq!(run("v_add_nc_i16", 0x7fff, 1, 0), 0x8000);
     }
 
     #[test]

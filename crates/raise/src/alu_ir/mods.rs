@@ -83,16 +83,44 @@ impl<'ctx> OpEmitter<'ctx, '_> {
             Op::SubrevU32 => ("llvm.usub.sat", v[1], v[0]),
             Op::AddI32 => ("llvm.sadd.sat", v[0], v[1]),
             Op::SubI32 => ("llvm.ssub.sat", v[0], v[1]),
-            Op::AddU16 | Op::SubU16 => {
+            Op::AddU16 | Op::SubU16 | Op::AddI16 | Op::SubI16 => {
                 let i16t = self.ctx.i16_type();
                 let (x, y) = (b.build_int_truncate(v[0], i16t, "").map_err(be)?, b.build_int_truncate(v[1], i16t, "").map_err(be)?);
-                let name = if o == Op::AddU16 { "llvm.uadd.sat" } else { "llvm.usub.sat" };
+                let name = match o {
+                    Op::AddU16 => "llvm.uadd.sat",
+                    Op::SubU16 => "llvm.usub.sat",
+                    Op::AddI16 => "llvm.sadd.sat",
+                    _ => "llvm.ssub.sat",
+                };
                 let r = self.call(name, &[i16t.into()], &[x.into(), y.into()])?;
                 return b.build_int_z_extend(r, i32t, "").map_err(be);
             }
             _ => return Err(EmitError(format!("clamp on {o:?} is not raised yet"))),
         };
         self.call(name, &[i32t.into()], &[a.into(), c.into()])
+    }
+
+    /// The output modifier (1: *2, 2: *4, 3: /2) on an f32 or f64 result (bits): an exact
+    /// power-of-two scaling rounded once, as hx_emu::alu::omod_clamp_f32/f64 (llvm.ldexp, the
+    /// same operation as v_ldexp).
+    pub fn omod_float(&self, v: IntValue<'ctx>, t: Ty, omod: u8) -> Result<IntValue<'ctx>, EmitError> {
+        let b = self.b;
+        let k: i64 = match omod & 3 {
+            1 => 1,
+            2 => 2,
+            3 => -1,
+            _ => return Ok(v),
+        };
+        let (ft, it) = match t {
+            Ty::F32 => (self.ctx.f32_type(), self.ctx.i32_type()),
+            Ty::F64 => (self.ctx.f64_type(), self.ctx.i64_type()),
+            _ => return Err(EmitError(format!("omod on a {t:?} result is not raised yet"))),
+        };
+        let i32t = self.ctx.i32_type();
+        let x = b.build_bit_cast(v, ft, "").map_err(be)?.into_float_value();
+        let f = self.intrinsic("llvm.ldexp", &[ft.into(), i32t.into()])?;
+        let r = b.build_call(f, &[x.into(), i32t.const_int(k as u64, true).into()], "").map_err(be)?.try_as_basic_value().basic().unwrap();
+        Ok(b.build_bit_cast(r, it, "").map_err(be)?.into_int_value())
     }
 
     /// The clamp output modifier on an f32 or f64 result (bits): [0, 1], NaN and -0 to +0 (DX10
