@@ -821,7 +821,12 @@ impl<'ctx> Raiser<'ctx, '_> {
                 _ => self.i32(0),
             };
             let x = Extra { op_sel: mods.op_sel, op_sel_hi: mods.op_sel_hi, neg: mods.neg, neg_hi: mods.neg_hi, byte_sel: mods.byte_sel, clamp: mods.clamp };
-            (e.emit_with(op, &vals, old, &x).map_err(|m| self.err(inst, m.0))?, None)
+            let mut v = e.emit_with(op, &vals, old, &x).map_err(|m| self.err(inst, m.0))?;
+            if let (true, Some(t)) = (float_clamp, float_dst) {
+                // v_cvt_f32_fp8 clamp: the ordinary [0, 1] clamp of the f32 result.
+                v = e.clamp_float(v, t).map_err(|m| self.err(inst, m.0))?;
+            }
+            (v, None)
         } else {
             let (mut v, flag) = self.emit_op(inst, op, &vals, mask_in.unwrap_or(self.ctx.bool_type().const_zero()))?;
             let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane };
