@@ -17,7 +17,7 @@
 
 #[allow(dead_code)]
 #[path = "../../crates/isa/src/spec.rs"]
-mod spec;
+pub(crate) mod spec;
 
 #[allow(dead_code)]
 #[path = "../../crates/isa/src/operand.rs"]
@@ -359,6 +359,8 @@ fn candidates(f: Field) -> Vec<Kind> {
                 ValType::Pk16,
                 ValType::Pk16H,
                 ValType::Pk16B,
+                ValType::PkF32,
+                ValType::Plain32,
             ];
             tys.into_iter()
                 .map(Kind::VSrc)
@@ -370,6 +372,7 @@ fn candidates(f: Field) -> Vec<Kind> {
             Kind::VReg { dwords: 2 },
             Kind::VReg { dwords: 4 },
             Kind::VRegLo128 { dwords: 1 },
+            Kind::VRegAnyAlign { dwords: 2 },
         ],
         Field::Implicit => vec![],
         Field::SmemSdata => [1, 2, 3, 4, 8, 16]
@@ -392,7 +395,12 @@ fn candidates(f: Field) -> Vec<Kind> {
             Kind::SDst { dwords: 1 },
         ],
         Field::G9SmemOffset => vec![Kind::G9SmemOff],
-        Field::Vop3Vdst => candidates(Field::Vdst8),
+        Field::Vop3Vdst => {
+            // Wide results (the scaled fp8/fp6/fp4 conversions) after the usual kinds.
+            let mut v = candidates(Field::Vdst8);
+            v.extend([3, 8, 16].map(|dwords| Kind::VDst { dwords }));
+            v
+        }
         Field::Vop3Src0 | Field::Vop3Src1 | Field::Vop3Src2 => {
             let idx = match f {
                 Field::Vop3Src0 => 0,
@@ -411,6 +419,8 @@ fn candidates(f: Field) -> Vec<Kind> {
                 ValType::Pk16,
                 ValType::Pk16H,
                 ValType::Pk16B,
+                ValType::PkF32,
+                ValType::Plain32,
             ];
             let mut v = Vec::new();
             for mods in [
@@ -473,11 +483,26 @@ fn candidates(f: Field) -> Vec<Kind> {
             }
             v
         }
-        Field::Vop3OpSel => vec![
-            Kind::OpSel { srcs: 2 },
-            Kind::OpSel { srcs: 3 },
-            Kind::OpSel { srcs: 1 },
-        ],
+        Field::Vop3OpSel => {
+            let mut v = vec![
+                Kind::OpSel { srcs: 2 },
+                Kind::OpSel { srcs: 3 },
+                Kind::OpSel { srcs: 1 },
+            ];
+            // Ops whose other op_sel bits are invalid or hold a byte select (fp8 conversions).
+            for byte_sel in [0u8, 1, 2] {
+                for srcs in [2u8, 1, 3] {
+                    let allowed = ((1u8 << srcs) - 1) | 8;
+                    let byte_bits = operand::byte_sel_bits(byte_sel) as u8;
+                    for opsel in (0..16u8).rev() {
+                        if opsel & !allowed == 0 && opsel & byte_bits == 0 {
+                            v.push(Kind::OpSelMasked { srcs, opsel, byte_sel });
+                        }
+                    }
+                }
+            }
+            v
+        }
         Field::Vop3Neg0
         | Field::Vop3Neg1
         | Field::Vop3Neg2
@@ -560,6 +585,7 @@ fn candidates(f: Field) -> Vec<Kind> {
             Kind::KImm(KImmStyle::LitPlain32),
             Kind::KImm(KImmStyle::LitHexInlineAlias),
             Kind::KImm(KImmStyle::LitHex16InlineAlias),
+            Kind::KImm(KImmStyle::Lit64),
         ],
     }
 }
@@ -1331,7 +1357,7 @@ impl Gen {
                             ]
                         };
                         for &m in mods {
-                            cands.extend([1, 2].map(|dwords| Kind::VSrcVgpr {
+                            cands.extend([1, 2, 3, 4, 8, 16].map(|dwords| Kind::VSrcVgpr {
                                 dwords,
                                 class,
                                 idx,
@@ -1387,6 +1413,21 @@ impl Gen {
                 cands.sort_by_key(|k| !matches!(k, Kind::FlatSaddrOpt { .. }));
             } else {
                 cands.retain(|k| !matches!(k, Kind::FlatSaddrOpt { .. }));
+            }
+            if self.vop3p_packed
+                && matches!(f, Field::Vop3Src0 | Field::Vop3Src1 | Field::Vop3Src2)
+            {
+                // Packed ops: the neg bits are neg_lo (and the abs bits neg_hi), fitted as
+                // modifiers; the sources themselves print none.
+                cands.retain(|k| {
+                    matches!(
+                        k,
+                        Kind::VSrcM { mods: spec::SrcMods::ModsIgnored, .. }
+                            | Kind::VSrcNoConst { mods: spec::SrcMods::ModsIgnored, .. }
+                            | Kind::VSrcVgpr { mods: spec::SrcMods::ModsIgnored, .. }
+                            | Kind::VSrcSgpr { mods: spec::SrcMods::ModsIgnored, .. }
+                    )
+                });
             }
             if self.vop3_sdst {
                 // Bits 10:8 are the carry-out SGPR: no source has abs bits.
@@ -2022,6 +2063,32 @@ fn generate_target(target: Target) -> Result<String> {
     out.push_str("];\n");
     let _ = module_name(target);
     Ok(out)
+}
+
+/// One opcode's table entry (or why it is unsupported), for working on the fitting:
+/// `cargo xtask tables-one gfx1250 VOP3 0x303` (with `HX_TABLES_DEBUG=1` for each rejected kind).
+pub fn generate_one(target: Target, format: Format, op: u32) -> Result<String> {
+    let d = Disassembler::new(gpu(target))
+        .with_context(|| format!("LLVM disassembler for {}", target.cpu()))?;
+    let mut g = Gen {
+        target,
+        oracle: Oracle { d, target, len: 4 },
+        names: Names::EMPTY,
+        vop3_sdst: false,
+        vop3p_packed: false,
+        smem_split: false,
+    };
+    if std::env::var_os("HX_TABLES_NAMES").is_some() {
+        let names = g.hwreg_names()?;
+        let leaked: Vec<Option<&'static str>> = names.iter().map(|n| n.clone().map(leak_str)).collect();
+        g.names = Names { hwreg: Box::leak(leaked.into_boxed_slice()), sendmsg: &[], sendmsg_rtn: &[] };
+    }
+    // HX_TABLES_WARM=n: fit the n opcodes before `op` first (the full run's order).
+    let warm: u32 = std::env::var("HX_TABLES_WARM").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    for o in op.saturating_sub(warm)..op {
+        let _ = g.gen_opcode(format, o);
+    }
+    Ok(format!("{:?}", g.gen_opcode(format, op)))
 }
 
 /// Writes `gfx1250.rs`, `gfx942.rs` and `gfx950.rs` into `out_dir` (normally crates/isa/src/tables).

@@ -8,6 +8,8 @@ const USAGE: &str = "usage: cargo xtask <command>
                      into corpus/<target>/<name>.hsaco (--check: compare, write nothing)
   tables             regenerate crates/isa/src/tables/*.rs from LLVM's disassembler
                      (checked by crates/isa/tests/tables_fresh.rs)
+  tables-one TARGET FORMAT OPCODE
+                     fit one opcode and print its entry (HX_TABLES_DEBUG=1: every rejected kind)
   build-one IR TARGET OUT
                      compile one LLVM IR file for gfx1250|gfx942|gfx950 and link it to OUT
   bench [--quick] [--out FILE]
@@ -36,6 +38,19 @@ fn main() -> Result<()> {
         Some("tables") => {
             let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/isa/src/tables");
             isa_tables::generate(&out)
+        }
+        Some("tables-one") if args.len() == 4 => {
+            let target = [isa_tables::spec::Target::Gfx1250, isa_tables::spec::Target::Gfx942, isa_tables::spec::Target::Gfx950]
+                .into_iter()
+                .find(|t| t.cpu() == args[1])
+                .ok_or_else(|| anyhow::anyhow!("unknown target {}", args[1]))?;
+            let format = isa_tables::FORMATS
+                .into_iter()
+                .find(|f| f.name().eq_ignore_ascii_case(&args[2]))
+                .ok_or_else(|| anyhow::anyhow!("unknown format {}", args[2]))?;
+            let op = u32::from_str_radix(args[3].trim_start_matches("0x"), 16)?;
+            println!("{}", isa_tables::generate_one(target, format, op)?);
+            Ok(())
         }
         Some("build-one") if args.len() == 4 => {
             let target = hx_llvm::GpuTarget::from_cpu(&args[2])

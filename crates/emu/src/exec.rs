@@ -215,7 +215,7 @@ fn role(kind: &Kind) -> Role {
         Kind::SDst { .. } | Kind::SDst8 { .. } | Kind::SDstNoM0 { .. } | Kind::SDstX { .. } => Role::SDst,
         Kind::VDst { .. } | Kind::VDstLo128 { .. } => Role::VDst,
         Kind::Fixed(name) => Role::Fixed(name),
-        Kind::Omod | Kind::OpSel { .. } | Kind::PkBits { .. } | Kind::Flag(_) | Kind::SmemCachePolicy => Role::Modifier,
+        Kind::Omod | Kind::OpSel { .. } | Kind::OpSelMasked { .. } | Kind::PkBits { .. } | Kind::Flag(_) | Kind::SmemCachePolicy => Role::Modifier,
         _ => Role::Src,
     }
 }
@@ -399,13 +399,35 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
     // VOP3P ops (packed and fma_mix) read their sources raw, with the op_sel / op_sel_hi /
     // neg_lo / neg_hi / abs bits given to the ALU; everything else applies neg/abs here.
     let raw_sources = matches!(op.op, alu::Op::FmaMix(_) | alu::Op::Pk(_));
-    if mods.op_sel != 0 && !raw_sources {
-        return Err(unsupported(inst, "op_sel"));
+    // The fp8 conversions read their own byte/word selects (and clamp, when it saturates).
+    let fp8 = match op.op {
+        alu::Op::Fp8(f) => {
+            if inst.target != hx_isa::Target::Gfx1250 {
+                // gfx942's fp8 formats (FNUZ) and gfx950's selects are not modelled.
+                return Err(unsupported(inst, "fp8 conversions outside gfx1250"));
+            }
+            f.check_mods(mods.op_sel, mods.byte_sel).map_err(|e| unsupported(inst, e))?;
+            Some(f)
+        }
+        _ => None,
+    };
+    if mods.byte_sel != 0 && fp8.is_none() {
+        return Err(unsupported(inst, "byte_sel"));
     }
+    // Other op_sel: 16-bit halves of 16-bit sources and destination (VOP3 op_sel).
+    let half_sel = if mods.op_sel != 0 && !raw_sources && fp8.is_none() {
+        op_sel_halves(op, mods.op_sel).map_err(|e| unsupported(inst, e))?
+    } else {
+        0
+    };
+    if kimm64_with_short_literal(inst) {
+        return Err(unsupported(inst, "a 32-bit literal source beside a 64-bit K operand"));
+    }
+    let fp8_sat = fp8.is_some_and(|f| f.clamp_saturates());
     let float_dst = op.dst.filter(|t| t.is_float());
     // Integer clamp saturates (LLVM uses it for uadd.sat / usub.sat and the signed forms).
-    let int_clamp = mods.clamp && op.dst.is_some() && float_dst.is_none();
-    if (mods.omod != 0 && float_dst.is_none()) || (int_clamp && !matches!(op.op, alu::Op::AddU32 | alu::Op::SubU32 | alu::Op::SubrevU32 | alu::Op::AddI32 | alu::Op::SubI32 | alu::Op::AddCoU32 | alu::Op::SubCoU32)) {
+    let int_clamp = mods.clamp && !fp8_sat && op.dst.is_some() && float_dst.is_none();
+    if (mods.omod != 0 && float_dst.is_none()) || (int_clamp && int_saturate(op.op, 0, 0).is_none()) {
         return Err(unsupported(inst, "clamp/omod on this integer result"));
     }
     let mask_in = match ops.mask_src {
@@ -430,9 +452,30 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
             input.abs = mods.abs;
             input.neg_hi = mods.neg_hi;
         }
+        if fp8.is_some() {
+            input.op_sel = mods.op_sel;
+            input.byte_sel = mods.byte_sel;
+            input.clamp = mods.clamp;
+        }
         for (k, o) in ops.srcs.iter().enumerate() {
             let t = op.srcs[k];
-            let mut v = source_value(wave, o, lane, t, inst)?;
+            let pk_const = matches!(op.op, alu::Op::Pk(p) if p.is_wide()) && !matches!(o.value, Operand::Reg(_));
+            if pk_const && (mods.op_sel | mods.op_sel_hi) >> k & 1 != 0 {
+                // A constant of a packed-f32 source is its low dword (LLVM selects it with
+                // op_sel_hi clear); what the high dword reads is not modelled.
+                return Err(unsupported(inst, "the high dword of a constant packed-f32 source"));
+            }
+            let mut v = if pk_const {
+                source_value(wave, o, lane, alu::Ty::F32, inst)?
+            } else if half_sel >> k & 1 != 0 {
+                // The high half of a 16-bit source register (of a constant: not modelled).
+                if !matches!(o.value, Operand::Reg(_)) {
+                    return Err(unsupported(inst, "op_sel on a constant source"));
+                }
+                source_value(wave, o, lane, alu::Ty::B32, inst)? >> 16
+            } else {
+                source_value(wave, o, lane, t, inst)?
+            };
             if let Some(sd) = sdwa {
                 // SDWA selects (and sign-extends) before neg/abs apply.
                 v = sd.select(k, v as u32) as u64;
@@ -455,14 +498,9 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
         }
         let mut out = alu::eval(op, &input, &group.fp_mode);
         if int_clamp {
-            let (a, b) = (input.src[0] as u32, input.src[1] as u32);
-            out.value = match op.op {
-                alu::Op::AddU32 | alu::Op::AddCoU32 => a.saturating_add(b) as u64,
-                alu::Op::SubU32 | alu::Op::SubCoU32 => a.saturating_sub(b) as u64,
-                alu::Op::SubrevU32 => b.saturating_sub(a) as u64,
-                alu::Op::AddI32 => (a as i32).saturating_add(b as i32) as u32 as u64,
-                _ => (a as i32).saturating_sub(b as i32) as u32 as u64,
-            };
+            out.value = int_saturate(op.op, input.src[0], input.src[1]).ok_or_else(|| unsupported(inst, "clamp"))?;
+        } else if fp8_sat {
+            // Applied by the conversion.
         } else if mods.omod != 0 || mods.clamp {
             let m = &group.fp_mode;
             out.value = match float_dst {
@@ -484,6 +522,11 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
             } else {
                 match t.bits() {
                     64 => wave.write_vreg_dwords(Reg { dwords: 2, ..r }, lane, &[v as u32, (v >> 32) as u32])?,
+                    // op_sel[3]: the high half of the register, the low half kept.
+                    16 if half_sel & 8 != 0 || (fp8.is_some() && mods.op_sel & 8 != 0) => {
+                        let old = wave.v(r.index as usize, lane)?;
+                        wave.write_vreg_dwords(Reg { dwords: 1, ..r }, lane, &[(old & 0xffff) | (v as u32) << 16])?
+                    }
                     // 16-bit results: the high half of the register becomes zero.
                     16 => wave.write_vreg_dwords(Reg { dwords: 1, ..r }, lane, &[(v & 0xffff) as u32])?,
                     _ => wave.write_vreg_dwords(Reg { dwords: 1, ..r }, lane, &[v as u32])?,
@@ -508,6 +551,49 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
         }
     }
     Ok(Flow::Next)
+}
+
+/// v_fmaak_f64/v_fmamk_f64 with src0 = 255: LLVM reads that source as the low dword of the
+/// 64-bit K literal, but what the hardware feeds it is not documented; the emulator and the
+/// raiser refuse it.
+pub fn kimm64_with_short_literal(inst: &Instruction) -> bool {
+    inst.operands().any(|o| matches!(o.spec.kind, Kind::KImm(hx_isa::spec::KImmStyle::Lit64)))
+        && inst.operands().any(|o| matches!(o.value, Operand::Literal { wide: false, .. }))
+}
+
+/// The op_sel bits of a VOP3 op that selects 16-bit halves (bit k: source k reads its high
+/// half; bit 3: the result goes to the destination's high half), or why they cannot apply:
+/// every selected source and the selected destination must be 16 bits wide. The raiser uses it
+/// too.
+pub fn op_sel_halves(op: &alu::AluOp, op_sel: u8) -> Result<u8, &'static str> {
+    for k in 0..3 {
+        if op_sel >> k & 1 != 0 && op.srcs.get(k).is_none_or(|t| t.bits() != 16) {
+            return Err("op_sel on a source that is not 16 bits wide");
+        }
+    }
+    if op_sel & 8 != 0 && op.dst.is_none_or(|t| t.bits() != 16) {
+        return Err("op_sel on a destination that is not 16 bits wide");
+    }
+    Ok(op_sel)
+}
+
+/// The clamped (saturating) result of an integer add/sub, None for ops whose clamp is not
+/// modelled. The raiser uses the same list.
+pub fn int_saturate(op: alu::Op, a: u64, b: u64) -> Option<u64> {
+    let (a32, b32) = (a as u32, b as u32);
+    let (a16, b16) = (a as u16, b as u16);
+    Some(match op {
+        alu::Op::AddU32 | alu::Op::AddCoU32 => a32.saturating_add(b32) as u64,
+        alu::Op::SubU32 | alu::Op::SubCoU32 => a32.saturating_sub(b32) as u64,
+        alu::Op::SubrevU32 => b32.saturating_sub(a32) as u64,
+        alu::Op::AddI32 => (a32 as i32).saturating_add(b32 as i32) as u32 as u64,
+        alu::Op::SubI32 => (a32 as i32).saturating_sub(b32 as i32) as u32 as u64,
+        alu::Op::AddU16 => a16.saturating_add(b16) as u64,
+        alu::Op::SubU16 => a16.saturating_sub(b16) as u64,
+        alu::Op::AddI16 => (a16 as i16).saturating_add(b16 as i16) as u16 as u64,
+        alu::Op::SubI16 => (a16 as i16).saturating_sub(b16 as i16) as u16 as u64,
+        _ => return None,
+    })
 }
 
 /// The float type neg/abs act on in source `k` of `op`, None for an integer source (compares

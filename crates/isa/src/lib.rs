@@ -65,6 +65,9 @@ pub struct Modifiers {
     pub op_sel_hi: u8,
     /// VOP3P per-source neg_hi bits (negate the high half; `neg` holds neg_lo).
     pub neg_hi: u8,
+    /// The byte (0..=3) that the fp8/bf8 conversions read (`byte_sel:N`): the source byte of
+    /// v_cvt_f32_fp8 and friends, the destination byte of v_cvt_sr_fp8_*.
+    pub byte_sel: u8,
 }
 
 /// Memory cache-policy bits. GFX9 FLAT/GLOBAL/SCRATCH: sc0 (bit 0; on atomics "return the

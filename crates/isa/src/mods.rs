@@ -33,6 +33,10 @@ impl Instruction {
                 Kind::Omod => m.omod = imm as u8,
                 Kind::Flag("clamp") => m.clamp = imm != 0,
                 Kind::OpSel { .. } => m.op_sel = imm as u8,
+                Kind::OpSelMasked { opsel, byte_sel, .. } => {
+                    m.op_sel = imm as u8 & opsel;
+                    m.byte_sel = crate::operand::byte_sel_value(byte_sel, imm);
+                }
                 Kind::PkBits { name, .. } => match name {
                     "op_sel" => m.op_sel = imm as u8,
                     "op_sel_hi" => m.op_sel_hi = imm as u8,

@@ -106,7 +106,7 @@ impl<'a> LitReader<'a> {
         }
     }
 
-    fn word(&self, i: usize) -> Option<u32> {
+    pub(crate) fn word(&self, i: usize) -> Option<u32> {
         let p = self.at + 4 * i;
         let b = self.bytes.get(p..p + 4)?;
         Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
@@ -299,6 +299,24 @@ pub fn src_mod_bits(word: Word, idx: u8) -> (bool, bool) {
     (neg, abs)
 }
 
+/// The op_sel bits that hold byte_sel in `Kind::OpSelMasked { byte_sel, .. }`.
+pub fn byte_sel_bits(byte_sel: u8) -> u32 {
+    match byte_sel {
+        1 => 0b0011,
+        2 => 0b1100,
+        _ => 0,
+    }
+}
+
+/// The byte selected by an `OpSelMasked` field value (0..=3).
+pub fn byte_sel_value(byte_sel: u8, v: u32) -> u8 {
+    match byte_sel {
+        1 => ((v & 1) << 1 | (v >> 1) & 1) as u8,
+        2 => ((v >> 2) & 3) as u8,
+        _ => 0,
+    }
+}
+
 /// Decodes field value `v` as an operand of kind `kind`. Alignment warnings LLVM prints as a
 /// comment are appended to `warn`.
 pub fn decode_operand(
@@ -350,6 +368,14 @@ pub fn decode_operand(
             {
                 return Err(OperandError::Invalid);
             }
+            if dwords > 2 && v < 256 && !matches!(v, 233 | 234 | 250) {
+                // A wide scalar tuple (aligned, and warned about, as SGPR quads); no special
+                // register is that wide.
+                if matches!(v, 230..=239 | 251..=253) {
+                    return Err(OperandError::Invalid);
+                }
+                return decode_scalar(target, v, dwords, Some(ValType::B32), lits, warn);
+            }
             let ty = if dwords >= 2 {
                 ValType::B64
             } else {
@@ -357,7 +383,9 @@ pub fn decode_operand(
             };
             let op = decode_operand(target, Kind::VSrc(ty), v, word, lits, warn)?;
             if let Operand::Reg(r) = op {
-                if r.class != RegClass::Vgpr {
+                // Tuples wider than a pair (the scaled fp8/fp6/fp4 conversions) name `dwords`
+                // registers whatever the class.
+                if r.class != RegClass::Vgpr || dwords > 2 {
                     return Ok(Operand::Reg(Reg { dwords, ..r }));
                 }
             }
@@ -471,6 +499,12 @@ pub fn decode_operand(
         | Kind::OpSel { .. }
         | Kind::DsOffset16
         | Kind::DsOffsetPair => Ok(Operand::Imm(v)),
+        Kind::OpSelMasked { opsel, byte_sel, .. } => {
+            if v & !(opsel as u32 | byte_sel_bits(byte_sel)) != 0 {
+                return Err(OperandError::Invalid);
+            }
+            Ok(Operand::Imm(v))
+        }
         // Bits of sources the opcode lacks must be clear, except op_sel_hi's (LLVM ignores
         // them; both rules are checked against LLVM by the table generator's fitting).
         Kind::PkBits { name, srcs, .. } if name != "op_sel_hi" && v >> srcs != 0 => {
@@ -518,6 +552,7 @@ pub fn decode_operand(
         }
         Kind::VDst { dwords }
         | Kind::VReg { dwords }
+        | Kind::VRegAnyAlign { dwords }
         | Kind::VRegLo128 { dwords }
         | Kind::VDstAv { dwords }
         | Kind::VRegAv { dwords } => {
@@ -553,6 +588,15 @@ pub fn decode_operand(
                 }
             }
             Ok(op)
+        }
+        Kind::KImm(KImmStyle::Lit64) => {
+            // Always two dwords, even after a source's 32-bit literal (which reads the low one).
+            let lo = lits.word(0).ok_or(OperandError::Truncated)?;
+            let hi = lits.word(1).ok_or(OperandError::Truncated)?;
+            let value = (hi as u64) << 32 | lo as u64;
+            lits.lit = Some((value, true));
+            lits.kimm = true;
+            Ok(Operand::Literal { value, wide: true })
         }
         Kind::KImm(_) => {
             // A KImm is a 32-bit literal: an instruction whose other literal is the 64-bit form
@@ -677,6 +721,18 @@ pub(crate) fn plain_literal32(v: u32) -> String {
 }
 
 fn format_literal(out: &mut String, value: u64, wide: bool, ty: ValType) {
+    if ty == ValType::Plain32 {
+        if wide && value >> 32 == 0 {
+            out.push_str("lit64(");
+            hex(out, value);
+            out.push(')');
+        } else if (-16..=64).contains(&(value as u32 as i32)) {
+            let _ = write!(out, "{}", value as u32 as i32);
+        } else {
+            hex(out, value as u32 as u64);
+        }
+        return;
+    }
     if ty == ValType::I16 {
         if wide && value >> 32 == 0 {
             out.push_str("lit64(");
@@ -1044,6 +1100,17 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
             3 => out.push_str("div:2"),
             _ => {}
         },
+        (Kind::OpSelMasked { srcs, opsel, byte_sel }, Operand::Imm(v)) => {
+            let mut t = String::new();
+            format_operand(&mut t, target, Kind::OpSel { srcs }, &Operand::Imm(v & opsel as u32), names);
+            if byte_sel != 0 && v & byte_sel_bits(byte_sel) != 0 {
+                if !t.is_empty() {
+                    t.push(' ');
+                }
+                let _ = write!(t, "byte_sel:{}", byte_sel_value(byte_sel, v));
+            }
+            out.push_str(&t);
+        }
         (Kind::OpSel { srcs }, Operand::Imm(v)) => {
             if v != 0 {
                 let bits: Vec<String> = (0..srcs as u32)
@@ -1232,6 +1299,12 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
             format_reg(out, r);
             note(out, class);
         }
+        (Kind::VSrcVgpr { dwords, class, .. }, Operand::Reg(r)) if dwords > 2 => {
+            format_reg(out, r);
+            if r.index % 2 != 0 {
+                note(out, class);
+            }
+        }
         (Kind::VSrcVgpr { dwords, .. }, Operand::Reg(r)) => format_operand(
             out,
             target,
@@ -1287,6 +1360,9 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
                 out.push_str(INVALID_IMM);
             }
         }
+        (Kind::SSrc(ValType::Plain32), Operand::FloatConst(c)) => {
+            hex(out, F32_INLINE[(c - 240) as usize] as u64)
+        }
         (Kind::SSrc(ValType::I16), Operand::FloatConst(c)) => {
             hex(out, F16_INLINE[(c - 240) as usize] as u64)
         }
@@ -1306,6 +1382,17 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
             }
         }
         (Kind::KImm(KImmStyle::LitHex), Operand::Imm(v)) => hex(out, v as u64),
+        (Kind::KImm(KImmStyle::Lit64), Operand::Literal { value, .. }) => {
+            if value >> 32 == 0 {
+                out.push_str("lit64(");
+                hex(out, value);
+                out.push(')');
+            } else if value as u32 == 0 {
+                hex(out, value >> 32);
+            } else {
+                hex(out, value);
+            }
+        }
         (Kind::KImm(KImmStyle::LitHex16InlineAlias), Operand::Imm(v)) => {
             let alias = match v {
                 128..=192 => v - 128,
@@ -1492,7 +1579,7 @@ fn format_imm16(out: &mut String, style: Imm16, v: u32, names: Names, target: Ta
 }
 
 /// Most operands any modelled instruction has.
-pub const MAX_OPERANDS: usize = 8;
+pub const MAX_OPERANDS: usize = 10;
 
 /// One decoded operand with its table shape and the raw field value it came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1604,6 +1691,7 @@ pub fn format_inst(
                     | Kind::SmemCachePolicy
                     | Kind::Omod
                     | Kind::OpSel { .. }
+                    | Kind::OpSelMasked { .. }
                     | Kind::PkBits { .. }
             );
             s.push_str(if first || modifier { " " } else { ", " });

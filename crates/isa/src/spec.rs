@@ -365,6 +365,12 @@ pub enum ValType {
     Pk16H,
     /// As `Pk16`, but inline bfloat16 constants also count.
     Pk16B,
+    /// Packed pair of f32 (v2f32) in a 64-bit register pair (VOP3P v_pk_*_f32): registers as
+    /// 64-bit operands, constants and literals printed as f32 ones.
+    PkF32,
+    /// 32-bit operand LLVM prints as a plain integer: inline floats as their f32 bit pattern in
+    /// hex, literals without `lit()` (gfx1250 v_cvt_pk_fp8_f16 and friends).
+    Plain32,
     /// 64-bit integer/bits.
     B64,
     /// 64-bit float.
@@ -375,13 +381,19 @@ impl ValType {
     pub fn bits(self) -> u32 {
         match self {
             ValType::B16 | ValType::I16 | ValType::F16 | ValType::BF16 => 16,
-            ValType::B32 | ValType::F32 | ValType::Pk16 | ValType::Pk16H | ValType::Pk16B => 32,
+            ValType::B32
+            | ValType::F32
+            | ValType::Pk16
+            | ValType::Pk16H
+            | ValType::Pk16B
+            | ValType::PkF32
+            | ValType::Plain32 => 32,
             ValType::B64 | ValType::F64 => 64,
         }
     }
     /// Register width in 32-bit units of a scalar operand of this type.
     pub fn dwords(self) -> u32 {
-        if self.bits() == 64 {
+        if self.bits() == 64 || self == ValType::PkF32 {
             2
         } else {
             1
@@ -446,6 +458,10 @@ pub enum KImmStyle {
     LitHexInlineAlias,
     /// As `LitHexInlineAlias` for 16-bit KImms: the aliased constant's 16-bit value.
     LitHex16InlineAlias,
+    /// A 64-bit KImm (gfx1250 v_fmamk_f64/v_fmaak_f64): the literal is two dwords, read whatever
+    /// the other operands' literal form; `lit64(0x..)` when the high dword is zero, the high
+    /// dword alone in hex when the low one is zero, else all 64 bits in hex.
+    Lit64,
 }
 
 /// The shape of one operand: what the field holds and how it is printed.
@@ -470,6 +486,9 @@ pub enum Kind {
     VSrc(ValType),
     /// VGPR source (8-bit field).
     VReg { dwords: u8 },
+    /// As `VReg`, but LLVM prints a misaligned tuple without a note (gfx1250 v_fmamk_f64's
+    /// vsrc1).
+    VRegAnyAlign { dwords: u8 },
     /// As `VDst`/`VReg` for operands of LLVM's AGPR-or-VGPR classes (`AV_*`): the same VGPRs,
     /// but misaligned tuples print with the `AV_.._Align2` class name (GFX9 DS).
     VDstAv { dwords: u8 },
@@ -522,6 +541,13 @@ pub enum Kind {
     Omod,
     /// VOP3 op_sel printed as `op_sel:[s0,..,dst]` with this many source bits, when non-zero.
     OpSel { srcs: u8 },
+    /// VOP3 op_sel field (4 bits: sources 0..2, destination 3) of which only the bits in
+    /// `opsel` are op_sel (printed as `OpSel { srcs }` prints them), the two bits that
+    /// `byte_sel` names select a byte (printed `byte_sel:N` after op_sel), and every other bit
+    /// must be clear (else the word is invalid). `byte_sel`: 0 none; 1 = bits 0 and 1 hold
+    /// byte_sel bits 1 and 0 (the fp8 -> f32/f16 conversions); 2 = bits 2 and 3 hold byte_sel
+    /// bits 0 and 1 (v_cvt_sr_*8).
+    OpSelMasked { srcs: u8, opsel: u8, byte_sel: u8 },
     /// VOP3P per-source bits printed as `name:[b0,..]` (one bit per source, `srcs` of them)
     /// unless every bit equals `default` (0 or 1). Bits of absent sources must be clear
     /// (else the word is invalid), except op_sel_hi's, which LLVM ignores.
@@ -878,10 +904,17 @@ pub fn vop_extension(target: Target, word: u32) -> Option<Format> {
 /// As [`oracle_crashes`], for the 64-bit VOP3 encodings (dword 1 in bits 63:32 of `word`):
 /// - gfx942 VOP3 with a literal source (any source field 255; GFX9 VOP3 has no literals);
 /// - GFX9 VOP3 opcodes 0x3c0, 0x3c8, 0x3d0, 0x3dd with a scalar src2 (< 256);
-/// - gfx950 VOP3 opcodes 0x254..=0x263 with a scalar src0 (< 256).
+/// - gfx950 VOP3 opcodes 0x254..=0x263 with a scalar src0 (< 256);
+/// - gfx1250 VOP3 opcodes 0x2c7..=0x2cc with a TTMP src0 (108..=123).
 pub fn oracle_crashes64(target: Target, word: u64, lit: u32) -> bool {
     let w0 = word as u32;
     if oracle_crashes(target, w0, lit) {
+        return true;
+    }
+    // gfx1250 VOP3 v_cvt_scale_pk16_{f16,bf16,f32}_{fp6,bf6} (0x2c7..=0x2cc): a TTMP src0 (a
+    // 96-bit tuple).
+    let gfx1250_vop3 = target == Target::Gfx1250 && w0 & 0xfc00_0000 == 0xd400_0000;
+    if gfx1250_vop3 && (0x2c7..=0x2cc).contains(&((w0 >> 16) & 0x3ff)) && (108..=123).contains(&((word >> 32) & 0x1ff)) {
         return true;
     }
     let gfx9_vop3 = target.family() == Family::Gfx9 && w0 & 0xfc00_0000 == 0xd000_0000;

@@ -2,6 +2,9 @@
 //! patterns. Kept apart from the raiser so that it can be checked on its own: the tests JIT this
 //! IR on the host and compare it with the emulator's `eval` of the same operation.
 
+mod mods;
+pub use mods::Extra;
+
 use hx_emu::alu::table::{AluOp, Op, Ty};
 use hx_llvm::inkwell::builder::{Builder, BuilderError};
 use hx_llvm::inkwell::context::Context;
@@ -531,6 +534,21 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 };
                 Ok((self.i32(0), Some(r)))
             }
+            MaxminNumF32 | MinmaxNumF32 | MaximumminimumF32 | MinimummaximumF32 => {
+                // min(max(a, b), c) and the other orders, each step as MaxNumF32 below (the
+                // IEEE 754-2019 forms as llvm.maximum/minimum).
+                let (inner, outer) = match op.op {
+                    MaxminNumF32 => ("llvm.maxnum", "llvm.minnum"),
+                    MinmaxNumF32 => ("llvm.minnum", "llvm.maxnum"),
+                    MaximumminimumF32 => ("llvm.maximum", "llvm.minimum"),
+                    _ => ("llvm.minimum", "llvm.maximum"),
+                };
+                let (i1, i2) = (self.intrinsic(inner, &[f32t.into()])?, self.intrinsic(outer, &[f32t.into()])?);
+                let t = b.build_call(i1, &[f(v[0])?.into(), f(v[1])?.into()], "")?.try_as_basic_value().basic().unwrap().into_float_value();
+                let r = b.build_call(i2, &[t.into(), f(v[2])?.into()], "")?.try_as_basic_value().basic().unwrap().into_float_value();
+                none(bits(r)?)
+            }
+            Pk(_) | Fp8(_) => Ok((self.emit_with(op, v, self.i32(0), &Extra::default())?, None)),
             MaxNumF32 | MinNumF32 => {
                 // The target's v_max_f32/v_min_f32 (IEEE mode, inputs canonicalised by the
                 // backend) order -0 below +0 and return the non-NaN operand, as v_max_num does.
@@ -570,7 +588,8 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 let r = if op.op == AddF16 { b.build_float_add(x, y, "")? } else { b.build_float_mul(x, y, "")? };
                 none(self.half_bits(r)?)
             }
-            AddU16 => none(b.build_and(b.build_int_add(v[0], v[1], "")?, c32(0xffff), "")?),
+            AddU16 | AddI16 => none(b.build_and(b.build_int_add(v[0], v[1], "")?, c32(0xffff), "")?),
+            SubU16 | SubI16 => none(b.build_and(b.build_int_sub(v[0], v[1], "")?, c32(0xffff), "")?),
             MadI32I24 => {
                 let s24 = |x: IntValue<'ctx>| -> Result<_, BuilderError> { b.build_right_shift(b.build_left_shift(x, c32(8), "")?, c32(8), true, "") };
                 none(b.build_int_add(b.build_int_mul(s24(v[0])?, s24(v[1])?, "")?, v[2], "")?)

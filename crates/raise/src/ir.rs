@@ -1,6 +1,6 @@
 //! Building the LLVM IR function of one kernel from its CFG.
 
-use crate::alu_ir::OpEmitter;
+use crate::alu_ir::{Extra, OpEmitter};
 use crate::cfg::{self, Cond, Exit};
 use crate::RaiseError;
 use hx_codeobj::descriptor::{Generation, KernelDescriptor};
@@ -697,8 +697,36 @@ impl<'ctx> Raiser<'ctx, '_> {
             Op::FmaMix(d) => Some(d),
             _ => None,
         };
-        if mods.clamp || mods.omod != 0 || (mods.op_sel != 0 && mix.is_none()) || mods.neg_hi != 0 {
-            return Err(self.err(inst, "clamp, omod and op_sel modifiers are not raised yet"));
+        // Which modifiers apply, with the emulator's rules (hx_emu::exec::exec_valu).
+        let pk = matches!(op.op, Op::Pk(_));
+        let fp8 = match op.op {
+            Op::Fp8(f) => {
+                f.check_mods(mods.op_sel, mods.byte_sel).map_err(|e| self.err(inst, e))?;
+                Some(f)
+            }
+            _ => None,
+        };
+        if mods.byte_sel != 0 && fp8.is_none() {
+            return Err(self.err(inst, "byte_sel"));
+        }
+        let half_sel = if mods.op_sel != 0 && mix.is_none() && !pk && fp8.is_none() {
+            hx_emu::exec::op_sel_halves(op, mods.op_sel).map_err(|e| self.err(inst, e))?
+        } else {
+            0
+        };
+        if hx_emu::exec::kimm64_with_short_literal(inst) {
+            return Err(self.err(inst, "a 32-bit literal source beside a 64-bit K operand"));
+        }
+        let fp8_sat = fp8.is_some_and(|f| f.clamp_saturates());
+        let float_dst = op.dst.filter(|t| t.is_float());
+        let int_clamp = mods.clamp && !fp8_sat && !pk && mix.is_none() && op.dst.is_some() && float_dst.is_none();
+        let float_clamp = mods.clamp && !fp8_sat && !pk && mix.is_none() && float_dst.is_some();
+        if int_clamp && hx_emu::exec::int_saturate(op.op, 0, 0).is_none() {
+            return Err(self.err(inst, "clamp on this integer result is not raised yet"));
+        }
+        let float_omod = mods.omod != 0 && float_dst.is_some() && !pk && mix.is_none() && fp8.is_none();
+        if (mods.omod != 0 && !float_omod) || (mods.clamp && (pk || mix.is_some())) || (mods.neg_hi != 0 && !pk) {
+            return Err(self.err(inst, "omod on integer results, and clamp on packed and mixed-precision ops, are not raised yet"));
         }
         let ops: Vec<&InstOperand> = inst.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
         let mut i = 0;
@@ -746,9 +774,24 @@ impl<'ctx> Raiser<'ctx, '_> {
         }
         let mut vals = Vec::new();
         for (k, o) in srcs.iter().enumerate() {
-            let mut v = self.source(o, op.srcs[k], inst)?;
+            let constant = !matches!(o.value, Operand::Reg(_));
+            if constant && (half_sel >> k & 1 != 0 || (pk && (mods.op_sel | mods.op_sel_hi) >> k & 1 != 0)) {
+                // Which half or dword of a constant the hardware reads is not modelled (a
+                // packed-f32 constant is its low dword, as the emulator reads it).
+                return Err(self.err(inst, "the high half of a constant source"));
+            }
+            let mut v = if pk && constant {
+                let c = self.source(o, Ty::F32, inst)?;
+                self.b.build_int_z_extend(c, self.ctx.i64_type(), "")?
+            } else if half_sel >> k & 1 != 0 {
+                // The high half of a 16-bit source register.
+                let w = self.source(o, Ty::B32, inst)?;
+                self.b.build_right_shift(w, self.i32(16), false, "")?
+            } else {
+                self.source(o, op.srcs[k], inst)?
+            };
             let (neg, abs) = (mods.neg >> k & 1 != 0, mods.abs >> k & 1 != 0);
-            if (neg || abs) && mix.is_none() {
+            if (neg || abs) && mix.is_none() && !pk {
                 // neg/abs flip or clear the sign bit of a float source, as the hardware does
                 // (bit operations: exact for NaNs too).
                 let Some(bits) = hx_emu::exec::neg_abs_type(op, k).map(|t| t.bits()) else {
@@ -780,16 +823,54 @@ impl<'ctx> Raiser<'ctx, '_> {
                 None => self.i32(0),
             };
             (e.fma_mix(d, &vals, mods.op_sel, mods.op_sel_hi, mods.neg, mods.abs, old).map_err(|m| self.err(inst, m.0))?, None)
+        } else if pk || fp8.is_some() {
+            let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane };
+            let old = match (vdst, fp8) {
+                (Some(o), Some(_)) => self.source(o, Ty::B32, inst)?,
+                _ => self.i32(0),
+            };
+            let x = Extra { op_sel: mods.op_sel, op_sel_hi: mods.op_sel_hi, neg: mods.neg, neg_hi: mods.neg_hi, byte_sel: mods.byte_sel, clamp: mods.clamp };
+            let mut v = e.emit_with(op, &vals, old, &x).map_err(|m| self.err(inst, m.0))?;
+            if let (true, Some(t)) = (float_clamp, float_dst) {
+                // v_cvt_f32_fp8 clamp: the ordinary [0, 1] clamp of the f32 result.
+                v = e.clamp_float(v, t).map_err(|m| self.err(inst, m.0))?;
+            }
+            (v, None)
         } else {
-            self.emit_op(inst, op, &vals, mask_in.unwrap_or(self.ctx.bool_type().const_zero()))?
+            let (mut v, flag) = self.emit_op(inst, op, &vals, mask_in.unwrap_or(self.ctx.bool_type().const_zero()))?;
+            let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane };
+            if int_clamp {
+                let x = Extra { clamp: true, ..Extra::default() };
+                v = e.emit_with(op, &vals, self.i32(0), &x).map_err(|m| self.err(inst, m.0))?;
+            } else if let Some(t) = float_dst {
+                // Output modifiers: omod, then clamp (hx_emu::alu::omod_clamp_f32).
+                if float_omod {
+                    v = e.omod_float(v, t, mods.omod).map_err(|m| self.err(inst, m.0))?;
+                }
+                if float_clamp {
+                    v = e.clamp_float(v, t).map_err(|m| self.err(inst, m.0))?;
+                }
+            }
+            (v, flag)
         };
         if let (Some(d), Some(t)) = (vdst, op.dst) {
             let r = self.dst_reg(d, inst)?;
             if r.class != RegClass::Vgpr {
                 return Err(self.err(inst, "a non-VGPR vector destination"));
             }
-            // 16-bit results clear the high half (as the source's non-true16 forms do).
-            let v = if t.bits() == 16 { self.b.build_and(v, self.i32(0xffff), "")? } else { v };
+            let hi_half = t.bits() == 16 && (half_sel & 8 != 0 || (fp8.is_some() && mods.op_sel & 8 != 0));
+            let v = if hi_half {
+                // op_sel[3]: the result goes to the high half, the low half is kept.
+                let old = self.source(d, Ty::B32, inst)?;
+                let lo = self.b.build_and(old, self.i32(0xffff), "")?;
+                let hi = self.b.build_left_shift(self.b.build_and(v, self.i32(0xffff), "")?, self.i32(16), "")?;
+                self.b.build_or(lo, hi, "")?
+            } else if t.bits() == 16 {
+                // 16-bit results clear the high half (as the source's non-true16 forms do).
+                self.b.build_and(v, self.i32(0xffff), "")?
+            } else {
+                v
+            };
             self.write_vreg(r, if t.bits() == 64 { 2 } else { 1 }, v, active, inst)?;
         }
         if op.flag_out == Flag::LaneMask {
@@ -975,7 +1056,7 @@ impl<'ctx> Raiser<'ctx, '_> {
 }
 
 fn is_modifier(k: &Kind) -> bool {
-    matches!(k, Kind::Omod | Kind::OpSel { .. } | Kind::Flag(_) | Kind::SmemCachePolicy | Kind::PkBits { .. })
+    matches!(k, Kind::Omod | Kind::OpSel { .. } | Kind::OpSelMasked { .. } | Kind::Flag(_) | Kind::SmemCachePolicy | Kind::PkBits { .. })
 }
 
 /// The descriptor generation of gfx1250, for callers building a [`KernelAbi`].

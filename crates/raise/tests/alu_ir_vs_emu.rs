@@ -141,10 +141,17 @@ fn raised_alu_ops_compute_what_the_emulator_computes() {
             let (g, w) = (got[0] & mask, want.value & mask);
             let both_nan = (op.dst == Some(Ty::F32) && f32::from_bits(g as u32).is_nan() && f32::from_bits(w as u32).is_nan())
                 || (op.dst == Some(Ty::F64) && f64::from_bits(g).is_nan() && f64::from_bits(w).is_nan())
-                || (op.dst == Some(Ty::F16) && g & 0x7c00 == 0x7c00 && g & 0x3ff != 0 && w & 0x7c00 == 0x7c00 && w & 0x3ff != 0);
+                || (op.dst == Some(Ty::F16) && g & 0x7c00 == 0x7c00 && g & 0x3ff != 0 && w & 0x7c00 == 0x7c00 && w & 0x3ff != 0)
+                // Packed f32: each half equal or both NaN.
+                || (matches!(op.op, alu::Op::Pk(p) if p.is_wide())
+                    && [0, 32].iter().all(|&k| {
+                        let (x, y) = ((g >> k) as u32, (w >> k) as u32);
+                        x == y || (f32::from_bits(x).is_nan() && f32::from_bits(y).is_nan())
+                    }));
             // LangRef lets llvm.minnum/maxnum order +0 and -0 either way, and the host does;
             // the target's v_min/v_max_f32 order -0 below +0 as the emulator does.
-            let zero_pair = matches!(op.op, alu::Op::MinNumF32 | alu::Op::MaxNumF32) && (s[0] | s[1]) & 0x7fff_ffff == 0;
+            let zero_pair = (matches!(op.op, alu::Op::MinNumF32 | alu::Op::MaxNumF32) && (s[0] | s[1]) & 0x7fff_ffff == 0)
+                || (matches!(op.op, alu::Op::MaxminNumF32 | alu::Op::MinmaxNumF32) && (g | w) & 0x7fff_ffff == 0);
             if op.dst.is_some() && g != w && !both_nan && !zero_pair {
                 failures.push(format!("{m}{s:x?} flag {flag_in}: IR {g:#x}, emulator {w:#x}"));
                 break;
@@ -163,4 +170,154 @@ fn raised_alu_ops_compute_what_the_emulator_computes() {
     eprintln!("{} ops raised to AMDGPU intrinsics, checked by the triangle instead: {target_only:?}", target_only.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked.len() >= 170, "only {} ALU ops are raised and checked", checked.len());
+}
+
+/// Operations whose result depends on modifiers (packed f32 op_sel/op_sel_hi/neg_lo/neg_hi, the
+/// fp8/bf8 conversions' byte and word selects, clamp and old destination, integer clamp, the
+/// f32/f64 clamp output modifier): the raiser's IR against the emulator on random operands and
+/// random modifiers.
+#[test]
+fn raised_modifier_ops_compute_what_the_emulator_computes() {
+    use hx_emu::alu::fp8::Fp8Op;
+    use hx_raise::alu_ir::Extra;
+    unsafe {
+        LLVMInitializeX86TargetInfo();
+        LLVMInitializeX86Target();
+        LLVMInitializeX86TargetMC();
+        LLVMInitializeX86AsmPrinter();
+        LLVMLinkInMCJIT();
+    }
+    let mode = FpMode::ieee_default();
+    let names = [
+        "v_pk_add_f32", "v_pk_mul_f32", "v_pk_fma_f32", "v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32", "v_cvt_pk_fp8_f16",
+        "v_cvt_pk_bf8_f16", "v_cvt_f32_fp8", "v_cvt_f32_bf8", "v_cvt_f16_fp8", "v_cvt_f16_bf8", "v_cvt_pk_f32_fp8",
+        "v_cvt_pk_f32_bf8", "v_cvt_pk_f16_fp8", "v_cvt_pk_f16_bf8", "v_add_nc_u32", "v_sub_nc_u32", "v_subrev_nc_u32",
+        "v_add_nc_i32", "v_sub_nc_i32", "v_add_nc_u16", "v_sub_nc_u16", "v_add_nc_i16", "v_sub_nc_i16", "v_add_f32",
+        "v_mul_f32", "v_fma_f64",
+    ];
+    let mut failures = Vec::new();
+    let mut runs = 0;
+    for m in names {
+        let op = alu::by_name(m).unwrap_or_else(|| panic!("{m} resolves"));
+        let mut state = 0x5eed ^ m.len() as u64 * 0x9e37;
+        for round in 0..24 {
+            // One modifier set per compiled function.
+            let r = next(&mut state);
+            let mut x = Extra { op_sel: (r & 7) as u8, op_sel_hi: (r >> 3 & 7) as u8, neg: (r >> 6 & 7) as u8, neg_hi: (r >> 9 & 7) as u8, byte_sel: (r >> 12 & 3) as u8, clamp: r >> 14 & 1 != 0 };
+            let mut float_clamp = false;
+            match op.op {
+                alu::Op::Pk(_) => {
+                    x.byte_sel = 0;
+                    x.clamp = false;
+                }
+                alu::Op::Fp8(f) => {
+                    // Only the selects the form models (the others are refused, tested below).
+                    x.op_sel = match f {
+                        Fp8Op::PkFromF32(_) | Fp8Op::PkFromF16(_) | Fp8Op::ToF16(_) => (r >> 15 & 1) as u8 * 8,
+                        Fp8Op::PkToF32(_) | Fp8Op::PkToF16(_) => (r >> 15 & 1) as u8,
+                        Fp8Op::ToF32(_) => 0,
+                    };
+                    if !matches!(f, Fp8Op::ToF32(_) | Fp8Op::ToF16(_)) {
+                        x.byte_sel = 0;
+                    }
+                    x.clamp &= f.clamp_saturates();
+                    assert!(f.check_mods(x.op_sel, x.byte_sel).is_ok());
+                    assert!(f.check_mods(x.op_sel | 4, x.byte_sel).is_err(), "{m}: op_sel[2] is refused");
+                }
+                _ if op.dst.is_some_and(|t| t.is_float()) => {
+                    float_clamp = true;
+                    // omod in op_sel_hi's place for this row; clamp as drawn.
+                    x = Extra { op_sel_hi: (r >> 20 & 3) as u8, clamp: x.clamp, ..Extra::default() };
+                }
+                _ => x = Extra { clamp: true, ..Extra::default() },
+            }
+            let ctx = Context::create();
+            let module = ctx.create_module(m);
+            let i64t = ctx.i64_type();
+            let fn_ty = ctx.void_type().fn_type(&[ctx.ptr_type(Default::default()).into(), i64t.into(), i64t.into(), i64t.into(), i64t.into(), ctx.i32_type().into()], false);
+            let f = module.add_function("f", fn_ty, None);
+            let b = ctx.create_builder();
+            b.position_at_end(ctx.append_basic_block(f, "entry"));
+            let out = f.get_nth_param(0).unwrap().into_pointer_value();
+            let mut srcs = Vec::new();
+            for (k, t) in op.srcs.iter().enumerate() {
+                let p = f.get_nth_param(k as u32 + 1).unwrap().into_int_value();
+                srcs.push(if t.bits() == 64 { p } else { b.build_int_truncate(p, ctx.i32_type(), "").unwrap() });
+            }
+            let old = b.build_int_truncate(f.get_nth_param(4).unwrap().into_int_value(), ctx.i32_type(), "").unwrap();
+            let lane = f.get_nth_param(5).unwrap().into_int_value();
+            let em = OpEmitter { ctx: &ctx, module: &module, b: &b, lane };
+            let value = if float_clamp {
+                let (v, _) = em.emit(&op, &srcs, ctx.bool_type().const_zero()).unwrap();
+                let v = em.omod_float(v, op.dst.unwrap(), x.op_sel_hi).unwrap_or_else(|e| panic!("{m}: {}", e.0));
+                if x.clamp { em.clamp_float(v, op.dst.unwrap()).unwrap_or_else(|e| panic!("{m}: {}", e.0)) } else { v }
+            } else {
+                em.emit_with(&op, &srcs, old, &x).unwrap_or_else(|e| panic!("{m}: {}", e.0))
+            };
+            let value = if value.get_type().get_bit_width() < 64 { b.build_int_z_extend(value, i64t, "").unwrap() } else { value };
+            b.build_store(out, value).unwrap();
+            b.build_return(None).unwrap();
+            module.verify().unwrap_or_else(|e| panic!("{m}: {e}"));
+            let raw_module = module.as_mut_ptr();
+            std::mem::forget(module);
+            let mut engine: ee::LLVMExecutionEngineRef = std::ptr::null_mut();
+            let mut err: *mut std::ffi::c_char = std::ptr::null_mut();
+            let jf: OpFn = unsafe {
+                assert_eq!(ee::LLVMCreateExecutionEngineForModule(&mut engine, raw_module, &mut err), 0, "{m}: no JIT");
+                let addr = ee::LLVMGetFunctionAddress(engine, c"f".as_ptr());
+                std::mem::transmute::<u64, OpFn>(addr)
+            };
+            for i in 0..500 {
+                let s: Vec<u64> = op
+                    .srcs
+                    .iter()
+                    .map(|&t| match (op.op, i % 4) {
+                        // Packed f32: two f32 operands; fp8 sources: any bytes; f16 pairs.
+                        (alu::Op::Pk(_), _) => operand(&mut state, Ty::F32) | operand(&mut state, Ty::F32) << 32,
+                        (alu::Op::Fp8(Fp8Op::PkFromF16(_)), 0) => operand(&mut state, Ty::F16) | operand(&mut state, Ty::F16) << 16,
+                        _ => operand(&mut state, t),
+                    })
+                    .collect();
+                let old = next(&mut state) & 0xffff_ffff;
+                let mut src = [0u64; 3];
+                src[..s.len()].copy_from_slice(&s);
+                let mut got = [0u64; 2];
+                unsafe { jf(got.as_mut_ptr(), src[0], src[1], src[2], old, 0) };
+                let inp = AluIn { src, old, op_sel: x.op_sel, op_sel_hi: x.op_sel_hi, neg: x.neg, neg_hi: x.neg_hi, byte_sel: x.byte_sel, clamp: x.clamp, ..Default::default() };
+                // (Float rows carry omod in op_sel_hi: the operation itself takes no modifiers.)
+                let inp = if float_clamp { AluIn { op_sel_hi: 0, clamp: false, ..inp } } else { inp };
+                let mut want = alu::eval(&op, &inp, &mode).value;
+                if float_clamp {
+                    want = match op.dst {
+                        Some(Ty::F64) => hx_emu::alu::omod_clamp_f64(want, x.op_sel_hi, x.clamp, &mode),
+                        _ => hx_emu::alu::omod_clamp_f32(want as u32, x.op_sel_hi, x.clamp, &mode) as u64,
+                    };
+                } else if x.clamp && !matches!(op.op, alu::Op::Fp8(_)) {
+                    want = hx_emu::exec::int_saturate(op.op, src[0], src[1]).unwrap();
+                }
+                let bits = op.dst.map(|t| t.bits()).unwrap_or(64);
+                let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+                let (g, w) = (got[0] & mask, want & mask);
+                // Packed f32: compare each half, NaNs as "both NaN".
+                let same = |a: u64, b: u64| a == b || (f32::from_bits(a as u32).is_nan() && f32::from_bits(b as u32).is_nan());
+                let ok = match op.op {
+                    alu::Op::Pk(_) => same(g & 0xffff_ffff, w & 0xffff_ffff) && same(g >> 32, w >> 32),
+                    _ if op.dst == Some(Ty::F32) => same(g, w),
+                    _ if op.dst == Some(Ty::F64) => g == w || (f64::from_bits(g).is_nan() && f64::from_bits(w).is_nan()),
+                    _ => g == w,
+                };
+                if !ok {
+                    failures.push(format!("{m} {x:?} {src:x?} old {old:#x}: IR {g:#x}, emulator {w:#x}"));
+                    break;
+                }
+                runs += 1;
+            }
+            unsafe { ee::LLVMDisposeExecutionEngine(engine) };
+            if round > 0 && matches!(op.op, alu::Op::AddU32 | alu::Op::AddF32) {
+                break;
+            }
+        }
+    }
+    eprintln!("{runs} (operation, modifiers, operands) runs agree");
+    assert!(failures.is_empty(), "{}", failures[..failures.len().min(10)].join("\n"));
 }

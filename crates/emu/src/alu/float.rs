@@ -376,6 +376,12 @@ pub fn min_num_f16(a: u32, b: u32, m: &FpMode) -> u32 {
 pub fn max_num_f16(a: u32, b: u32, m: &FpMode) -> u32 {
     minmax_num(F16, in16(F16, a, m), in16(F16, b, m), true, lt16) as u32
 }
+pub fn minimum_f16(a: u32, b: u32, m: &FpMode) -> u32 {
+    minmax_ieee2019(F16, in16(F16, a, m), in16(F16, b, m), false, lt16) as u32
+}
+pub fn maximum_f16(a: u32, b: u32, m: &FpMode) -> u32 {
+    minmax_ieee2019(F16, in16(F16, a, m), in16(F16, b, m), true, lt16) as u32
+}
 
 /// v_min3_f32 = v_min_f32(v_min_f32(a, b), c), likewise max3.
 pub fn min3_f32(a: u32, b: u32, c: u32, m: &FpMode) -> u32 {

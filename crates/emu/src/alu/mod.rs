@@ -33,6 +33,7 @@
 pub mod cmp;
 pub mod convert;
 pub mod float;
+pub mod fp8;
 pub mod int;
 pub mod packed;
 pub mod salu;

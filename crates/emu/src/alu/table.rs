@@ -25,6 +25,7 @@
 use super::cmp::{parse_cmp, CmpName};
 use super::float::{self as fl, MixDst};
 use super::packed::{self as pk, PkMods, PkOp};
+use super::fp8::{Fp8Fmt, Fp8Op};
 use super::{convert as cv, int, salu, FpMode};
 
 /// Operand/result types.
@@ -93,7 +94,7 @@ pub enum Op {
     CvtPkU16U32, CvtPkI16I32,
     // integer VALU
     AddU32, SubU32, SubrevU32, AddI32, SubI32, AddCoU32, SubCoU32, SubrevCoU32, AddcU32, SubbU32, SubbrevU32,
-    AddU16, SubU16, SubrevU16, MulLoU16, LshlrevB16, LshrrevB16, AshrrevI16,
+    AddU16, SubU16, AddI16, SubI16, SubrevU16, MulLoU16, LshlrevB16, LshrrevB16, AshrrevI16,
     MinU16, MaxU16, MinI16, MaxI16,
     MulLoU32, MulHiU32, MulHiI32, MulU32U24, MulHiU32U24, MulI32I24, MulHiI32I24,
     MadU32U24, MadI32I24, MadU32U16, MadI32I16, MadU32, MadU64U32, MadI64I32, MadNcU64U32, MadNcI64I32,
@@ -116,6 +117,13 @@ pub enum Op {
     SMovB32, SMovB64, SMovkI32, SAddkI32, SMulkI32, SSextI32I8, SSextI32I16,
     SPackLl, SPackLh, SPackHl, SPackHh, SBitcmp0B32, SBitcmp1B32, SBitcmp0B64, SBitcmp1B64,
     SBitset0B32, SBitset1B32,
+    /// gfx1250 fp8/bf8 conversions: byte/word selects, clamp and the old destination word from
+    /// `AluIn` (see `fp8.rs`).
+    Fp8(Fp8Op),
+    /// min(max(a, b), c) and max(min(a, b), c) of the `_num` (minimumNumber/maximumNumber)
+    /// and IEEE 754-2019 minimum/maximum families.
+    MaxminNumF32, MinmaxNumF32, MaxminNumF16, MinmaxNumF16,
+    MaximumminimumF32, MinimummaximumF32, MaximumminimumF16, MinimummaximumF16,
     /// VOP3P packed ops (v_pk_*): raw sources; modifiers from `AluIn` (op_sel, op_sel_hi,
     /// neg = neg_lo, neg_hi).
     Pk(PkOp),
@@ -161,6 +169,10 @@ pub struct AluIn {
     pub abs: u8,
     /// VOP3P neg_hi (packed ops; `neg` is neg_lo there).
     pub neg_hi: u8,
+    /// The byte select of the fp8 conversions (`Op::Fp8`).
+    pub byte_sel: u8,
+    /// The clamp bit, for ops that apply it themselves (`Op::Fp8` saturation).
+    pub clamp: bool,
     pub imm: u32,
 }
 
@@ -256,6 +268,10 @@ static TABLE: &[AluOp] = &[
     v("v_max3_f32", Op::Max3F32, F3, F32),
     v("v_med3_f32", Op::Med3F32, F3, F32),
     v("v_min3_num_f32", Op::Min3NumF32, F3, F32),
+    v("v_maxmin_num_f32", Op::MaxminNumF32, F3, F32),
+    v("v_minmax_num_f32", Op::MinmaxNumF32, F3, F32),
+    v("v_maximumminimum_f32", Op::MaximumminimumF32, F3, F32),
+    v("v_minimummaximum_f32", Op::MinimummaximumF32, F3, F32),
     v("v_max3_num_f32", Op::Max3NumF32, F3, F32),
     v("v_med3_num_f32", Op::Med3NumF32, F3, F32),
     v("v_minimum3_f32", Op::Minimum3F32, F3, F32),
@@ -284,6 +300,9 @@ static TABLE: &[AluOp] = &[
     v("v_mul_f64", Op::MulF64, D2, F64),
     v("v_fma_f64", Op::FmaF64, D3, F64),
     v("v_fmac_f64", Op::FmaF64, D3, F64).acc(),
+    // gfx1250: the K operand is a 64-bit literal.
+    v("v_fmamk_f64", Op::FmaF64, D3, F64),
+    v("v_fmaak_f64", Op::FmaF64, D3, F64),
     v("v_min_f64", Op::MinF64, D2, F64),
     v("v_max_f64", Op::MaxF64, D2, F64),
     v("v_min_num_f64", Op::MinNumF64, D2, F64),
@@ -314,6 +333,10 @@ static TABLE: &[AluOp] = &[
     v("v_min_f16", Op::MinF16, H2, F16),
     v("v_max_f16", Op::MaxF16, H2, F16),
     v("v_min_num_f16", Op::MinNumF16, H2, F16),
+    v("v_maxmin_num_f16", Op::MaxminNumF16, H3, F16),
+    v("v_minmax_num_f16", Op::MinmaxNumF16, H3, F16),
+    v("v_maximumminimum_f16", Op::MaximumminimumF16, H3, F16),
+    v("v_minimummaximum_f16", Op::MinimummaximumF16, H3, F16),
     v("v_max_num_f16", Op::MaxNumF16, H2, F16),
     v("v_ldexp_f16", Op::LdexpF16, &[F16, I16], F16),
     v("v_rcp_f16", Op::RcpF16, H1, F16),
@@ -357,6 +380,19 @@ static TABLE: &[AluOp] = &[
     v("v_cvt_i16_f16", Op::CvtI16F16, H1, I16),
     v("v_cvt_pk_u16_u32", Op::CvtPkU16U32, U2, B32),
     v("v_cvt_pk_i16_i32", Op::CvtPkI16I32, I2, B32),
+    // gfx1250 fp8 (E4M3) / bf8 (E5M2), OCP formats.
+    v("v_cvt_pk_fp8_f32", Op::Fp8(Fp8Op::PkFromF32(Fp8Fmt::E4M3)), F2, B32),
+    v("v_cvt_pk_bf8_f32", Op::Fp8(Fp8Op::PkFromF32(Fp8Fmt::E5M2)), F2, B32),
+    v("v_cvt_pk_fp8_f16", Op::Fp8(Fp8Op::PkFromF16(Fp8Fmt::E4M3)), B1, B32),
+    v("v_cvt_pk_bf8_f16", Op::Fp8(Fp8Op::PkFromF16(Fp8Fmt::E5M2)), B1, B32),
+    v("v_cvt_f32_fp8", Op::Fp8(Fp8Op::ToF32(Fp8Fmt::E4M3)), B1, F32),
+    v("v_cvt_f32_bf8", Op::Fp8(Fp8Op::ToF32(Fp8Fmt::E5M2)), B1, F32),
+    v("v_cvt_f16_fp8", Op::Fp8(Fp8Op::ToF16(Fp8Fmt::E4M3)), B1, F16),
+    v("v_cvt_f16_bf8", Op::Fp8(Fp8Op::ToF16(Fp8Fmt::E5M2)), B1, F16),
+    v("v_cvt_pk_f32_fp8", Op::Fp8(Fp8Op::PkToF32(Fp8Fmt::E4M3)), B1, B64),
+    v("v_cvt_pk_f32_bf8", Op::Fp8(Fp8Op::PkToF32(Fp8Fmt::E5M2)), B1, B64),
+    v("v_cvt_pk_f16_fp8", Op::Fp8(Fp8Op::PkToF16(Fp8Fmt::E4M3)), B1, B32),
+    v("v_cvt_pk_f16_bf8", Op::Fp8(Fp8Op::PkToF16(Fp8Fmt::E5M2)), B1, B32),
     // ---- integer add/sub (GFX9 spelling first, then GFX10+/GFX12)
     v("v_add_u32", Op::AddU32, U2, U32),
     v("v_add_nc_u32", Op::AddU32, U2, U32),
@@ -381,6 +417,9 @@ static TABLE: &[AluOp] = &[
     v("v_add_nc_u16", Op::AddU16, W2, U16),
     v("v_sub_u16", Op::SubU16, W2, U16),
     v("v_sub_nc_u16", Op::SubU16, W2, U16),
+    // Wrapping sums as the u16 forms; they differ under clamp (signed saturation).
+    v("v_add_nc_i16", Op::AddI16, S2, I16),
+    v("v_sub_nc_i16", Op::SubI16, S2, I16),
     v("v_subrev_u16", Op::SubrevU16, W2, U16),
     v("v_mul_lo_u16", Op::MulLoU16, W2, U16),
     v("v_lshlrev_b16", Op::LshlrevB16, W2, U16),
@@ -723,6 +762,15 @@ fn eval_raw(op: &AluOp, inp: &AluIn, m: &FpMode) -> AluOut {
         Max3F32 => r32(fl::max3_f32(a32, b32, c32, m)),
         Med3F32 => r32(fl::med3_f32(a32, b32, c32, m)),
         Min3NumF32 => r32(fl::min3_num_f32(a32, b32, c32, m)),
+        MaxminNumF32 => r32(fl::min_num_f32(fl::max_num_f32(a32, b32, m), c32, m)),
+        MinmaxNumF32 => r32(fl::max_num_f32(fl::min_num_f32(a32, b32, m), c32, m)),
+        MaximumminimumF32 => r32(fl::minimum_f32(fl::maximum_f32(a32, b32, m), c32, m)),
+        MinimummaximumF32 => r32(fl::maximum_f32(fl::minimum_f32(a32, b32, m), c32, m)),
+        MaxminNumF16 => r32(fl::min_num_f16(fl::max_num_f16(a32, b32, m), c32, m)),
+        MinmaxNumF16 => r32(fl::max_num_f16(fl::min_num_f16(a32, b32, m), c32, m)),
+        MaximumminimumF16 => r32(fl::minimum_f16(fl::maximum_f16(a32, b32, m), c32, m)),
+        MinimummaximumF16 => r32(fl::maximum_f16(fl::minimum_f16(a32, b32, m), c32, m)),
+        Fp8(f) => r(f.eval([a, b, c], inp.old, inp.op_sel, inp.byte_sel, inp.clamp, m)),
         Max3NumF32 => r32(fl::max3_num_f32(a32, b32, c32, m)),
         Med3NumF32 => r32(fl::med3_num_f32(a32, b32, c32, m)),
         Minimum3F32 => r32(fl::minimum3_f32(a32, b32, c32, m)),
@@ -823,8 +871,8 @@ fn eval_raw(op: &AluOp, inp: &AluIn, m: &FpMode) -> AluOut {
         AddcU32 => rf32(int::addc_u32(a32, b32, fl)),
         SubbU32 => rf32(int::subb_u32(a32, b32, fl)),
         SubbrevU32 => rf32(int::subb_u32(b32, a32, fl)),
-        AddU16 => r32(int::add_u16(a32, b32)),
-        SubU16 => r32(int::sub_u16(a32, b32)),
+        AddU16 | AddI16 => r32(int::add_u16(a32, b32)),
+        SubU16 | SubI16 => r32(int::sub_u16(a32, b32)),
         SubrevU16 => r32(int::sub_u16(b32, a32)),
         MulLoU16 => r32(int::mul_lo_u16(a32, b32)),
         LshlrevB16 => r32(int::lshlrev_b16(a32, b32)),
@@ -1055,6 +1103,28 @@ mod tests {
     }
 
     #[test]
+    fn maxmin_families_by_hand() {
+        let m = FpMode::ieee_default();
+        let f = |x: f32| x.to_bits() as u64;
+        let run = |name: &str, a: u64, b: u64, c: u64| eval(&by_name(name).unwrap(), &AluIn { src: [a, b, c], ..Default::default() }, &m).value;
+        // min(max(a, b), c): clamping to [lo, hi] as fp8_quant does with (x, lo, hi).
+        assert_eq!(run("v_maxmin_num_f32", f(600.0), f(-448.0), f(448.0)), f(448.0));
+        assert_eq!(run("v_maxmin_num_f32", f(-600.0), f(-448.0), f(448.0)), f(-448.0));
+        assert_eq!(run("v_maxmin_num_f32", f(3.5), f(-448.0), f(448.0)), f(3.5));
+        // maximumNumber/minimumNumber: a quiet NaN operand loses.
+        assert_eq!(run("v_maxmin_num_f32", 0x7fc0_0000, f(1.0), f(0.5)), f(0.5));
+        assert_eq!(run("v_minmax_num_f32", f(2.0), 0x7fc0_0000, f(3.0)), f(3.0));
+        // -0 orders below +0.
+        assert_eq!(run("v_maxmin_num_f32", f(-0.0), f(0.0), f(1.0)), f(0.0));
+        // IEEE 754-2019 minimum/maximum: NaN propagates.
+        assert!(f32::from_bits(run("v_maximumminimum_f32", 0x7fc0_0000, f(1.0), f(0.5)) as u32).is_nan());
+        // f16: max(1, 2) = 2, min(2, 1.5) = 1.5.
+        assert_eq!(run("v_maxmin_num_f16", 0x3c00, 0x4000, 0x3e00), 0x3e00);
+        // i16 adds wrap like the u16 ones.
+        assert_eq!(run("v_add_nc_i16", 0x7fff, 1, 0), 0x8000);
+    }
+
+    #[test]
     fn every_corpus_mnemonic_resolves() {
         let n = check_list(include_str!("testdata/gfx1250.txt"))
             + check_list(include_str!("testdata/gfx942.txt"))
@@ -1135,7 +1205,7 @@ mod tests {
         let mut r = crate::alu::Rng(42);
         for e in TABLE {
             for _ in 0..20 {
-                let inp = AluIn { src: [r.next(), r.next(), r.next()], flag: r.next() & 1 != 0, lane: (r.next() % 64) as u32, old: r.next(), imm: r.u32() & 0xff, op_sel: r.next() as u8, op_sel_hi: r.next() as u8, neg: r.next() as u8, abs: r.next() as u8, neg_hi: r.next() as u8 };
+                let inp = AluIn { src: [r.next(), r.next(), r.next()], flag: r.next() & 1 != 0, lane: (r.next() % 64) as u32, old: r.next(), imm: r.u32() & 0xff, op_sel: r.next() as u8, op_sel_hi: r.next() as u8, neg: r.next() as u8, abs: r.next() as u8, neg_hi: r.next() as u8, byte_sel: r.next() as u8, clamp: r.next() & 1 != 0 };
                 let out = eval_raw(e, &inp, &m);
                 let bits = e.dst.map_or(64, |t| t.bits());
                 if bits < 64 {

@@ -1,0 +1,284 @@
+//! The IR of ALU operations that read instruction modifiers besides their sources (the
+//! emulator's `AluIn` fields): packed f32 (op_sel, op_sel_hi, neg_lo, neg_hi), the gfx1250
+//! fp8/bf8 conversions (byte/word selects, clamp, the old destination word), integer clamp
+//! (saturation) and the f32/f64 clamp output modifier. Same semantics as hx_emu::alu.
+//!
+//! fp8/bf8 are converted in integer IR: gfx942's conversions use other formats (FNUZ) and
+//! gfx950's are not known to round and saturate the same way, so no target instruction is used.
+
+use super::{be, EmitError, OpEmitter};
+use hx_emu::alu::fp8::{Fp8Fmt, Fp8Op};
+use hx_emu::alu::packed::{PkMods, PkOp};
+use hx_emu::alu::table::{AluOp, Op, Ty};
+use hx_llvm::inkwell::values::IntValue;
+use hx_llvm::inkwell::{FloatPredicate, IntPredicate};
+
+/// The modifiers an operation reads (the emulator's `AluIn` fields of the same names).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Extra {
+    pub op_sel: u8,
+    pub op_sel_hi: u8,
+    /// neg_lo of packed ops.
+    pub neg: u8,
+    pub neg_hi: u8,
+    pub byte_sel: u8,
+    pub clamp: bool,
+}
+
+impl<'ctx> OpEmitter<'ctx, '_> {
+    /// As [`OpEmitter::emit`], for the operations whose result depends on modifiers: `Op::Pk`
+    /// (packed f32), `Op::Fp8` (`old` is the old destination value), and with `x.clamp` the
+    /// integer adds/subs that saturate (hx_emu::exec::int_saturate's list).
+    pub fn emit_with(&self, op: &AluOp, v: &[IntValue<'ctx>], old: IntValue<'ctx>, x: &Extra) -> Result<IntValue<'ctx>, EmitError> {
+        match op.op {
+            Op::Pk(p) => self.pk32(p, v, PkMods { op_sel: x.op_sel, op_sel_hi: x.op_sel_hi, neg_lo: x.neg, neg_hi: x.neg_hi }),
+            Op::Fp8(f) => self.fp8(f, v, old, x),
+            o if x.clamp => self.saturate(o, v),
+            _ => Err(EmitError(format!("{:?} takes no modifiers here", op.op))),
+        }
+    }
+
+    /// v_pk_{add,mul,fma}_f32: each half an f32 operation on the dwords op_sel (low half) and
+    /// op_sel_hi (high half) pick, negated by neg_lo / neg_hi.
+    fn pk32(&self, p: PkOp, v: &[IntValue<'ctx>], m: PkMods) -> Result<IntValue<'ctx>, EmitError> {
+        if !matches!(p, PkOp::AddF32 | PkOp::MulF32 | PkOp::FmaF32) {
+            return Err(EmitError(format!("packed {p:?} is not raised yet")));
+        }
+        let b = self.b;
+        let (i32t, i64t, f32t) = (self.ctx.i32_type(), self.ctx.i64_type(), self.ctx.f32_type());
+        let half = |hi: bool| -> Result<IntValue<'ctx>, EmitError> {
+            let mut xs = Vec::new();
+            for i in 0..p.arity() {
+                let s = *v.get(i).ok_or_else(|| EmitError("packed op: missing source".into()))?;
+                let sel = (if hi { m.op_sel_hi } else { m.op_sel }) >> i & 1 != 0;
+                let w = if sel { b.build_right_shift(s, i64t.const_int(32, false), false, "").map_err(be)? } else { s };
+                let mut w = b.build_int_truncate(w, i32t, "").map_err(be)?;
+                if (if hi { m.neg_hi } else { m.neg_lo }) >> i & 1 != 0 {
+                    w = b.build_xor(w, i32t.const_int(0x8000_0000, false), "").map_err(be)?;
+                }
+                xs.push(b.build_bit_cast(w, f32t, "").map_err(be)?.into_float_value());
+            }
+            let r = match p {
+                PkOp::AddF32 => b.build_float_add(xs[0], xs[1], "").map_err(be)?,
+                PkOp::MulF32 => b.build_float_mul(xs[0], xs[1], "").map_err(be)?,
+                _ => {
+                    let fma = self.intrinsic("llvm.fma", &[f32t.into()])?;
+                    b.build_call(fma, &[xs[0].into(), xs[1].into(), xs[2].into()], "").map_err(be)?.try_as_basic_value().basic().unwrap().into_float_value()
+                }
+            };
+            let r = b.build_bit_cast(r, i32t, "").map_err(be)?.into_int_value();
+            b.build_int_z_extend(r, i64t, "").map_err(be)
+        };
+        let (lo, hi) = (half(false)?, half(true)?);
+        b.build_or(lo, b.build_left_shift(hi, i64t.const_int(32, false), "").map_err(be)?, "").map_err(be)
+    }
+
+    /// The saturating (clamped) form of an integer add/sub.
+    fn saturate(&self, o: Op, v: &[IntValue<'ctx>]) -> Result<IntValue<'ctx>, EmitError> {
+        let b = self.b;
+        let i32t = self.ctx.i32_type();
+        let (name, a, c) = match o {
+            Op::AddU32 | Op::AddCoU32 => ("llvm.uadd.sat", v[0], v[1]),
+            Op::SubU32 | Op::SubCoU32 => ("llvm.usub.sat", v[0], v[1]),
+            Op::SubrevU32 => ("llvm.usub.sat", v[1], v[0]),
+            Op::AddI32 => ("llvm.sadd.sat", v[0], v[1]),
+            Op::SubI32 => ("llvm.ssub.sat", v[0], v[1]),
+            Op::AddU16 | Op::SubU16 | Op::AddI16 | Op::SubI16 => {
+                let i16t = self.ctx.i16_type();
+                let (x, y) = (b.build_int_truncate(v[0], i16t, "").map_err(be)?, b.build_int_truncate(v[1], i16t, "").map_err(be)?);
+                let name = match o {
+                    Op::AddU16 => "llvm.uadd.sat",
+                    Op::SubU16 => "llvm.usub.sat",
+                    Op::AddI16 => "llvm.sadd.sat",
+                    _ => "llvm.ssub.sat",
+                };
+                let r = self.call(name, &[i16t.into()], &[x.into(), y.into()])?;
+                return b.build_int_z_extend(r, i32t, "").map_err(be);
+            }
+            _ => return Err(EmitError(format!("clamp on {o:?} is not raised yet"))),
+        };
+        self.call(name, &[i32t.into()], &[a.into(), c.into()])
+    }
+
+    /// The output modifier (1: *2, 2: *4, 3: /2) on an f32 or f64 result (bits): an exact
+    /// power-of-two scaling rounded once, as hx_emu::alu::omod_clamp_f32/f64 (llvm.ldexp, the
+    /// same operation as v_ldexp).
+    pub fn omod_float(&self, v: IntValue<'ctx>, t: Ty, omod: u8) -> Result<IntValue<'ctx>, EmitError> {
+        let b = self.b;
+        let k: i64 = match omod & 3 {
+            1 => 1,
+            2 => 2,
+            3 => -1,
+            _ => return Ok(v),
+        };
+        let (ft, it) = match t {
+            Ty::F32 => (self.ctx.f32_type(), self.ctx.i32_type()),
+            Ty::F64 => (self.ctx.f64_type(), self.ctx.i64_type()),
+            _ => return Err(EmitError(format!("omod on a {t:?} result is not raised yet"))),
+        };
+        let i32t = self.ctx.i32_type();
+        let x = b.build_bit_cast(v, ft, "").map_err(be)?.into_float_value();
+        let f = self.intrinsic("llvm.ldexp", &[ft.into(), i32t.into()])?;
+        let r = b.build_call(f, &[x.into(), i32t.const_int(k as u64, true).into()], "").map_err(be)?.try_as_basic_value().basic().unwrap();
+        Ok(b.build_bit_cast(r, it, "").map_err(be)?.into_int_value())
+    }
+
+    /// The clamp output modifier on an f32 or f64 result (bits): [0, 1], NaN and -0 to +0 (DX10
+    /// clamp, which gfx1250 always has), as hx_emu::alu::clamp_f32/clamp_f64.
+    pub fn clamp_float(&self, v: IntValue<'ctx>, t: Ty) -> Result<IntValue<'ctx>, EmitError> {
+        let b = self.b;
+        let (ft, it) = match t {
+            Ty::F32 => (self.ctx.f32_type(), self.ctx.i32_type()),
+            Ty::F64 => (self.ctx.f64_type(), self.ctx.i64_type()),
+            _ => return Err(EmitError(format!("clamp on a {t:?} result is not raised yet"))),
+        };
+        let one = if t == Ty::F32 { 0x3f80_0000u64 } else { 0x3ff0_0000_0000_0000 };
+        let x = b.build_bit_cast(v, ft, "").map_err(be)?.into_float_value();
+        let pos = b.build_float_compare(FloatPredicate::OGT, x, ft.const_zero(), "").map_err(be)?;
+        let big = b.build_float_compare(FloatPredicate::OGE, x, ft.const_float(1.0), "").map_err(be)?;
+        let r = b.build_select(big, it.const_int(one, false), v, "").map_err(be)?.into_int_value();
+        Ok(b.build_select(pos, r, it.const_zero(), "").map_err(be)?.into_int_value())
+    }
+
+    fn fp8(&self, f: Fp8Op, v: &[IntValue<'ctx>], old: IntValue<'ctx>, x: &Extra) -> Result<IntValue<'ctx>, EmitError> {
+        f.check_mods(x.op_sel, x.byte_sel).map_err(|e| EmitError(e.to_string()))?;
+        let b = self.b;
+        let (i32t, i64t) = (self.ctx.i32_type(), self.ctx.i64_type());
+        let c = |n: u64| i32t.const_int(n, false);
+        let s0 = *v.first().ok_or_else(|| EmitError("fp8: no source".into()))?;
+        let merge = |packed: IntValue<'ctx>| -> Result<IntValue<'ctx>, EmitError> {
+            let (keep, sh) = if x.op_sel & 8 != 0 { (0xffff, 16) } else { (0xffff_0000, 0) };
+            let kept = b.build_and(old, c(keep), "").map_err(be)?;
+            b.build_or(kept, b.build_left_shift(packed, c(sh), "").map_err(be)?, "").map_err(be)
+        };
+        let pair = |lo: IntValue<'ctx>, hi: IntValue<'ctx>, bits: u64| -> Result<IntValue<'ctx>, EmitError> {
+            b.build_or(lo, b.build_left_shift(hi, lo.get_type().const_int(bits, false), "").map_err(be)?, "").map_err(be)
+        };
+        let word = if x.op_sel & 1 != 0 { b.build_right_shift(s0, c(16), false, "").map_err(be)? } else { b.build_and(s0, c(0xffff), "").map_err(be)? };
+        let byte_of = |w: IntValue<'ctx>, k: u64| -> Result<IntValue<'ctx>, EmitError> { b.build_and(b.build_right_shift(w, c(8 * k), false, "").map_err(be)?, c(0xff), "").map_err(be) };
+        Ok(match f {
+            Fp8Op::PkFromF32(fmt) => {
+                let s1 = *v.get(1).ok_or_else(|| EmitError("fp8: no second source".into()))?;
+                merge(pair(self.to_fp8(fmt, s0, x.clamp)?, self.to_fp8(fmt, s1, x.clamp)?, 8)?)?
+            }
+            Fp8Op::PkFromF16(fmt) => {
+                let lo = self.to_fp8(fmt, self.f16_to_f32(s0)?, x.clamp)?;
+                let hi = self.to_fp8(fmt, self.f16_to_f32(b.build_right_shift(s0, c(16), false, "").map_err(be)?)?, x.clamp)?;
+                merge(pair(lo, hi, 8)?)?
+            }
+            Fp8Op::ToF32(fmt) => self.from_fp8(fmt, byte_of(s0, (x.byte_sel & 3) as u64)?)?,
+            Fp8Op::ToF16(fmt) => self.f32_to_f16(self.from_fp8(fmt, byte_of(s0, (x.byte_sel & 3) as u64)?)?)?,
+            Fp8Op::PkToF32(fmt) => {
+                let lo = b.build_int_z_extend(self.from_fp8(fmt, byte_of(word, 0)?)?, i64t, "").map_err(be)?;
+                let hi = b.build_int_z_extend(self.from_fp8(fmt, byte_of(word, 1)?)?, i64t, "").map_err(be)?;
+                pair(lo, hi, 32)?
+            }
+            Fp8Op::PkToF16(fmt) => {
+                let lo = self.f32_to_f16(self.from_fp8(fmt, byte_of(word, 0)?)?)?;
+                let hi = self.f32_to_f16(self.from_fp8(fmt, byte_of(word, 1)?)?)?;
+                pair(lo, hi, 16)?
+            }
+        })
+    }
+
+    /// The f16 in the low half of `x` as f32 bits (exact).
+    fn f16_to_f32(&self, x: IntValue<'ctx>) -> Result<IntValue<'ctx>, EmitError> {
+        let b = self.b;
+        let w = b.build_float_ext(self.half(x).map_err(be)?, self.ctx.f32_type(), "").map_err(be)?;
+        Ok(b.build_bit_cast(w, self.ctx.i32_type(), "").map_err(be)?.into_int_value())
+    }
+
+    /// f32 bits of an fp8/bf8 value (exact, or NaN) as f16 bits: NaN as the quiet NaN with the
+    /// sign kept.
+    fn f32_to_f16(&self, x: IntValue<'ctx>) -> Result<IntValue<'ctx>, EmitError> {
+        let b = self.b;
+        let c = |n: u64| self.ctx.i32_type().const_int(n, false);
+        let f = b.build_bit_cast(x, self.ctx.f32_type(), "").map_err(be)?.into_float_value();
+        let h = self.half_bits(b.build_float_trunc(f, self.ctx.f16_type(), "").map_err(be)?).map_err(be)?;
+        let nan = b.build_int_compare(IntPredicate::UGT, b.build_and(x, c(0x7fff_ffff), "").map_err(be)?, c(0x7f80_0000), "").map_err(be)?;
+        let qnan = b.build_or(b.build_and(b.build_right_shift(x, c(16), false, "").map_err(be)?, c(0x8000), "").map_err(be)?, c(0x7e00), "").map_err(be)?;
+        Ok(b.build_select(nan, qnan, h, "").map_err(be)?.into_int_value())
+    }
+
+    /// f32 bits -> fp8/bf8 code (i32 0..=255): round to nearest even at the format's precision
+    /// (subnormals included), overflow and infinity to NaN/infinity or (clamp) the largest
+    /// finite value, NaN to the quiet NaN; the sign kept.
+    fn to_fp8(&self, fmt: Fp8Fmt, x: IntValue<'ctx>, clamp: bool) -> Result<IntValue<'ctx>, EmitError> {
+        let b = self.b;
+        let i32t = self.ctx.i32_type();
+        let c = |n: i64| i32t.const_int(n as u64, true);
+        let (m, bias): (i64, i64) = match fmt {
+            Fp8Fmt::E4M3 => (3, 7),
+            Fp8Fmt::E5M2 => (2, 15),
+        };
+        let emin = 1 - bias;
+        let sel = |k: IntValue<'ctx>, t: IntValue<'ctx>, e: IntValue<'ctx>| -> Result<IntValue<'ctx>, EmitError> { Ok(b.build_select(k, t, e, "").map_err(be)?.into_int_value()) };
+        let sign = b.build_and(b.build_right_shift(x, c(24), false, "").map_err(be)?, c(0x80), "").map_err(be)?;
+        let a = b.build_and(x, c(0x7fff_ffff), "").map_err(be)?;
+        // Unbiased exponent (zeros and f32 subnormals come out at -127 and round to zero).
+        let e = b.build_int_sub(b.build_right_shift(a, c(23), false, "").map_err(be)?, c(127), "").map_err(be)?;
+        let sig = b.build_or(b.build_and(a, c(0x7f_ffff), "").map_err(be)?, c(0x80_0000), "").map_err(be)?;
+        let below = b.build_int_compare(IntPredicate::SLT, e, c(emin), "").map_err(be)?;
+        let ecl = sel(below, c(emin), e)?;
+        // sig / 2^sh is the value in units of the format's spacing at that exponent; past 31
+        // the quotient is 0 and nothing rounds up (sig < 2^24).
+        let sh = b.build_int_add(c(23 - m), b.build_int_sub(ecl, e, "").map_err(be)?, "").map_err(be)?;
+        let sh = sel(b.build_int_compare(IntPredicate::UGT, sh, c(31), "").map_err(be)?, c(31), sh)?;
+        let q = b.build_right_shift(sig, sh, false, "").map_err(be)?;
+        let one = b.build_left_shift(c(1), sh, "").map_err(be)?;
+        let rem = b.build_and(sig, b.build_int_sub(one, c(1), "").map_err(be)?, "").map_err(be)?;
+        let half = b.build_right_shift(one, c(1), false, "").map_err(be)?;
+        let gt = b.build_int_compare(IntPredicate::UGT, rem, half, "").map_err(be)?;
+        let tie = b.build_and(
+            b.build_int_compare(IntPredicate::EQ, rem, half, "").map_err(be)?,
+            b.build_int_compare(IntPredicate::NE, b.build_and(q, c(1), "").map_err(be)?, c(0), "").map_err(be)?,
+            "",
+        ).map_err(be)?;
+        let up = b.build_or(gt, tie, "").map_err(be)?;
+        let n = b.build_int_add(q, b.build_int_z_extend(up, i32t, "").map_err(be)?, "").map_err(be)?;
+        // The exponent field plus the rounded significand (a carry moves into the exponent).
+        let code = b.build_int_add(b.build_left_shift(b.build_int_sub(ecl, c(emin), "").map_err(be)?, c(m), "").map_err(be)?, n, "").map_err(be)?;
+        let over_code = c(if clamp { fmt.max_code() } else { fmt.overflow_code() } as i64);
+        let over = b.build_int_compare(IntPredicate::SGT, code, c(fmt.max_code() as i64), "").map_err(be)?;
+        let fin = sel(over, over_code, code)?;
+        let inf = b.build_int_compare(IntPredicate::EQ, a, c(0x7f80_0000), "").map_err(be)?;
+        let nan = b.build_int_compare(IntPredicate::UGT, a, c(0x7f80_0000), "").map_err(be)?;
+        let r = sel(nan, c(fmt.nan_code() as i64), sel(inf, over_code, fin)?)?;
+        b.build_or(r, sign, "").map_err(be)
+    }
+
+    /// fp8/bf8 code (i32 0..=255) -> f32 bits (exact; NaN quiet with the sign kept).
+    fn from_fp8(&self, fmt: Fp8Fmt, byte: IntValue<'ctx>) -> Result<IntValue<'ctx>, EmitError> {
+        let b = self.b;
+        let (i32t, f32t) = (self.ctx.i32_type(), self.ctx.f32_type());
+        let c = |n: u64| i32t.const_int(n, false);
+        let sel = |k: IntValue<'ctx>, t: IntValue<'ctx>, e: IntValue<'ctx>| -> Result<IntValue<'ctx>, EmitError> { Ok(b.build_select(k, t, e, "").map_err(be)?.into_int_value()) };
+        let (m, bias): (u64, i64) = match fmt {
+            Fp8Fmt::E4M3 => (3, 7),
+            Fp8Fmt::E5M2 => (2, 15),
+        };
+        let sign = b.build_left_shift(b.build_and(byte, c(0x80), "").map_err(be)?, c(24), "").map_err(be)?;
+        let mag = b.build_and(byte, c(0x7f), "").map_err(be)?;
+        let exp = b.build_right_shift(mag, c(m), false, "").map_err(be)?;
+        let man = b.build_and(mag, c((1 << m) - 1), "").map_err(be)?;
+        let normal = b.build_or(
+            b.build_left_shift(b.build_int_add(exp, c((127 - bias) as u64), "").map_err(be)?, c(23), "").map_err(be)?,
+            b.build_left_shift(man, c(23 - m), "").map_err(be)?,
+            "",
+        ).map_err(be)?;
+        // Subnormal: man * 2^(1 - bias - m), exact in f32.
+        let mf = b.build_unsigned_int_to_float(man, f32t, "").map_err(be)?;
+        let sub = b.build_float_mul(mf, f32t.const_float(2f64.powi(1 - bias as i32 - m as i32)), "").map_err(be)?;
+        let sub = b.build_bit_cast(sub, i32t, "").map_err(be)?.into_int_value();
+        let v = sel(b.build_int_compare(IntPredicate::EQ, exp, c(0), "").map_err(be)?, sub, normal)?;
+        let v = match fmt {
+            Fp8Fmt::E4M3 => sel(b.build_int_compare(IntPredicate::EQ, mag, c(0x7f), "").map_err(be)?, c(0x7fc0_0000), v)?,
+            Fp8Fmt::E5M2 => {
+                let special = b.build_int_compare(IntPredicate::EQ, exp, c(31), "").map_err(be)?;
+                let inf = b.build_int_compare(IntPredicate::EQ, man, c(0), "").map_err(be)?;
+                sel(special, sel(inf, c(0x7f80_0000), c(0x7fc0_0000))?, v)?
+            }
+        };
+        b.build_or(v, sign, "").map_err(be)
+    }
+}
