@@ -208,7 +208,7 @@ enum Role {
 fn role(kind: &Kind) -> Role {
     match *kind {
         Kind::SDst { .. } | Kind::SDst8 { .. } | Kind::SDstNoM0 { .. } | Kind::SDstX { .. } => Role::SDst,
-        Kind::VDst { .. } | Kind::VDstLo128 { .. } => Role::VDst,
+        Kind::VDst { .. } | Kind::VDstLo128 { .. } | Kind::ADst { .. } => Role::VDst,
         Kind::Fixed(name) => Role::Fixed(name),
         Kind::Omod | Kind::OpSel { .. } | Kind::PkBits { .. } | Kind::Flag(_) | Kind::SmemCachePolicy => Role::Modifier,
         _ => Role::Src,
