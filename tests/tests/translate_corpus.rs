@@ -39,6 +39,15 @@ const MUST_TRANSLATE: &[(&str, &str)] = &[
     ("vgpr_high", "gfx942"),
     ("vgpr_high", "gfx950"),
     ("wave_ballot", "gfx942"),
+    // The backend spills to AGPRs in these (v_accvgpr_write/read_b32).
+    ("wmma_bf16", "gfx942"),
+    ("wmma_bf16", "gfx950"),
+    ("wmma_f32", "gfx942"),
+    ("wmma_f32", "gfx950"),
+    ("wmma_fp8", "gfx942"),
+    ("wmma_fp8", "gfx950"),
+    ("wmma_iu8", "gfx942"),
+    ("wmma_iu8", "gfx950"),
 ];
 
 #[test]
