@@ -1378,6 +1378,13 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
         (Kind::VSrc(_), Operand::Reg(r)) if r.class == RegClass::LdsDirect => {
             out.push_str("src_lds_direct")
         }
+        // AGPR tuples (GFX9 DS acc forms): only LLVM's AV classes note a misaligned one.
+        (Kind::VDstAv { .. } | Kind::VRegAv { .. }, Operand::Reg(r))
+            if r.class == RegClass::Agpr && r.dwords >= 2 && r.index % 2 != 0 =>
+        {
+            format_reg(out, r);
+            note(out, &format!("AV_{}_Align2", 32 * r.dwords as u32));
+        }
         (
             Kind::VSrc(_)
             | Kind::VDst { .. }
@@ -1678,9 +1685,28 @@ pub fn decode_fields(
     {
         let _ = lits.read(true)?;
     }
+    // GFX9 DS with the acc bit (25): the data and destination registers are AGPRs (tuples end
+    // at a255). The table entry lists the field as Unused when LLVM rejects or ignores the bit.
+    let ds_acc = info.format == super::spec::Format::Ds
+        && target.family() == Family::Gfx9
+        && super::spec::Field::DsAcc.extract(word) == 1
+        && !info.unused.iter().any(|(f, _)| *f == super::spec::Field::DsAcc);
     for (slot, spec) in operands.iter_mut().zip(info.operands) {
         let raw = spec.field.extract(word);
-        let value = decode_operand(target, spec.kind, raw, word, &mut lits, &mut warn)?;
+        let mut value = decode_operand(target, spec.kind, raw, word, &mut lits, &mut warn)?;
+        if ds_acc
+            && matches!(
+                spec.field,
+                super::spec::Field::DsVdst | super::spec::Field::DsData0 | super::spec::Field::DsData1
+            )
+        {
+            if let Operand::Reg(r) = value {
+                if r.index as u32 + r.dwords as u32 > 256 {
+                    return Err(OperandError::Invalid);
+                }
+                value = Operand::Reg(Reg { class: RegClass::Agpr, ..r });
+            }
+        }
         *slot = Some(InstOperand {
             spec: *spec,
             value,

@@ -159,7 +159,8 @@ pub enum Field {
     DsOffset,
     /// GFX9 DS: gds, bit 16.
     DsGds,
-    /// GFX9 DS: acc, bit 25 (data/destination are AGPRs; not modelled yet).
+    /// GFX9 DS: acc, bit 25: the data and destination registers are AGPRs (read by
+    /// `operand::decode_fields` for every entry that does not list the field as unused).
     DsAcc,
     /// GFX12 DS: bits 16 and 17 (no operand; LLVM checks or ignores them).
     DsBit16,

@@ -1,7 +1,7 @@
 //! GFX9 VOP3P against LLVM: the MAI table (every MFMA/SMFMAC shape's mnemonic and register
 //! widths on gfx942 and gfx950), then random sweeps of MAI words, of the packed f32 ops
 //! (v_pk_fma/mul/add_f32, v_pk_mov_b32) and of the AGPR moves (v_accvgpr_read/write_b32,
-//! v_accvgpr_mov_b32), each 20,000+ words per target: ours equals LLVM's text, or both reject the
+//! v_accvgpr_mov_b32) and of DS words with AGPR data (acc bit 25), each 20,000+ words per target: ours equals LLVM's text, or both reject the
 //! word, or ours says unsupported (counted). Words on which LLVM 22 itself crashes
 //! (`spec::oracle_crashes64`) are skipped.
 //!
@@ -194,4 +194,32 @@ fn random_cvt_pk_bf16_f32_words_match_llvm() {
     });
     assert_eq!(report("v_cvt_pk_bf16_f32", Target::Gfx950, &c), 0);
     assert!(c.matched > 5_000);
+}
+
+/// GFX9 DS words with the acc bit (25) set: data and destination registers are AGPRs.
+#[test]
+fn random_ds_acc_words_match_llvm() {
+    let mut bad = 0;
+    for target in [Target::Gfx942, Target::Gfx950] {
+        // Opcodes with a table entry; the fields an entry says must hold a value mostly hold it
+        // (the generated input only; LLVM judges every word).
+        let ops: Vec<&hx_isa::OpInfo> = hx_isa::tables::table(target, hx_isa::Format::Ds).iter().flatten().collect();
+        let c = sweep(target, 20_000, 0xd5ac ^ target as u64, |rng| {
+            let info = ops[rng.below(ops.len() as u32) as usize];
+            let reg = |rng: &mut Rng| if rng.below(4) == 0 { rng.below(256) } else { 2 * rng.below(128) };
+            let mut w = (0xd800_0000u32 | 1 << 25 | (info.opcode as u32) << 17 | (rng.u32() & 0xffff)) as u128;
+            w |= ((reg(rng) | reg(rng) << 8 | reg(rng) << 16 | reg(rng) << 24) as u128) << 32;
+            if rng.below(8) != 0 {
+                for (f, u) in info.unused {
+                    if let hx_isa::Unused::MustBe(v) = u {
+                        w = f.insert(w, *v);
+                    }
+                }
+            }
+            (w as u32, (w >> 32) as u32)
+        });
+        bad += report("DS acc", target, &c);
+        assert!(c.matched > 5_000);
+    }
+    assert_eq!(bad, 0);
 }
