@@ -39,9 +39,14 @@ const MUST_TRANSLATE: &[(&str, &str)] = &[
     ("vgpr_high", "gfx942"),
     ("vgpr_high", "gfx950"),
     ("wave_ballot", "gfx942"),
-    // The backend spills to AGPRs in these (v_accvgpr_write/read_b32).
+    // The backend spills to AGPRs in these (v_accvgpr_write/read_b32); wmma_f16* also use
+    // v_cvt_f32_f16_sdwa.
     ("wmma_bf16", "gfx942"),
     ("wmma_bf16", "gfx950"),
+    ("wmma_f16", "gfx942"),
+    ("wmma_f16", "gfx950"),
+    ("wmma_f16_acc", "gfx942"),
+    ("wmma_f16_acc", "gfx950"),
     ("wmma_f32", "gfx942"),
     ("wmma_f32", "gfx950"),
     ("wmma_fp8", "gfx942"),
