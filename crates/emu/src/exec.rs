@@ -398,6 +398,11 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
     // VOP3P ops (packed and fma_mix) read their sources raw, with the op_sel / op_sel_hi /
     // neg_lo / neg_hi / abs bits given to the ALU; everything else applies neg/abs here.
     let raw_sources = matches!(op.op, alu::Op::FmaMix(_) | alu::Op::Pk(_));
+    // A 2 x 32-bit packed source that is a constant: which value each half receives is not
+    // documented for GFX9 (both halves? zero in the high one?), so it is not guessed.
+    if matches!(op.op, alu::Op::Pk(p) if p.is_wide()) && ops.srcs.iter().any(|o| !matches!(o.value, Operand::Reg(_))) {
+        return Err(unsupported(inst, "an inline constant or literal in a 2 x 32-bit packed source"));
+    }
     if mods.op_sel != 0 && !raw_sources {
         return Err(unsupported(inst, "op_sel"));
     }

@@ -18,8 +18,15 @@
 //! 8-bit floats: gfx942's are the FNUZ variants (E4M3 bias 8, E5M2 bias 16, 0x80 the only NaN,
 //! no infinities), gfx950's the OCP ones (E4M3 bias 7, E5M2 bias 15).
 //!
-//! Not modelled (refused): SMFMAC (sparse A), xf32, A/B in SGPRs or constants, C in SGPRs,
-//! a partial EXEC (the ISA leaves it undefined).
+//! SMFMAC (4:2 structured-sparse A): A holds two of every four K values of a row; the index
+//! VGPR (src2) of the same lane holds, per pair of stored values, 4 bits [idx1, idx0] naming
+//! the positions (0..3) the pair takes in its group of four. A lane's indices form one set of
+//! (stored values per lane) x 2 bits; abid selects the set when cbsz is 0 (gfx942 16-bit: four
+//! 8-bit sets, 8-bit: two 16-bit sets; gfx950 16-bit: two 16-bit sets, 8-bit: one), else set 0.
+//! D is also the accumulator.
+//!
+//! Not modelled (refused): xf32, A/B in SGPRs or constants, C in SGPRs, a partial EXEC (the
+//! ISA leaves it undefined).
 
 use crate::alu::soft;
 use crate::exec::unsupported;
@@ -148,6 +155,11 @@ fn lane_bits(wave: &Wave, r: Reg) -> Result<Vec<Vec<u32>>, EmuError> {
     (0..wave.lanes).map(|l| wave.read_vreg_dwords(r, l)).collect()
 }
 
+/// Lane `l`'s registers (an error, not a panic, if a layout computed a lane out of range).
+fn lane_of<'a>(v: &'a [Vec<u32>], l: u32, inst: &Instruction) -> Result<&'a [u32], EmuError> {
+    v.get(l as usize).map(|x| x.as_slice()).ok_or_else(|| unsupported(inst, format!("a layout reaching lane {l}")))
+}
+
 fn field(words: &[u32], slot: u32, bits: u32) -> u64 {
     let mut v = 0u64;
     for b in 0..bits {
@@ -174,15 +186,12 @@ pub fn exec_mfma(wave: &mut Wave, inst: &Instruction, mai: Mai) -> Result<(), Em
     if wave.exec != u64::MAX {
         return Err(unsupported(inst, "MFMA under a partial EXEC (the ISA leaves it undefined)"));
     }
-    if s.sparse {
-        return Err(unsupported(inst, "SMFMAC (sparse A)"));
-    }
     let f8f6f4 = s.a == Elem::F8f6f4;
     let f64_shape = s.cd == Elem::F64;
     // Which modifiers have a defined meaning here (the calculator's gfx9 tables).
     let blgp_pattern = !f64_shape && !f8f6f4 && (s.blocks > 1 || s.a == Elem::F32) && inst.target == Target::Gfx942;
     let (cbsz, abid, blgp) = (mai.cbsz, mai.abid, mai.blgp);
-    if !f8f6f4 {
+    if !f8f6f4 && !s.sparse {
         let max_cbsz = s.blocks.trailing_zeros();
         let cbsz_ok = (cbsz == 0 && abid == 0) || (s.blocks > 1 && inst.target == Target::Gfx942 && cbsz <= max_cbsz && abid < (1 << cbsz));
         if !cbsz_ok {
@@ -197,6 +206,9 @@ pub fn exec_mfma(wave: &mut Wave, inst: &Instruction, mai: Mai) -> Result<(), Em
         _ => return Err(unsupported(inst, "this operand format (xf32, or f8f6f4 format codes 5..7)")),
     };
     let (d, a, b) = (vector_reg(inst, 0, "D")?, vector_reg(inst, 1, "A")?, vector_reg(inst, 2, "B")?);
+    if s.sparse {
+        return exec_smfmac(wave, inst, mai, (d, a, b), (ta, tb));
+    }
     let c_op = inst.operand(3).ok_or_else(|| unsupported(inst, "no C operand"))?;
     let c_ty = match s.cd {
         Elem::F64 => ValType::F64,
@@ -220,24 +232,24 @@ pub fn exec_mfma(wave: &mut Wave, inst: &Instruction, mai: Mai) -> Result<(), Em
                 let (reg, lane) = s.d_location(i, j, blk);
                 let (reg, lane) = (reg * slot_regs, lane as usize);
                 let c = match (&c_regs, c_const) {
-                    (Some(regs), _) => field(&regs[lane][reg as usize..], 0, c_bits),
+                    (Some(regs), _) => field(lane_of(regs, lane as u32, inst)?.get(reg as usize..).unwrap_or(&[]), 0, c_bits),
                     (None, Some(k)) => k,
                     _ => 0,
                 };
-                let a_at = |k: u32| {
+                let a_at = |k: u32| -> Result<f64, EmuError> {
                     let (slot, l) = s.a_location(i, k, a_blk);
-                    ta.value(field(&av[l as usize], slot, ta.bits()))
+                    Ok(ta.value(field(lane_of(&av, l, inst)?, slot, ta.bits())))
                 };
-                let b_at = |k: u32| {
+                let b_at = |k: u32| -> Result<f64, EmuError> {
                     let (slot, l) = s.b_location(j, k, blk);
                     let l = if blgp_pattern { blgp_lane(l, blgp) } else { l };
-                    tb.value(field(&bv[l as usize], slot, tb.bits()))
+                    Ok(tb.value(field(lane_of(&bv, l, inst)?, slot, tb.bits())))
                 };
                 let value: u64 = match s.cd {
                     Elem::I32 => {
                         let mut acc = c as u32 as i32;
                         for k in 0..s.k {
-                            acc = acc.wrapping_add((a_at(k) as i32).wrapping_mul(b_at(k) as i32));
+                            acc = acc.wrapping_add((a_at(k)? as i32).wrapping_mul(b_at(k)? as i32));
                         }
                         acc as u32 as u64
                     }
@@ -247,7 +259,7 @@ pub fn exec_mfma(wave: &mut Wave, inst: &Instruction, mai: Mai) -> Result<(), Em
                             acc = -acc;
                         }
                         for k in 0..s.k {
-                            let (x, y) = (a_at(k), b_at(k));
+                            let (x, y) = (a_at(k)?, b_at(k)?);
                             acc = (if neg_a { -x } else { x }).mul_add(if neg_b { -y } else { y }, acc);
                         }
                         acc.to_bits()
@@ -255,19 +267,67 @@ pub fn exec_mfma(wave: &mut Wave, inst: &Instruction, mai: Mai) -> Result<(), Em
                     _ => {
                         let mut acc = f32::from_bits(c as u32) as f64;
                         for k in 0..s.k {
-                            acc += a_at(k) * b_at(k);
+                            acc += a_at(k)? * b_at(k)?;
                         }
                         soft::convert(soft::F64, soft::F32, acc.to_bits())
                     }
                 };
-                out[lane][reg as usize] = value as u32;
+                let dst = out.get_mut(lane).and_then(|o| o.get_mut(reg as usize..reg as usize + slot_regs as usize));
+                let dst = dst.ok_or_else(|| unsupported(inst, "a D register out of range"))?;
+                dst[0] = value as u32;
                 if f64_shape {
-                    out[lane][reg as usize + 1] = (value >> 32) as u32;
+                    dst[1] = (value >> 32) as u32;
                 }
             }
         }
     }
     // D is written after every input is read (it may overlap A, B or C).
+    for (lane, vals) in out.iter().enumerate() {
+        wave.write_vreg_dwords(d, lane, vals)?;
+    }
+    Ok(())
+}
+
+/// SMFMAC: D += sparse A * B (see the module comment for the index layout).
+fn exec_smfmac(wave: &mut Wave, inst: &Instruction, mai: Mai, (d, a, b): (Reg, Reg, Reg), (ta, tb): (In, In)) -> Result<(), EmuError> {
+    let s = mai.shape;
+    let idx = match inst.operand(3).map(|o| o.value) {
+        Some(Operand::Reg(r)) if r.class == RegClass::Vgpr => r,
+        v => return Err(unsupported(inst, format!("sparsity index {v:?}"))),
+    };
+    // Stored A values per lane, and the bits of one index set.
+    let per_lane = s.k / 2 / (64 / s.m);
+    let set_bits = 2 * per_lane;
+    let set = if mai.cbsz == 0 { mai.abid } else { 0 };
+    if set_bits > 32 || set >= 32 / set_bits {
+        return Err(unsupported(inst, format!("index set {set} of {}", 32 / set_bits.max(1))));
+    }
+    let (av, bv, iv, dv) = (lane_bits(wave, a)?, lane_bits(wave, b)?, lane_bits(wave, idx)?, lane_bits(wave, d)?);
+    let mut out = dv.clone();
+    for i in 0..s.m {
+        for j in 0..s.n {
+            let (reg, lane) = s.d_location(i, j, 0);
+            let c = *lane_of(&dv, lane, inst)?.get(reg as usize).ok_or_else(|| unsupported(inst, "a D register out of range"))?;
+            let mut int_acc = c as i32;
+            let mut acc = f32::from_bits(c) as f64;
+            for st in 0..s.k / 2 {
+                let (slot, l) = s.a_location(i, st, 0);
+                let x = ta.value(field(lane_of(&av, l, inst)?, slot, ta.bits()));
+                let bits = lane_of(&iv, l, inst)?[0] >> (set * set_bits + 4 * (slot / 2));
+                let pos = if slot % 2 == 0 { bits & 3 } else { (bits >> 2) & 3 };
+                let k = 4 * (st / 2) + pos;
+                let (bslot, bl) = s.b_location(j, k, 0);
+                let y = tb.value(field(lane_of(&bv, bl, inst)?, bslot, tb.bits()));
+                if s.cd == Elem::I32 {
+                    int_acc = int_acc.wrapping_add((x as i32).wrapping_mul(y as i32));
+                } else {
+                    acc += x * y;
+                }
+            }
+            let v = if s.cd == Elem::I32 { int_acc as u32 } else { soft::convert(soft::F64, soft::F32, acc.to_bits()) as u32 };
+            *out.get_mut(lane as usize).and_then(|o| o.get_mut(reg as usize)).ok_or_else(|| unsupported(inst, "a D register out of range"))? = v;
+        }
+    }
     for (lane, vals) in out.iter().enumerate() {
         wave.write_vreg_dwords(d, lane, vals)?;
     }

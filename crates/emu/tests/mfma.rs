@@ -3,6 +3,8 @@
 //! instruction is decoded from its bytes and executed, and D is compared, read back through
 //! the same hand-written layout, with a plain matrix product computed here.
 
+#![allow(clippy::needless_range_loop, clippy::too_many_arguments)]
+
 use hx_emu::mfma::exec_mfma;
 use hx_emu::wave::Wave;
 use hx_isa::{decode, Reg, RegClass, Target};
@@ -341,9 +343,61 @@ fn refusals() {
     let inst = mfma(Target::Gfx942, 0x4d, 8, 0, 2, 8, false, 0, 0, 0);
     assert!(exec_mfma(&mut w, &inst, inst.mai().unwrap()).is_err());
     w.exec = u64::MAX;
-    // SMFMAC, xf32, blgp on a shape without B patterns.
-    for (target, op, blgp) in [(Target::Gfx942, 0x62, 0), (Target::Gfx942, 0x3e, 0), (Target::Gfx942, 0x4d, 1)] {
+    // xf32, blgp on a shape without B patterns.
+    for (target, op, blgp) in [(Target::Gfx942, 0x3e, 0), (Target::Gfx942, 0x4d, 1)] {
         let inst = mfma(target, op, 8, 0, 2, 8, false, 0, 0, blgp);
         assert!(exec_mfma(&mut w, &inst, inst.mai().unwrap()).is_err(), "{}", inst.text());
+    }
+}
+
+/// gfx942 v_smfmac_f32_16x16x32_f16 (4:2 sparse A): stored value s (0..15) of row i in lane
+/// i + 16*(s/4), half s%4 of its 2 VGPRs; the index VGPR of that lane holds, in set abid (8 bits
+/// at 8*abid), 4 bits [idx1, idx0] per pair of stored values; B[k][j] in lane j + 16*(k/8),
+/// half k%8 of 4 VGPRs; D (the accumulator) as the dense 16x16 layout.
+#[test]
+fn smfmac_16x16x32_f16_sparse_a() {
+    let mut r = Rng(41);
+    let mut w = wave();
+    let abid = 2u32;
+    // Dense A with two non-zeros in each group of four, as (positions, values) per group.
+    let mut dense = vec![vec![0i32; 32]; 16];
+    for i in 0..16 {
+        for g in 0..8 {
+            let p0 = r.int(0, 2) as usize;
+            let p1 = r.int(p0 as i32 + 1, 3) as usize;
+            let (v0, v1) = (r.int(-4, 4), r.int(-4, 4));
+            dense[i][4 * g + p0] = v0;
+            dense[i][4 * g + p1] = v1;
+            for (k, (p, v)) in [(p0, v0), (p1, v1)].into_iter().enumerate() {
+                let st = 2 * g + k;
+                set_bits(&mut w, RegClass::Vgpr, 0, i + 16 * (st / 4), 16 * (st % 4) as u32, 16, f16_bits(v as f32) as u64);
+                set_bits(&mut w, RegClass::Vgpr, 20, i + 16 * (st / 4), 8 * abid + 4 * ((st % 4) / 2) as u32 + 2 * k as u32, 2, p as u64);
+            }
+        }
+    }
+    // Garbage in the other index sets.
+    for l in 0..64 {
+        for other in [0u32, 1, 3] {
+            set_bits(&mut w, RegClass::Vgpr, 20, l, 8 * other, 8, 0xa5);
+        }
+    }
+    let b: Vec<Vec<i32>> = (0..32).map(|_| (0..16).map(|_| r.int(-4, 4)).collect()).collect();
+    for k in 0..32 {
+        for j in 0..16 {
+            set_bits(&mut w, RegClass::Vgpr, 4, j + 16 * (k / 8), 16 * (k % 8) as u32, 16, f16_bits(b[k][j] as f32) as u64);
+        }
+    }
+    for l in 0..64 {
+        w.write_vreg_dwords(Reg { class: RegClass::Vgpr, index: 8, dwords: 4 }, l, &[2f32.to_bits(); 4]).unwrap();
+    }
+    // v_smfmac_f32_16x16x32_f16 v[8:11], v[0:1], v[4:7], v20 abid:2
+    let inst = mfma(Target::Gfx942, 0x62, 8, 0, 4, 20, false, 0, abid, 0);
+    assert_eq!(inst.text(), "v_smfmac_f32_16x16x32_f16 v[8:11], v[0:1], v[4:7], v20 abid:2");
+    exec_mfma(&mut w, &inst, inst.mai().unwrap()).unwrap();
+    for i in 0..16 {
+        for j in 0..16 {
+            let want = 2 + (0..32).map(|k| dense[i][k] * b[k][j]).sum::<i32>();
+            assert_eq!(f32::from_bits(get(&w, RegClass::Vgpr, 8 + (i % 4) as u32, j + 16 * (i / 4))), want as f32, "D[{i}][{j}]");
+        }
     }
 }

@@ -139,23 +139,27 @@ impl Shape {
         }
     }
 
-    /// Where element (row `i`, column `k`) of block `b` of A lives: (element slot, lane), the
-    /// slot counting `elem_bits`-bit elements from the low bits of the first register. For B,
-    /// pass (column j, row k) with `n` in place of `m` ([`Shape::b_location`]). The gfx9 rule
+    /// Where element (row `i`, column `k`) of block `b` of an input lives: (element slot, lane),
+    /// the slot counting elements from the low bits of the first register. For B, pass
+    /// (column j, row k) with `n` in place of `m` ([`Shape::b_location`]). The gfx9 rule
     /// (AMD Matrix Instruction Calculator): the 64 lanes hold M x blocks rows for each group of
     /// K; consecutive k within a lane fill consecutive slots.
-    pub fn input_location(&self, rows: u32, i: u32, k: u32, b: u32) -> (u32, u32) {
-        let k_total = if self.sparse { self.k / 2 } else { self.k };
+    /// `k_total` is the operand's K (SMFMAC's A stores K/2 values per row: pass the stored
+    /// index as `k`).
+    pub fn input_location(&self, rows: u32, k_total: u32, i: u32, k: u32, b: u32) -> (u32, u32) {
         let per_lane = (k_total / (64 / (rows * self.blocks))).max(1);
         let slot = k % per_lane;
         let lane = b * rows + (k / per_lane) * rows * self.blocks + i;
         (slot, lane)
     }
+    /// A[i][k] of block `b` (SMFMAC: `k` counts A's stored values, K/2 per row).
     pub fn a_location(&self, i: u32, k: u32, b: u32) -> (u32, u32) {
-        self.input_location(self.m, i, k, b)
+        let k_total = if self.sparse { self.k / 2 } else { self.k };
+        self.input_location(self.m, k_total, i, k, b)
     }
+    /// B[k][j] of block `b`.
     pub fn b_location(&self, j: u32, k: u32, b: u32) -> (u32, u32) {
-        self.input_location(self.n, j, k, b)
+        self.input_location(self.n, self.k, j, k, b)
     }
 
     /// Where element (i, j) of block `b` of C/D lives: (register, lane). 32-bit results are laid

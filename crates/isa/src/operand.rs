@@ -960,7 +960,7 @@ pub fn format_operand_w(
 /// or (for a C matrix, `c`) a scalar tuple.
 fn mai_note_needed(r: &Reg, dwords: u8, c: bool) -> bool {
     match r.class {
-        RegClass::Vgpr | RegClass::Agpr => dwords >= 2 && r.index % 2 != 0,
+        RegClass::Vgpr | RegClass::Agpr => dwords >= 2 && !r.index.is_multiple_of(2),
         RegClass::Sgpr
         | RegClass::Ttmp
         | RegClass::Vcc
