@@ -148,7 +148,11 @@ fn canonical(f: Field) -> u32 {
         Field::VfVdata => 20,
         Field::VfScale | Field::VfSve | Field::VfCpol | Field::VfOffset | Field::VfNv => 0,
         // MAI fields: decoded outside the tables (hx_isa::mai).
-        Field::MaiAbid => 0,
+        Field::MaiAbid
+        | Field::MaiScaleSrc0
+        | Field::MaiScaleSrc1
+        | Field::MaiScaleOpSel
+        | Field::MaiScaleOpSelHi => 0,
     }
 }
 
@@ -208,7 +212,11 @@ fn alternates(f: Field) -> &'static [u32] {
         Field::VfVaddr => &[4, 0, 1],
         Field::VfVdata => &[22, 0, 1],
         Field::VfScale | Field::VfSve | Field::VfCpol | Field::VfOffset | Field::VfNv => &[1],
-        Field::MaiAbid => &[],
+        Field::MaiAbid
+        | Field::MaiScaleSrc0
+        | Field::MaiScaleSrc1
+        | Field::MaiScaleOpSel
+        | Field::MaiScaleOpSelHi => &[],
     }
 }
 
@@ -534,7 +542,12 @@ fn candidates(f: Field) -> Vec<Kind> {
             Kind::VfCachePolicy { store: false },
             Kind::VfCachePolicy { store: true },
         ],
-        Field::VfSve | Field::MaiAbid => vec![],
+        Field::VfSve
+        | Field::MaiAbid
+        | Field::MaiScaleSrc0
+        | Field::MaiScaleSrc1
+        | Field::MaiScaleOpSel
+        | Field::MaiScaleOpSelHi => vec![],
         Field::Lit32 => vec![
             Kind::KImm(KImmStyle::LitHex),
             Kind::KImm(KImmStyle::LitIntOrHex),
@@ -733,7 +746,11 @@ fn probe_values_plain(f: Field) -> Vec<(u32, [u32; 2])> {
         }
         Field::VfCpol => (0..32).for_each(|x| v.push((x, LIT))),
         Field::VfScale | Field::VfSve | Field::VfNv => (0..2).for_each(|x| v.push((x, LIT))),
-        Field::MaiAbid => {}
+        Field::MaiAbid
+        | Field::MaiScaleSrc0
+        | Field::MaiScaleSrc1
+        | Field::MaiScaleOpSel
+        | Field::MaiScaleOpSelHi => {}
         Field::SmemOffset => {
             for soff in 0..128u32 {
                 v.push((soff << 25 | 0x10, LIT));

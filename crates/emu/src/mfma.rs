@@ -25,8 +25,8 @@
 //! 8-bit sets, 8-bit: two 16-bit sets; gfx950 16-bit: two 16-bit sets, 8-bit: one), else set 0.
 //! D is also the accumulator.
 //!
-//! Not modelled (refused): xf32, A/B in SGPRs or constants, C in SGPRs, a partial EXEC (the
-//! ISA leaves it undefined).
+//! Not modelled (refused): xf32, the gfx950 scaled forms (`v_mfma_scale_*`), A/B in SGPRs or
+//! constants, C in SGPRs, a partial EXEC (the ISA leaves it undefined).
 
 use crate::alu::soft;
 use crate::exec::unsupported;
@@ -182,6 +182,9 @@ pub fn exec_mfma(wave: &mut Wave, inst: &Instruction, mai: Mai) -> Result<(), Em
     let s: &Shape = mai.shape;
     if wave.lanes != 64 {
         return Err(unsupported(inst, "MFMA on a wave32"));
+    }
+    if mai.scaled {
+        return Err(unsupported(inst, "scaled MFMA (the E8M0 scale operands are not modelled)"));
     }
     if wave.exec != u64::MAX {
         return Err(unsupported(inst, "MFMA under a partial EXEC (the ISA leaves it undefined)"));

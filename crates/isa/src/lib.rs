@@ -339,6 +339,14 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
             return r;
         }
     }
+    if target == Target::Gfx950 && format == Format::Vop3p && opcode == mai::LD_SCALE_OPCODE as u32 {
+        if let Some(d1) = inst.get(4..8) {
+            let w = word as u64 | (u32::from_le_bytes([d1[0], d1[1], d1[2], d1[3]]) as u64) << 32;
+            if let Some(r) = mai::decode_scale_pair(target, bytes, offset, w) {
+                return r;
+            }
+        }
+    }
     if target.family() == Family::Gfx9 && format == Format::Vop3p && mai::by_opcode(target, opcode as u16).is_some() {
         let Some(d1) = inst.get(4..8) else {
             return Err(DecodeError::Truncated { offset, bytes: raw(bytes, offset, 8) });

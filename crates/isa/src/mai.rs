@@ -15,8 +15,11 @@
 //! Matrix layouts (used by the emulator, `hx_emu::mfma`) follow AMD's Matrix Instruction
 //! Calculator for gfx9 (CDNA3): see [`Shape::a_location`], [`Shape::d_location`].
 //!
-//! Not modelled (reported as unsupported): the gfx950 scaled forms (`v_mfma_scale_*`, a
-//! 16-byte pair with `v_mfma_ld_scale_b32`).
+//! gfx950 scaled f8f6f4 (`v_mfma_scale_f32_*`): a 16-byte pair, `v_mfma_ld_scale_b32` (VOP3P
+//! 0x2c: the scale VGPRs and their op_sel / op_sel_hi) followed by the MFMA word with abid 1.
+//! The instruction's `word` holds the MFMA word in bits 63:0 and the ld_scale word in 127:64.
+//! LLVM ignores ld_scale's other fields in the pair; a literal scale source is not decoded
+//! (LLVM 22 aborts on it).
 
 use crate::operand::{decode_fields, Decoded, OperandError};
 use crate::spec::{Field, Format, Kind, OpInfo, OperandSpec, Target, ValType};
@@ -274,6 +277,9 @@ pub static SHAPES: &[Shape] = &[
     s(0x7f, "v_smfmac_f32_32x32x32_fp8_fp8", BOTH, Fp8, Fp8, F32, 32, 32, 32, 1, SP),
 ];
 
+/// gfx950 `v_mfma_ld_scale_b32` (VOP3P): the first word of a scaled MFMA pair.
+pub const LD_SCALE_OPCODE: u16 = 0x2c;
+
 /// The MAI shape of a VOP3P opcode on `target`.
 pub fn by_opcode(target: Target, opcode: u16) -> Option<&'static Shape> {
     SHAPES.iter().find(|s| s.opcode == opcode && s.on(target))
@@ -292,8 +298,8 @@ fn c_type(cd: Elem) -> ValType {
     }
 }
 
-/// Operand shapes of one (shape, A width, B width).
-fn operands(s: &Shape, a: u8, b: u8) -> Vec<OperandSpec> {
+/// Operand shapes of one (shape, A width, B width, scaled form).
+fn operands(s: &Shape, a: u8, b: u8, scaled: bool) -> Vec<OperandSpec> {
     let spec = |field, kind| OperandSpec { field, kind };
     let mut v = vec![
         spec(Field::Vop3Vdst, Kind::MaiDst { dwords: s.cd_dwords(), av: s.sparse }),
@@ -308,8 +314,17 @@ fn operands(s: &Shape, a: u8, b: u8) -> Vec<OperandSpec> {
     } else {
         v.push(spec(Field::Vop3Src2, Kind::MaiSrcC { dwords: s.cd_dwords(), ty: c_type(s.cd) }));
     }
+    if scaled {
+        let scale = Kind::VSrcVgpr { dwords: 1, class: "VGPR_32", idx: 0, mods: crate::spec::SrcMods::ModsIgnored };
+        v.push(spec(Field::MaiScaleSrc0, scale));
+        v.push(spec(Field::MaiScaleSrc1, scale));
+        v.push(spec(Field::MaiScaleOpSel, Kind::PkBits { name: "op_sel", srcs: 3, default: 0 }));
+        v.push(spec(Field::MaiScaleOpSelHi, Kind::PkBits { name: "op_sel_hi", srcs: 3, default: 1 }));
+    }
     v.push(spec(Field::Vop3pNegHi, Kind::MaiMod("cbsz")));
-    v.push(spec(Field::MaiAbid, Kind::MaiMod("abid")));
+    if !scaled {
+        v.push(spec(Field::MaiAbid, Kind::MaiMod("abid")));
+    }
     if s.cd == F64 {
         v.push(spec(Field::Vop3pNegLo, Kind::PkBits { name: "neg", srcs: 3, default: 0 }));
     } else {
@@ -325,6 +340,7 @@ struct Entry {
     opcode: u16,
     a: u8,
     b: u8,
+    scaled: bool,
     info: &'static OpInfo,
 }
 
@@ -340,16 +356,15 @@ fn entries() -> &'static [Entry] {
                 } else {
                     vec![(s.a_dwords(), s.b_dwords())]
                 };
-                for (a, b) in widths {
-                    let ops: &'static [OperandSpec] = Box::leak(operands(s, a, b).into_boxed_slice());
-                    let info: &'static OpInfo = Box::leak(Box::new(OpInfo {
-                        mnemonic: s.mnemonic,
-                        format: Format::Vop3p,
-                        opcode: s.opcode,
-                        operands: ops,
-                        unused: &[],
-                    }));
-                    out.push(Entry { target, opcode: s.opcode, a, b, info });
+                let scaled_forms: &[bool] = if s.a == F8f6f4 { &[false, true] } else { &[false] };
+                for &scaled in scaled_forms {
+                    let mnemonic: &'static str =
+                        if scaled { Box::leak(s.mnemonic.replacen("v_mfma_", "v_mfma_scale_", 1).into_boxed_str()) } else { s.mnemonic };
+                    for &(a, b) in &widths {
+                        let ops: &'static [OperandSpec] = Box::leak(operands(s, a, b, scaled).into_boxed_slice());
+                        let info: &'static OpInfo = Box::leak(Box::new(OpInfo { mnemonic, format: Format::Vop3p, opcode: s.opcode, operands: ops, unused: &[] }));
+                        out.push(Entry { target, opcode: s.opcode, a, b, scaled, info });
+                    }
                 }
             }
         }
@@ -368,6 +383,13 @@ fn f8f6f4_dwords(s: &Shape, code: u32, a: bool) -> u8 {
     }
 }
 
+/// f8f6f4 (`word`: the MFMA word): LLVM checks an AGPR A or B against a255 at the 8-bit
+/// formats' width (8 registers) whatever cbsz/blgp make the operand.
+fn agpr_tuple_overflows(word: u64) -> bool {
+    let over = |src: u64, acc: u64| src >= 256 && acc == 1 && src - 256 + 8 > 256;
+    over((word >> 32) & 0x1ff, (word >> 59) & 1) || over((word >> 41) & 0x1ff, (word >> 60) & 1)
+}
+
 /// Decodes a GFX9 VOP3P word whose opcode is a MAI opcode of `target` (`None`: not one).
 pub(crate) fn decode_mai(target: Target, bytes: &[u8], offset: usize, word: u64) -> Option<Result<Instruction, DecodeError>> {
     let w0 = word as u32;
@@ -377,12 +399,9 @@ pub(crate) fn decode_mai(target: Target, bytes: &[u8], offset: usize, word: u64)
     let (cbsz, abid, blgp) = ((w0 >> 8) & 7, (w0 >> 11) & 0xf, (word >> 61) as u32);
     let (a, b) = if s.a == F8f6f4 { (f8f6f4_dwords(s, cbsz, true), f8f6f4_dwords(s, blgp, false)) } else { (s.a_dwords(), s.b_dwords()) };
     let invalid = || Some(Err(DecodeError::Invalid { offset, bytes: raw(8) }));
-    // SMFMAC has no B lane pattern; the f8f6f4 opcodes take no abid (its low bit marks the
-    // scaled form, a 16-byte pair not modelled here).
+    // SMFMAC has no B lane pattern; the f8f6f4 opcodes take no abid (abid 1 marks the second
+    // half of a scaled pair, decoded with its ld_scale word by `decode_scale_pair`).
     if (s.sparse && blgp != 0) || (s.a == F8f6f4 && abid != 0) {
-        if s.a == F8f6f4 && abid & 1 == 1 {
-            return Some(Err(DecodeError::Unsupported { format: Format::Vop3p, offset, bytes: raw(16) }));
-        }
         return invalid();
     }
     // f8f6f4 with a 6- or 4-bit format: LLVM prints a positive inline constant in A or B as
@@ -393,7 +412,10 @@ pub(crate) fn decode_mai(target: Target, bytes: &[u8], offset: usize, word: u64)
     if s.a == F8f6f4 && (narrow(cbsz) || narrow(blgp)) && scalar_ab {
         return Some(Err(DecodeError::Unsupported { format: Format::Vop3p, offset, bytes: raw(12) }));
     }
-    let e = entries().iter().find(|e| e.target == target && e.opcode == opcode && e.a == a && e.b == b)?;
+    if s.a == F8f6f4 && agpr_tuple_overflows(word) {
+        return invalid();
+    }
+    let e = entries().iter().find(|e| e.target == target && e.opcode == opcode && e.a == a && e.b == b && !e.scaled)?;
     let inst = bytes.get(offset..).unwrap_or(&[]);
     Some(match decode_fields(target, e.info, word as crate::spec::Word, inst) {
         Ok(Decoded { operands, literal, len }) => Ok(Instruction {
@@ -414,6 +436,58 @@ pub(crate) fn decode_mai(target: Target, bytes: &[u8], offset: usize, word: u64)
     })
 }
 
+/// Decodes a gfx950 `v_mfma_ld_scale_b32` word (`ld`, 64 bits) at `offset` as the first half of a
+/// scaled MFMA when the next 8 bytes are an f8f6f4 MFMA with abid 1 (`None`: not a pair; the
+/// ld_scale word then decodes on its own).
+pub(crate) fn decode_scale_pair(target: Target, bytes: &[u8], offset: usize, ld: u64) -> Option<Result<Instruction, DecodeError>> {
+    if target != Target::Gfx950 {
+        return None;
+    }
+    let next = bytes.get(offset + 8..offset + 16)?;
+    let mf = u64::from_le_bytes(next.try_into().ok()?);
+    let m0 = mf as u32;
+    let opcode = ((m0 >> 16) & 0x7f) as u16;
+    if m0 & 0xff80_0000 != 0xd380_0000 || (m0 >> 11) & 0xf != 1 {
+        return None;
+    }
+    let s = by_opcode(target, opcode).filter(|s| s.a == F8f6f4)?;
+    let raw = |n: usize| bytes.get(offset..(offset + n).min(bytes.len())).map(|b| b.to_vec()).unwrap_or_default();
+    let (cbsz, blgp) = ((m0 >> 8) & 7, (mf >> 61) as u32);
+    let (a, b) = (f8f6f4_dwords(s, cbsz, true), f8f6f4_dwords(s, blgp, false));
+    let scalar_ab = (mf >> 32) & 0x1ff < 256 || (mf >> 41) & 0x1ff < 256;
+    let literal = ld >> 32 & 0x1ff == 255 || (ld >> 41) & 0x1ff == 255 || (mf >> 50) & 0x1ff == 255;
+    if literal || scalar_ab {
+        // LLVM 22 aborts on a literal (scale or C) and on many scalar or constant A/B encodings
+        // (whatever the formats) in a pair: such words are not decoded.
+        return Some(Err(DecodeError::Unsupported { format: Format::Vop3p, offset, bytes: raw(16) }));
+    }
+    let e = entries().iter().find(|e| e.target == target && e.opcode == opcode && e.a == a && e.b == b && e.scaled)?;
+    let word = mf as crate::spec::Word | (ld as crate::spec::Word) << 64;
+    let inst = bytes.get(offset + 8..).unwrap_or(&[]);
+    // LLVM takes a pair it cannot decode as a lone ld_scale word (`None` here).
+    if agpr_tuple_overflows(mf) {
+        return None;
+    }
+    Some(match decode_fields(target, e.info, word, inst) {
+        Err(OperandError::Invalid) => return None,
+        Ok(Decoded { operands, literal, len }) if len == 8 => Ok(Instruction {
+            target,
+            info: e.info,
+            offset,
+            len: 16,
+            literal,
+            mods: Default::default(),
+            cache: Default::default(),
+            mem_offset: 0,
+            word,
+            operands,
+        }),
+        Ok(_) => Err(DecodeError::Unsupported { format: Format::Vop3p, offset, bytes: raw(16) }),
+        Err(OperandError::Truncated) => Err(DecodeError::Truncated { offset, bytes: raw(16) }),
+        Err(OperandError::Unsupported) => Err(DecodeError::Unsupported { format: Format::Vop3p, offset, bytes: raw(16) }),
+    })
+}
+
 /// The MAI view of a decoded instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Mai {
@@ -422,6 +496,8 @@ pub struct Mai {
     pub abid: u32,
     /// blgp (f64 shapes: the neg bits of A, B, C).
     pub blgp: u32,
+    /// The gfx950 scaled form (`v_mfma_scale_*`).
+    pub scaled: bool,
 }
 
 impl Instruction {
@@ -430,8 +506,12 @@ impl Instruction {
         if self.target == Target::Gfx1250 || self.format() != Format::Vop3p {
             return None;
         }
-        let shape = by_opcode(self.target, self.info.opcode).filter(|s| s.mnemonic == self.mnemonic())?;
+        let shape = by_opcode(self.target, self.info.opcode)?;
+        let scaled = self.mnemonic().starts_with("v_mfma_scale_");
+        if !scaled && shape.mnemonic != self.mnemonic() {
+            return None;
+        }
         let w = self.word;
-        Some(Mai { shape, cbsz: ((w >> 8) & 7) as u32, abid: ((w >> 11) & 0xf) as u32, blgp: ((w >> 61) & 7) as u32 })
+        Some(Mai { shape, cbsz: ((w >> 8) & 7) as u32, abid: ((w >> 11) & 0xf) as u32, blgp: ((w >> 61) & 7) as u32, scaled })
     }
 }

@@ -234,6 +234,13 @@ pub enum Field {
     /// GFX9 MAI (MFMA): abid, bits 14:11 (cbsz is `Vop3pNegHi`'s bits 10:8, blgp
     /// `Vop3pNegLo`'s bits 63:61).
     MaiAbid,
+    /// gfx950 scaled MFMA (a 16-byte pair `v_mfma_ld_scale_b32` + MFMA, held with the MFMA word
+    /// in bits 63:0 and the ld_scale word in bits 127:64): the scale sources (ld_scale's src0
+    /// bits 104:96, src1 113:105), op_sel (bits 76:75) and op_sel_hi (bits 124:123).
+    MaiScaleSrc0,
+    MaiScaleSrc1,
+    MaiScaleOpSel,
+    MaiScaleOpSelHi,
 }
 
 /// An instruction's fixed part as one little-endian integer: dword 0 in bits 31:0, dword 1 in
@@ -286,6 +293,10 @@ impl Field {
             Field::Vop3pNegLo => (61, 3),
             Field::Vop3pNegHi => (8, 3),
             Field::MaiAbid => (11, 4),
+            Field::MaiScaleSrc0 => (96, 9),
+            Field::MaiScaleSrc1 => (105, 9),
+            Field::MaiScaleOpSel => (75, 2),
+            Field::MaiScaleOpSelHi => (123, 2),
             Field::Vop3Neg0 => (61, 1),
             Field::Vop3Neg1 => (62, 1),
             Field::Vop3Neg2 => (63, 1),
