@@ -74,6 +74,16 @@ const MUST_TRANSLATE: &[(&str, &str)] = &[
     ("wave_ballot", "gfx950"),
     ("wmma_f32", "gfx942"),
     ("wmma_f32", "gfx950"),
+    // The backend spills to AGPRs in these (v_accvgpr_write/read_b32); wmma_f16* also use
+    // v_cvt_f32_f16_sdwa.
+    ("wmma_bf16", "gfx942"),
+    ("wmma_bf16", "gfx950"),
+    ("wmma_f16", "gfx942"),
+    ("wmma_f16", "gfx950"),
+    ("wmma_f16_acc", "gfx942"),
+    ("wmma_f16_acc", "gfx950"),
+    ("wmma_fp8", "gfx942"),
+    ("wmma_fp8", "gfx950"),
     ("wmma_iu8", "gfx942"),
     ("wmma_iu8", "gfx950"),
 ];

@@ -149,6 +149,12 @@ fn canonical(f: Field) -> u32 {
         Field::VfVaddr => 2,
         Field::VfVdata => 20,
         Field::VfScale | Field::VfSve | Field::VfCpol | Field::VfOffset | Field::VfNv => 0,
+        // MAI fields: decoded outside the tables (hx_isa::mai).
+        Field::MaiAbid
+        | Field::MaiScaleSrc0
+        | Field::MaiScaleSrc1
+        | Field::MaiScaleOpSel
+        | Field::MaiScaleOpSelHi => 0,
     }
 }
 
@@ -210,6 +216,11 @@ fn alternates(f: Field) -> &'static [u32] {
         Field::VfVaddr => &[4, 0, 1],
         Field::VfVdata => &[22, 0, 1],
         Field::VfScale | Field::VfSve | Field::VfCpol | Field::VfOffset | Field::VfNv => &[1],
+        Field::MaiAbid
+        | Field::MaiScaleSrc0
+        | Field::MaiScaleSrc1
+        | Field::MaiScaleOpSel
+        | Field::MaiScaleOpSelHi => &[],
     }
 }
 
@@ -345,6 +356,7 @@ fn candidates(f: Field) -> Vec<Kind> {
             Kind::VDstLo128 { dwords: 1 },
             Kind::SDst8 { dwords: 1 },
             Kind::SDst8 { dwords: 2 },
+            Kind::ADst { dwords: 1 },
         ],
         Field::Src0 => {
             let tys = [
@@ -421,6 +433,7 @@ fn candidates(f: Field) -> Vec<Kind> {
                 ValType::Pk16B,
                 ValType::PkF32,
                 ValType::Plain32,
+                ValType::Pk2x32,
             ];
             let mut v = Vec::new();
             for mods in [
@@ -578,7 +591,12 @@ fn candidates(f: Field) -> Vec<Kind> {
             Kind::VfCachePolicy { store: false },
             Kind::VfCachePolicy { store: true },
         ],
-        Field::VfSve => vec![],
+        Field::VfSve
+        | Field::MaiAbid
+        | Field::MaiScaleSrc0
+        | Field::MaiScaleSrc1
+        | Field::MaiScaleOpSel
+        | Field::MaiScaleOpSelHi => vec![],
         Field::Lit32 => vec![
             Kind::KImm(KImmStyle::LitHex),
             Kind::KImm(KImmStyle::LitIntOrHex),
@@ -786,6 +804,11 @@ fn probe_values_plain(f: Field) -> Vec<(u32, [u32; 2])> {
         }
         Field::VfCpol => (0..32).for_each(|x| v.push((x, LIT))),
         Field::VfScale | Field::VfSve | Field::VfNv => (0..2).for_each(|x| v.push((x, LIT))),
+        Field::MaiAbid
+        | Field::MaiScaleSrc0
+        | Field::MaiScaleSrc1
+        | Field::MaiScaleOpSel
+        | Field::MaiScaleOpSelHi => {}
         Field::SmemOffset => {
             for soff in 0..128u32 {
                 v.push((soff << 25 | 0x10, LIT));
@@ -1341,7 +1364,21 @@ impl Gen {
                 }
                 for class in classes {
                     // A VOP3 destination with a note is scalar (v_s_* ops: SReg_32_XEXEC).
-                    if !matches!(f, Field::SmemSdata | Field::Vop3Vdst) {
+                    if class.starts_with("AGPR") && !matches!(f, Field::SmemSdata | Field::Vop3Vdst) {
+                        // An AGPR source (v_accvgpr_read_b32, v_accvgpr_mov_b32).
+                        let idx = match f {
+                            Field::Vop3Src1 => 1,
+                            Field::Vop3Src2 => 2,
+                            _ => 0,
+                        };
+                        for mods in [
+                            spec::SrcMods::ModsIgnored,
+                            spec::SrcMods::ModsInvalid,
+                            spec::SrcMods::ModsNegInvalid,
+                        ] {
+                            cands.push(Kind::ASrc { class, idx, mods });
+                        }
+                    } else if !matches!(f, Field::SmemSdata | Field::Vop3Vdst) {
                         let idx = match f {
                             Field::Vop3Src1 => 1,
                             Field::Vop3Src2 => 2,
@@ -1417,15 +1454,17 @@ impl Gen {
             if self.vop3p_packed
                 && matches!(f, Field::Vop3Src0 | Field::Vop3Src1 | Field::Vop3Src2)
             {
-                // Packed ops: the neg bits are neg_lo (and the abs bits neg_hi), fitted as
-                // modifiers; the sources themselves print none.
+                // Packed VOP3P: bits 63:61 and 10:8 are neg_lo/neg_hi (PkBits), not the
+                // sources' neg/abs: a source kind must not read them.
                 cands.retain(|k| {
-                    matches!(
+                    !matches!(
                         k,
-                        Kind::VSrcM { mods: spec::SrcMods::ModsIgnored, .. }
-                            | Kind::VSrcNoConst { mods: spec::SrcMods::ModsIgnored, .. }
-                            | Kind::VSrcVgpr { mods: spec::SrcMods::ModsIgnored, .. }
-                            | Kind::VSrcSgpr { mods: spec::SrcMods::ModsIgnored, .. }
+                        Kind::VSrcM { mods, .. }
+                            | Kind::VSrcNoConst { mods, .. }
+                            | Kind::VSrcVgpr { mods, .. }
+                            | Kind::VSrcSgpr { mods, .. }
+                            | Kind::ASrc { mods, .. }
+                            if *mods != spec::SrcMods::ModsIgnored
                     )
                 });
             }
@@ -1571,6 +1610,24 @@ impl Gen {
                 unused.push((f, Unused::MustBe(0)));
                 continue;
             }
+            if is_mod[i] && fit.is_none() {
+                // Some bits must be clear, LLVM ignores the others (gfx950 v_cvt_pk_bf16_f32's
+                // op_sel): every probe is invalid iff it sets one of the bits that are invalid
+                // alone, and prints the base text otherwise.
+                let bad = answers
+                    .iter()
+                    .filter(|(v, _, _, a)| v.count_ones() == 1 && a.is_none())
+                    .fold(0u32, |m, (v, _, _, _)| m | v);
+                let rule = bad != 0
+                    && answers.iter().all(|(v, _, _, a)| match a {
+                        None => v & bad != 0,
+                        Some(a) => v & bad == 0 && a.text == ba.text && a.comment == ba.comment,
+                    });
+                if rule {
+                    unused.push((f, Unused::ZeroBits(bad)));
+                    continue;
+                }
+            }
             match fit {
                 Some(kind) => specs.push(OperandSpec { field: f, kind }),
                 None => {
@@ -1620,14 +1677,15 @@ impl Gen {
                 }
             }
         }
-        // GFX9 DS acc bit: AGPR data/destination, not modelled yet.
+        // GFX9 DS acc bit: AGPR data/destination. The decoder reads it for the data and
+        // destination operands (`operand::decode_fields`); the random words below check that.
         if format == Format::Ds && self.target.family() == spec::Family::Gfx9 {
             match self.oracle.ask(Field::DsAcc.insert(bw, 1), LIT) {
                 None => unused.push((Field::DsAcc, Unused::MustBe(0))),
                 Some(a) if a.text == ba.text && a.comment == ba.comment => {
                     unused.push((Field::DsAcc, Unused::Ignored))
                 }
-                Some(_) => unused.push((Field::DsAcc, Unused::Unmodelled(0))),
+                Some(_) => {}
             }
         }
         // GFX9 FLAT lds/sve (bit 13) and acc (bit 55): other instructions or AGPR data, not
@@ -2094,10 +2152,10 @@ pub fn generate_one(target: Target, format: Format, op: u32) -> Result<String> {
 /// Writes `gfx1250.rs`, `gfx942.rs` and `gfx950.rs` into `out_dir` (normally crates/isa/src/tables).
 pub fn generate(out_dir: &Path) -> Result<()> {
     std::fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
-    // HX_TABLES_ONLY=gfx1250 regenerates one target (a quicker loop while working on it).
-    let only = std::env::var("HX_TABLES_ONLY").ok();
+    // HX_TABLES_TARGETS=gfx942,gfx950 limits a developer's run to some targets.
+    let only = std::env::var("HX_TABLES_TARGETS").ok();
     for target in Target::ALL {
-        if only.as_deref().is_some_and(|o| o != target.cpu()) {
+        if only.as_deref().is_some_and(|o| !o.split(',').any(|t| t == target.cpu())) {
             continue;
         }
         let src = generate_target(target)?;

@@ -127,6 +127,21 @@ pub fn run_kernel(
     Ok(stats)
 }
 
+/// The VGPRs and AGPRs of each lane. gfx90a-family (gfx942, gfx950): one unified file of
+/// the descriptor's VGPR allocation, whose first ACCUM_OFFSET registers (COMPUTE_PGM_RSRC3 bits
+/// 5:0, in units of 4, minus one) are the VGPRs and the rest the AGPRs a0.. (AMDGPUUsage).
+fn register_files(d: &hx_codeobj::descriptor::KernelDescriptor, generation: Generation) -> Result<(usize, usize), String> {
+    let total = d.vgpr_allocation(generation) as usize;
+    if generation != Generation::Gfx90a {
+        return Ok((total, 0));
+    }
+    let accum_offset = ((d.compute_pgm_rsrc3 & 0x3f) as usize + 1) * 4;
+    if accum_offset > total {
+        return Err(format!("ACCUM_OFFSET {accum_offset} exceeds the {total} allocated vector registers"));
+    }
+    Ok((accum_offset, total - accum_offset))
+}
+
 #[allow(clippy::too_many_arguments)]
 fn run_group(
     co: &CodeObject,
@@ -146,9 +161,7 @@ fn run_group(
     let d = &k.descriptor;
     let items = (size[0] * size[1] * size[2]) as usize;
     let nwaves = items.div_ceil(lanes);
-    let vgprs = d.vgpr_allocation(generation) as usize;
-    // gfx90a-family: AGPRs live above ACCUM_OFFSET in the unified file; model them apart.
-    let agprs = if generation == Generation::Gfx90a { vgprs } else { 0 };
+    let (vgprs, agprs) = register_files(d, generation).map_err(|e| EmuError::Launch(format!("kernel {}: {e}", k.name)))?;
     let lds_size = d.group_segment_fixed_size as usize + dispatch.dynamic_lds as usize;
     let private = d.private_segment_fixed_size as usize;
     let mut waves = Vec::with_capacity(nwaves);

@@ -141,6 +141,10 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
         crate::wmma::exec_wmma(wave, inst, shape)?;
         return Ok(Flow::Next);
     }
+    if let Some(mai) = inst.mai() {
+        crate::mfma::exec_mfma(wave, inst, mai)?;
+        return Ok(Flow::Next);
+    }
     if let Some(table) = inst.bitop3_table() {
         return exec_bitop3(wave, inst, table);
     }
@@ -213,7 +217,7 @@ enum Role {
 fn role(kind: &Kind) -> Role {
     match *kind {
         Kind::SDst { .. } | Kind::SDst8 { .. } | Kind::SDstNoM0 { .. } | Kind::SDstX { .. } => Role::SDst,
-        Kind::VDst { .. } | Kind::VDstLo128 { .. } => Role::VDst,
+        Kind::VDst { .. } | Kind::VDstLo128 { .. } | Kind::ADst { .. } => Role::VDst,
         Kind::Fixed(name) => Role::Fixed(name),
         Kind::Omod | Kind::OpSel { .. } | Kind::OpSelMasked { .. } | Kind::PkBits { .. } | Kind::Flag(_) | Kind::SmemCachePolicy => Role::Modifier,
         _ => Role::Src,
@@ -393,8 +397,8 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
     let ops = split_operands(inst, op)?;
     let mods = inst.source_mods();
     let sdwa = inst.sdwa();
-    if sdwa.is_some() && op.srcs.iter().any(|t| t.bits() != 32) {
-        return Err(unsupported(inst, "SDWA on non-32-bit sources"));
+    if sdwa.is_some() && op.srcs.iter().any(|t| t.bits() == 64) {
+        return Err(unsupported(inst, "SDWA on 64-bit sources"));
     }
     // VOP3P ops (packed and fma_mix) read their sources raw, with the op_sel / op_sel_hi /
     // neg_lo / neg_hi / abs bits given to the ALU; everything else applies neg/abs here.
@@ -477,8 +481,17 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
                 source_value(wave, o, lane, t, inst)?
             };
             if let Some(sd) = sdwa {
-                // SDWA selects (and sign-extends) before neg/abs apply.
-                v = sd.select(k, v as u32) as u64;
+                // SDWA selects (and sign-extends) from the whole 32-bit register before neg/abs
+                // apply; a 16-bit source then reads the selection's low half.
+                if t.bits() == 16 {
+                    if !matches!(o.value, Operand::Reg(_)) {
+                        return Err(unsupported(inst, "an SDWA constant in a 16-bit source"));
+                    }
+                    let whole = source_value(wave, o, lane, alu::Ty::B32, inst)?;
+                    v = (sd.select(k, whole as u32) & 0xffff) as u64;
+                } else {
+                    v = sd.select(k, v as u32) as u64;
+                }
             }
             if raw_sources {
                 // Modifiers go to the ALU with the raw bits.

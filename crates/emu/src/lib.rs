@@ -15,6 +15,7 @@ pub mod mem_ops;
 pub mod memory;
 pub mod stats;
 pub mod wave;
+pub mod mfma;
 pub mod wmma;
 
 pub use dispatch::{run_kernel, Limits};

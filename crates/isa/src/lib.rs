@@ -25,7 +25,10 @@
 //!   (loads, stores, atomics with and without return; VGPR data only: the `acc` bit 55 and
 //!   the `*_lds_*` forms are reported as unsupported). Operands are named by `Field::Flat*`;
 //!   `Instruction::mem_offset` holds the offset (sign-extended for GLOBAL/SCRATCH),
-//!   `Instruction::cache` the sc0/sc1/nt bits.
+//!   `Instruction::cache` the sc0/sc1/nt bits. VOP3P: the packed ops (incl. the 2 x f32
+//!   v_pk_*_f32 / v_pk_mov_b32 on 64-bit register pairs), the AGPR moves v_accvgpr_read/write
+//!   (and VOP1 v_accvgpr_mov), and the matrix ops MFMA/SMFMAC, decoded by [`mai`] from a table
+//!   of shapes.
 //!
 //! Everything else (DPP, SDWA, VOP3P, VOPD, MUBUF, MIMG, ...) and the
 //! opcodes in `UNSUPPORTED` are reported as [`DecodeError::Unsupported`], never guessed. So are
@@ -39,6 +42,7 @@ pub mod spec;
 pub mod tables;
 pub mod bitop3;
 pub mod cpol;
+pub mod mai;
 pub mod sdwa;
 pub mod vopd;
 pub mod wmma;
@@ -337,6 +341,26 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
         };
         let w = word as u64 | (u32::from_le_bytes([d1[0], d1[1], d1[2], d1[3]]) as u64) << 32;
         if let Some(r) = wmma::decode_wmma(bytes, offset, w) {
+            return r;
+        }
+    }
+    if target == Target::Gfx950 && format == Format::Vop3p && opcode == mai::LD_SCALE_OPCODE as u32 {
+        if let Some(d1) = inst.get(4..8) {
+            let w = word as u64 | (u32::from_le_bytes([d1[0], d1[1], d1[2], d1[3]]) as u64) << 32;
+            if let Some(r) = mai::decode_scale_pair(target, bytes, offset, w) {
+                return r;
+            }
+        }
+    }
+    if target.family() == Family::Gfx9 && format == Format::Vop3p && mai::by_opcode(target, opcode as u16).is_some() {
+        let Some(d1) = inst.get(4..8) else {
+            return Err(DecodeError::Truncated { offset, bytes: raw(bytes, offset, 8) });
+        };
+        let w = word as u64 | (u32::from_le_bytes([d1[0], d1[1], d1[2], d1[3]]) as u64) << 32;
+        if spec::oracle_crashes64(target, w, lit) {
+            return Err(DecodeError::Unsupported { format, offset, bytes: raw(bytes, offset, 12) });
+        }
+        if let Some(r) = mai::decode_mai(target, bytes, offset, w) {
             return r;
         }
     }

@@ -261,6 +261,37 @@ fn decode_scalar(
     }
 }
 
+/// A GFX9 MAI matrix operand in a 9-bit source field: 256.. a VGPR tuple (an AGPR tuple when
+/// `acc`), else a scalar tuple, inline constant or literal.
+fn mai_source(
+    target: Target,
+    v: u32,
+    dwords: u8,
+    acc: bool,
+    ty: ValType,
+    lits: &mut LitReader<'_>,
+    warn: &mut String,
+) -> Result<Operand, OperandError> {
+    if v >= 256 {
+        let index = v - 256;
+        if acc && index + dwords as u32 > 256 {
+            return Err(OperandError::Invalid);
+        }
+        return Ok(Operand::Reg(Reg {
+            class: if acc { RegClass::Agpr } else { RegClass::Vgpr },
+            index: index as u16,
+            dwords,
+        }));
+    }
+    let op = decode_scalar(target, v, dwords, Some(ty), lits, warn)?;
+    // Tuples wider than 64 bits: no special register but null.
+    let special = matches!(op, Operand::Reg(r) if !matches!(r.class, RegClass::Sgpr | RegClass::Ttmp | RegClass::Null));
+    if dwords > 2 && special {
+        return Err(OperandError::Invalid);
+    }
+    Ok(op)
+}
+
 /// A source's text with its VOP3 float modifiers: `|x|`, `-x`, `-|x|`, and `neg(c)` for a
 /// negated constant without abs (LLVM's spelling, so that `-1` stays a constant).
 pub fn with_src_mods(t: &str, value: &Operand, (neg, abs): (bool, bool)) -> String {
@@ -289,6 +320,7 @@ fn scalar_source_kind(kind: Kind) -> bool {
             | Kind::VSrcSgpr { .. }
             | Kind::VSrcM { .. }
             | Kind::VSrcNoConst { .. }
+            | Kind::ASrc { .. }
     )
 }
 
@@ -350,6 +382,55 @@ pub fn decode_operand(
             }))
         }
         Kind::VSrcLo128(ty) => decode_operand(target, Kind::VSrc(ty), v, word, lits, warn),
+        Kind::MaiDst { dwords, .. } => {
+            let acc = (word >> 15) & 1 == 1;
+            // AGPR tuples end at a255 (VGPR tuples past v255 still print).
+            if v > 255 || (acc && v + dwords as u32 > 256) {
+                return Err(OperandError::Invalid);
+            }
+            Ok(Operand::Reg(Reg {
+                class: if acc { RegClass::Agpr } else { RegClass::Vgpr },
+                index: v as u16,
+                dwords,
+            }))
+        }
+        Kind::MaiSrc { dwords, idx } => {
+            let acc = (word >> (59 + idx as u32)) & 1 == 1;
+            mai_source(target, v, dwords, acc, ValType::B32, lits, warn)
+        }
+        Kind::MaiSrcC { dwords, ty } => {
+            let acc = (word >> 15) & 1 == 1;
+            mai_source(target, v, dwords, acc, ty, lits, warn)
+        }
+        Kind::MaiMod(_) => Ok(Operand::Imm(v)),
+        Kind::ADst { dwords } => {
+            if v > 255 {
+                return Err(OperandError::Invalid);
+            }
+            Ok(Operand::Reg(Reg {
+                class: RegClass::Agpr,
+                index: v as u16,
+                dwords,
+            }))
+        }
+        Kind::ASrc { class, idx, mods } => {
+            // The VGPR encodings (256..) name AGPRs; the rest decode as for a VGPR-only class.
+            let op = decode_operand(
+                target,
+                Kind::VSrcVgpr { dwords: 1, class, idx, mods },
+                v,
+                word,
+                lits,
+                warn,
+            )?;
+            Ok(match op {
+                Operand::Reg(r) if r.class == RegClass::Vgpr => Operand::Reg(Reg {
+                    class: RegClass::Agpr,
+                    ..r
+                }),
+                other => other,
+            })
+        }
         Kind::VSrcSgpr { idx, mods, .. } => {
             let (neg, abs) = src_mod_bits(word, idx);
             if (mods == SrcMods::ModsInvalid && (neg || abs))
@@ -926,6 +1007,19 @@ pub fn format_operand_w(
     names: Names,
     word: Option<Word>,
 ) {
+    if let (Kind::MaiSrcC { dwords, .. }, Some(w), Operand::Reg(r)) = (kind, word, op) {
+        // The note on a misaligned or scalar C tuple names the file acc_cd selects.
+        let file = if (w >> 15) & 1 == 1 { "AReg" } else { "VReg" };
+        if mai_note_needed(r, dwords, true) {
+            format_reg(out, *r);
+            let _ = write!(
+                out,
+                "/*Invalid register, operand has '{file}_{}_Align2' register class*/",
+                32 * dwords as u32
+            );
+            return;
+        }
+    }
     if let (Kind::VDataRtn { dwords }, Some(w)) = (kind, word) {
         let k = if (w >> 16) & 1 == 0 {
             Kind::FlatData { dwords }
@@ -935,6 +1029,22 @@ pub fn format_operand_w(
         return format_operand(out, target, k, op, names);
     }
     format_operand(out, target, kind, op, names)
+}
+
+/// Does a GFX9 MAI register operand print with LLVM's class note: a misaligned vector tuple,
+/// or (for a C matrix, `c`) a scalar tuple.
+fn mai_note_needed(r: &Reg, dwords: u8, c: bool) -> bool {
+    match r.class {
+        RegClass::Vgpr | RegClass::Agpr => dwords >= 2 && !r.index.is_multiple_of(2),
+        RegClass::Sgpr
+        | RegClass::Ttmp
+        | RegClass::Vcc
+        | RegClass::Exec
+        | RegClass::M0
+        | RegClass::FlatScratch
+        | RegClass::XnackMask => c,
+        _ => false,
+    }
 }
 
 /// Prints an operand of kind `kind` as LLVM does.
@@ -1277,6 +1387,80 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
         (Kind::VSrcSgpr { .. }, other) => {
             format_operand(out, target, Kind::SSrc(ValType::B32), &other, names)
         }
+        (Kind::MaiDst { dwords, av }, Operand::Reg(r)) => {
+            format_reg(out, r);
+            if mai_note_needed(&r, dwords, false) {
+                let file = match (av, r.class) {
+                    (true, _) => "AV",
+                    (_, RegClass::Agpr) => "AReg",
+                    _ => "VReg",
+                };
+                note(out, &format!("{file}_{}_Align2", 32 * dwords as u32));
+            }
+        }
+        (Kind::MaiSrcC { dwords, .. }, Operand::Reg(r)) if mai_note_needed(&r, dwords, true) => {
+            format_reg(out, r);
+            note(out, &format!("VReg_{}_Align2", 32 * dwords as u32));
+        }
+        (Kind::MaiSrcC { ty, .. }, Operand::Reg(r)) if r.class == RegClass::LdsDirect => {
+            let _ = ty;
+            out.push_str("src_lds_direct")
+        }
+        (Kind::MaiSrcC { .. }, Operand::Reg(r)) => format_reg(out, r),
+        (Kind::MaiSrcC { ty, .. }, other) => {
+            format_operand(out, target, Kind::SSrc(ty), &other, names)
+        }
+        (Kind::MaiSrc { dwords, .. }, Operand::Reg(r))
+            if matches!(
+                r.class,
+                RegClass::Vgpr
+                    | RegClass::Agpr
+                    | RegClass::Sgpr
+                    | RegClass::Ttmp
+                    | RegClass::Vcc
+                    | RegClass::Exec
+                    | RegClass::M0
+                    | RegClass::FlatScratch
+                    | RegClass::XnackMask
+                    | RegClass::LdsDirect
+            ) =>
+        {
+            let vector = matches!(r.class, RegClass::Vgpr | RegClass::Agpr);
+            if r.class == RegClass::LdsDirect {
+                out.push_str("src_lds_direct");
+            } else {
+                format_reg(out, r);
+            }
+            if !vector || mai_note_needed(&r, dwords, false) {
+                if dwords == 1 {
+                    note(out, "AV_32");
+                } else {
+                    note(out, &format!("AV_{}_Align2", 32 * dwords as u32));
+                }
+            }
+        }
+        (Kind::MaiSrc { .. }, Operand::Reg(r)) => format_reg(out, r),
+        (Kind::MaiSrc { .. }, other) => {
+            format_operand(out, target, Kind::SReg(ValType::B32), &other, names)
+        }
+        (Kind::MaiMod(name), Operand::Imm(v)) => {
+            if v != 0 {
+                let _ = write!(out, "{name}:{v}");
+            }
+        }
+        (Kind::ASrc { .. }, Operand::Reg(r)) if r.class == RegClass::Agpr => format_reg(out, r),
+        (Kind::ASrc { class, idx, mods }, other) => format_operand(
+            out,
+            target,
+            Kind::VSrcVgpr {
+                dwords: 1,
+                class,
+                idx,
+                mods,
+            },
+            &other,
+            names,
+        ),
         (Kind::VSrcVgpr { class, .. }, Operand::Reg(r)) if r.class == RegClass::LdsDirect => {
             out.push_str("src_lds_direct");
             if !class.contains("Lds") {
@@ -1322,6 +1506,13 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
         (Kind::VSrc(_), Operand::Reg(r)) if r.class == RegClass::LdsDirect => {
             out.push_str("src_lds_direct")
         }
+        // AGPR tuples (GFX9 DS acc forms): only LLVM's AV classes note a misaligned one.
+        (Kind::VDstAv { .. } | Kind::VRegAv { .. }, Operand::Reg(r))
+            if r.class == RegClass::Agpr && r.dwords >= 2 && r.index % 2 != 0 =>
+        {
+            format_reg(out, r);
+            note(out, &format!("AV_{}_Align2", 32 * r.dwords as u32));
+        }
         (
             Kind::VSrc(_)
             | Kind::VDst { .. }
@@ -1345,6 +1536,10 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
                 "/*Invalid register, operand has '{class}_{}_Align2' register class*/",
                 32 * r.dwords as u32
             );
+        }
+        // A packed pair of 32-bit values takes a 32-bit constant.
+        (Kind::VSrc(ValType::Pk2x32), other) if !matches!(other, Operand::Reg(_)) => {
+            format_operand(out, target, Kind::SSrc(ValType::F32), &other, names)
         }
         (Kind::VSrc(ty), other) if !matches!(other, Operand::Reg(_)) => {
             format_operand(out, target, Kind::SSrc(ty), &other, names)
@@ -1612,6 +1807,7 @@ pub fn decode_fields(
         match u {
             Unused::MustBe(v) if f.extract(word) != v => return Err(OperandError::Invalid),
             Unused::Unmodelled(v) if f.extract(word) != v => return Err(OperandError::Unsupported),
+            Unused::ZeroBits(m) if f.extract(word) & m != 0 => return Err(OperandError::Invalid),
             _ => {}
         }
     }
@@ -1632,9 +1828,28 @@ pub fn decode_fields(
     {
         let _ = lits.read(true)?;
     }
+    // GFX9 DS with the acc bit (25): the data and destination registers are AGPRs (tuples end
+    // at a255). The table entry lists the field as Unused when LLVM rejects or ignores the bit.
+    let ds_acc = info.format == super::spec::Format::Ds
+        && target.family() == Family::Gfx9
+        && super::spec::Field::DsAcc.extract(word) == 1
+        && !info.unused.iter().any(|(f, _)| *f == super::spec::Field::DsAcc);
     for (slot, spec) in operands.iter_mut().zip(info.operands) {
         let raw = spec.field.extract(word);
-        let value = decode_operand(target, spec.kind, raw, word, &mut lits, &mut warn)?;
+        let mut value = decode_operand(target, spec.kind, raw, word, &mut lits, &mut warn)?;
+        if ds_acc
+            && matches!(
+                spec.field,
+                super::spec::Field::DsVdst | super::spec::Field::DsData0 | super::spec::Field::DsData1
+            )
+        {
+            if let Operand::Reg(r) = value {
+                if r.index as u32 + r.dwords as u32 > 256 {
+                    return Err(OperandError::Invalid);
+                }
+                value = Operand::Reg(Reg { class: RegClass::Agpr, ..r });
+            }
+        }
         *slot = Some(InstOperand {
             spec: *spec,
             value,
@@ -1693,6 +1908,7 @@ pub fn format_inst(
                     | Kind::OpSel { .. }
                     | Kind::OpSelMasked { .. }
                     | Kind::PkBits { .. }
+                    | Kind::MaiMod(_)
             );
             s.push_str(if first || modifier { " " } else { ", " });
             s.push_str(&t);

@@ -184,7 +184,7 @@ pub(crate) fn decode_sdwa(target: Target, bytes: &[u8], offset: usize) -> Result
             (Field::Vdst8, Kind::VDst { dwords: 1 }) => {
                 Operand::Reg(Reg { class: RegClass::Vgpr, index: ((w0 >> 17) & 0xff) as u16, dwords: 1 })
             }
-            (Field::Src0, Kind::VSrc(ty)) | (Field::Vsrc1, Kind::VSrc(ty)) if ty.bits() == 32 => {
+            (Field::Src0, Kind::VSrc(ty)) | (Field::Vsrc1, Kind::VSrc(ty)) if ty.bits() == 32 || ty.bits() == 16 => {
                 let (v, scalar) = if s.field == Field::Src0 { (f(0, 8), f(23, 1) == 1) } else { ((w0 >> 9) & 0xff, f(31, 1) == 1) };
                 sdwa_source(target, v, scalar, &mut lits, &mut warn).ok_or_else(unsupported)?
             }
@@ -195,8 +195,13 @@ pub(crate) fn decode_sdwa(target: Target, bytes: &[u8], offset: usize) -> Result
             (Field::Implicit, Kind::Fixed(_)) => Operand::Implicit,
             _ => return Err(unsupported()),
         };
-        // src1 may be a scalar or constant here: print it as a 32-bit source.
-        let spec = if s.field == Field::Vsrc1 { crate::OperandSpec { field: s.field, kind: Kind::VSrc(crate::ValType::B32) } } else { *s };
+        // src1 may be a scalar or constant here: print it as a source of src0's type when that
+        // is 16-bit, else as a 32-bit source.
+        let src0_ty = info.operands.iter().find_map(|o| match (o.field, o.kind) {
+            (Field::Src0, Kind::VSrc(t)) if t.bits() == 16 => Some(t),
+            _ => None,
+        });
+        let spec = if s.field == Field::Vsrc1 { crate::OperandSpec { field: s.field, kind: Kind::VSrc(src0_ty.unwrap_or(crate::ValType::B32)) } } else { *s };
         operands[k] = Some(InstOperand { spec, value, raw: 0 });
     }
     // Float sources take neg/abs, integer sources sext; only float results take omod (LLVM

@@ -163,7 +163,8 @@ pub enum Field {
     DsOffset,
     /// GFX9 DS: gds, bit 16.
     DsGds,
-    /// GFX9 DS: acc, bit 25 (data/destination are AGPRs; not modelled yet).
+    /// GFX9 DS: acc, bit 25: the data and destination registers are AGPRs (read by
+    /// `operand::decode_fields` for every entry that does not list the field as unused).
     DsAcc,
     /// GFX12 DS: bits 16 and 17 (no operand; LLVM checks or ignores them).
     DsBit16,
@@ -234,6 +235,16 @@ pub enum Field {
     Vop3pNegLo,
     /// VOP3P: neg_hi, bits 10:8 (bit i: source i).
     Vop3pNegHi,
+    /// GFX9 MAI (MFMA): abid, bits 14:11 (cbsz is `Vop3pNegHi`'s bits 10:8, blgp
+    /// `Vop3pNegLo`'s bits 63:61).
+    MaiAbid,
+    /// gfx950 scaled MFMA (a 16-byte pair `v_mfma_ld_scale_b32` + MFMA, held with the MFMA word
+    /// in bits 63:0 and the ld_scale word in bits 127:64): the scale sources (ld_scale's src0
+    /// bits 104:96, src1 113:105), op_sel (bits 76:75) and op_sel_hi (bits 124:123).
+    MaiScaleSrc0,
+    MaiScaleSrc1,
+    MaiScaleOpSel,
+    MaiScaleOpSelHi,
 }
 
 /// An instruction's fixed part as one little-endian integer: dword 0 in bits 31:0, dword 1 in
@@ -287,6 +298,11 @@ impl Field {
             Field::Vop3pOpSelHi => (59, 3),
             Field::Vop3pNegLo => (61, 3),
             Field::Vop3pNegHi => (8, 3),
+            Field::MaiAbid => (11, 4),
+            Field::MaiScaleSrc0 => (96, 9),
+            Field::MaiScaleSrc1 => (105, 9),
+            Field::MaiScaleOpSel => (75, 2),
+            Field::MaiScaleOpSelHi => (123, 2),
             Field::Vop3Neg0 => (61, 1),
             Field::Vop3Neg1 => (62, 1),
             Field::Vop3Neg2 => (63, 1),
@@ -375,6 +391,9 @@ pub enum ValType {
     B64,
     /// 64-bit float.
     F64,
+    /// A pair of 32-bit values in a 64-bit register pair (GFX9 v_pk_*_f32, v_pk_mov_b32): the
+    /// registers are 64-bit tuples, constants and literals print as 32-bit float values.
+    Pk2x32,
 }
 
 impl ValType {
@@ -388,7 +407,7 @@ impl ValType {
             | ValType::Pk16B
             | ValType::PkF32
             | ValType::Plain32 => 32,
-            ValType::B64 | ValType::F64 => 64,
+            ValType::B64 | ValType::F64 | ValType::Pk2x32 => 64,
         }
     }
     /// Register width in 32-bit units of a scalar operand of this type.
@@ -517,6 +536,30 @@ pub enum Kind {
     },
     /// Vector destination limited to v0..v127 (GFX12 16-bit results): v128 and up are invalid.
     VDstLo128 { dwords: u8 },
+    /// GFX9 MAI (MFMA) destination (8-bit field) of `dwords` registers: AGPRs when acc_cd
+    /// (bit 15) is set, else VGPRs; misaligned tuples print LLVM's `VReg_/AReg_.._Align2` note
+    /// (`AV_.._Align2` with `av`: SMFMAC, whose D is also its accumulator).
+    MaiDst { dwords: u8, av: bool },
+    /// GFX9 MAI A (`idx` 0, src0) or B (`idx` 1, src1) matrix (9-bit field) of `dwords`
+    /// registers: 256.. are VGPRs, AGPRs when the source's acc bit (59 + idx) is set; scalar
+    /// registers and constants decode and print with LLVM's `AV_..` class notes.
+    MaiSrc { dwords: u8, idx: u8 },
+    /// GFX9 MAI C matrix (src2) of `dwords` registers: a VGPR tuple (AGPRs with acc_cd, bit
+    /// 15), a scalar tuple (printed with LLVM's class note), or an inline constant or literal of
+    /// type `ty`.
+    MaiSrcC { dwords: u8, ty: ValType },
+    /// A GFX9 MAI modifier field printed as `name:N` when non-zero (cbsz, abid, blgp).
+    MaiMod(&'static str),
+    /// AGPR destination (8-bit field): `a10`, `a[10:13]` (v_accvgpr_write_b32, v_accvgpr_mov_b32).
+    ADst { dwords: u8 },
+    /// 9-bit source of LLVM's AGPR class `class` (`AGPR_32`): 256.. are AGPRs; scalar
+    /// registers print with LLVM's invalid-register note, constants with its invalid-immediate
+    /// note (as `VSrcVgpr`). `idx`/`mods` as for `VSrcVgpr`.
+    ASrc {
+        class: &'static str,
+        idx: u8,
+        mods: SrcMods,
+    },
     /// Scalar destination in an 8-bit field (VOP3 compares): constants decode too and print
     /// with LLVM's invalid-immediate note.
     SDst8 { dwords: u8 },
@@ -637,6 +680,9 @@ pub enum Unused {
     Ignored,
     /// The field must hold exactly this value, else the word is not a valid instruction.
     MustBe(u32),
+    /// The bits of this mask must be clear (else the word is invalid); LLVM ignores the others
+    /// (gfx950 v_cvt_pk_bf16_f32's op_sel: src2's bit must be clear).
+    ZeroBits(u32),
 }
 
 /// One operand of a table entry, in LLVM's printing order.
@@ -906,6 +952,9 @@ pub fn vop_extension(target: Target, word: u32) -> Option<Format> {
 /// - GFX9 VOP3 opcodes 0x3c0, 0x3c8, 0x3d0, 0x3dd with a scalar src2 (< 256);
 /// - gfx950 VOP3 opcodes 0x254..=0x263 with a scalar src0 (< 256);
 /// - gfx1250 VOP3 opcodes 0x2c7..=0x2cc with a TTMP src0 (108..=123).
+/// - gfx950 VOP3P v_mfma_f32_{16x16x128,32x32x64}_f8f6f4 (opcodes 0x2d, 0x2e) with a 6- or
+///   4-bit format for A or B (cbsz or blgp 2..=4) and A or B a TTMP, null, a negative or float
+///   inline constant or a literal (encodings 108..=127, 193..=255).
 pub fn oracle_crashes64(target: Target, word: u64, lit: u32) -> bool {
     let w0 = word as u32;
     if oracle_crashes(target, w0, lit) {
@@ -923,6 +972,17 @@ pub fn oracle_crashes64(target: Target, word: u64, lit: u32) -> bool {
     }
     let op = (w0 >> 16) & 0x3ff;
     let src = |i: u32| ((word >> (32 + 9 * i)) & 0x1ff) as u32;
+    let vop3p_op = (w0 >> 16) & 0x7f;
+    let narrow = |c: u32| (2..=4).contains(&c);
+    let bad_ab = |v: u32| (108..=127).contains(&v) || (193..=255).contains(&v);
+    if target == Target::Gfx950
+        && w0 & 0xff80_0000 == 0xd380_0000
+        && matches!(vop3p_op, 0x2d | 0x2e)
+        && (narrow((w0 >> 8) & 7) || narrow((word >> 61) as u32))
+        && (bad_ab(src(0)) || bad_ab(src(1)))
+    {
+        return true;
+    }
     (target == Target::Gfx942 && (0..3).any(|i| src(i) == 255))
         || (matches!(op, 0x3c0 | 0x3c8 | 0x3d0 | 0x3dd) && src(2) < 256)
         || (target == Target::Gfx950 && (0x254..=0x263).contains(&op) && src(0) < 256)

@@ -505,6 +505,10 @@ static TABLE: &[AluOp] = &[
     v("v_min_i64", Op::MinI64, IQ2, I64),
     v("v_max_i64", Op::MaxI64, IQ2, I64),
     v("v_mov_b32", Op::MovB32, B1, B32),
+    // gfx90a+ moves between the VGPR and AGPR files (the operands name the files).
+    v("v_accvgpr_read_b32", Op::MovB32, B1, B32),
+    v("v_accvgpr_write_b32", Op::MovB32, B1, B32),
+    v("v_accvgpr_mov_b32", Op::MovB32, B1, B32),
     v("v_mov_b64", Op::MovB64, Q1, B64),
     v("v_cndmask_b32", Op::Cndmask, B2, B32).fin(),
     v("v_sad_u32", Op::SadU32, U3, U32),
