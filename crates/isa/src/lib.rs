@@ -212,7 +212,25 @@ impl fmt::Display for DecodeError {
 impl std::error::Error for DecodeError {}
 
 /// Which format the first dword belongs to, and whether this crate models it.
+///
+/// Every rule reads only bits 31:23 of the word, except GFX9 FLAT/SCRATCH/GLOBAL, which share
+/// them and differ in bits 15:14: a table per family over the top nine bits answers the rest.
 pub fn classify(target: Target, word: u32) -> Format {
+    static TABLES: std::sync::OnceLock<[[Format; 512]; 2]> = std::sync::OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        let build = |t: Target| std::array::from_fn(|top| classify_slow(t, (top as u32) << 23));
+        [build(Target::Gfx1250), build(Target::Gfx942)]
+    });
+    let fam = target.family();
+    let f = tables[(fam == Family::Gfx9) as usize][(word >> 23) as usize];
+    if fam == Family::Gfx9 && f == Format::Flat {
+        return classify_slow(target, word);
+    }
+    f
+}
+
+/// The format rules, word by word ([`classify`] reads them from a table built with this).
+fn classify_slow(target: Target, word: u32) -> Format {
     for f in [
         Format::Sop1,
         Format::Sopc,
@@ -407,19 +425,24 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
         };
         word64 |= (u32::from_le_bytes([d2[0], d2[1], d2[2], d2[3]]) as spec::Word) << 64;
     }
-    match operand::decode_fields(target, info, word64, inst) {
-        Ok(d) => Ok(Instruction {
-            target,
-            info,
-            offset,
-            len: d.len as u8,
-            literal: d.literal,
-            mods: Modifiers::default(),
-            cache: cache_policy(info, word64),
-            mem_offset: mem_offset(info, word64),
-            word: word64,
-            operands: d.operands,
-        }),
+    let mut out = Instruction {
+        target,
+        info,
+        offset,
+        len: 0,
+        literal: None,
+        mods: Modifiers::default(),
+        cache: cache_policy(info, word64),
+        mem_offset: mem_offset(info, word64),
+        word: word64,
+        operands: [None; MAX_OPERANDS],
+    };
+    match operand::decode_fields_into(target, info, word64, inst, &mut out.operands) {
+        Ok((len, literal)) => {
+            out.len = len as u8;
+            out.literal = literal;
+            Ok(out)
+        }
         Err(OperandError::Invalid) => Err(DecodeError::Invalid {
             offset,
             bytes: raw(bytes, offset, 4),
@@ -439,6 +462,9 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
 /// The byte offset of a memory instruction's offset operand (GFX9 FLAT: `FlatOff13` signed,
 /// `FlatOff13U` unsigned; gfx1250 VFLAT: `VfOff24` signed); 0 for other instructions.
 fn mem_offset(info: &OpInfo, word: spec::Word) -> i32 {
+    if !matches!(info.format, Format::Flat | Format::Global | Format::Scratch) {
+        return 0;
+    }
     for s in info.operands {
         let v = s.field.extract(word);
         match s.kind {
@@ -454,6 +480,9 @@ fn mem_offset(info: &OpInfo, word: spec::Word) -> i32 {
 /// GFX9 FLAT cache-policy bits as [`CachePolicy::bits`]: sc0 (bit 0), sc1 (bit 1), nt (bit 2)
 /// (LLVM's CPol GLC/SCC/SLC order); 0 for other instructions.
 fn cache_policy(info: &OpInfo, word: spec::Word) -> CachePolicy {
+    if !matches!(info.format, Format::Flat | Format::Global | Format::Scratch) {
+        return CachePolicy::default();
+    }
     let mut bits = 0u16;
     for s in info.operands {
         let b = match s.field {

@@ -1803,6 +1803,20 @@ pub fn decode_fields(
     word: Word,
     inst: &[u8],
 ) -> Result<Decoded, OperandError> {
+    let mut operands = [None; MAX_OPERANDS];
+    let (len, literal) = decode_fields_into(target, info, word, inst, &mut operands)?;
+    Ok(Decoded { operands, literal, len })
+}
+
+/// [`decode_fields`] writing the operands in place (the decoder's hot path: an instruction's
+/// operand array is large, and moving it dominated decoding). Returns the length and literal.
+pub fn decode_fields_into(
+    target: Target,
+    info: &OpInfo,
+    word: Word,
+    inst: &[u8],
+    operands: &mut [Option<InstOperand>; MAX_OPERANDS],
+) -> Result<(usize, Option<(u64, bool)>), OperandError> {
     for &(f, u) in info.unused {
         match u {
             Unused::MustBe(v) if f.extract(word) != v => return Err(OperandError::Invalid),
@@ -1817,7 +1831,6 @@ pub fn decode_fields(
     let fixed = super::spec::format_len(target.family(), info.format);
     let mut lits = LitReader::new(inst, fixed);
     let mut warn = String::new();
-    let mut operands = [None; MAX_OPERANDS];
     // GFX12.5: one operand in the 64-bit literal form (254) makes the instruction's shared
     // literal 64 bits wide for every literal operand, whichever comes first.
     if target.family() == Family::Gfx12_5
@@ -1856,11 +1869,7 @@ pub fn decode_fields(
             raw,
         });
     }
-    Ok(Decoded {
-        operands,
-        literal: lits.lit,
-        len: fixed + lits.extra_len(),
-    })
+    Ok((fixed + lits.extra_len(), lits.lit))
 }
 
 /// LLVM's text for an instruction: mnemonic, operands, and LLVM's alignment warnings as a

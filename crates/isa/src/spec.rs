@@ -255,6 +255,7 @@ impl Field {
     /// (shift, width) of the field in the instruction's fixed part, read as a little-endian
     /// [`Word`] (dword 0 in bits 31:0, dword 1 in 63:32, dword 2 in 95:64). Width 0: not an
     /// encoding field.
+    #[inline]
     pub fn bits(self) -> (u32, u32) {
         match self {
             Field::Sdst => (16, 7),
@@ -332,6 +333,7 @@ impl Field {
     }
 
     /// The field's value (0 for fields not in the encoding).
+    #[inline]
     pub fn extract(self, word: Word) -> u32 {
         if self == Field::Vop3pOpSelHi {
             return ((word >> 59) & 3) as u32 | (((word >> 14) & 1) as u32) << 2;

@@ -209,7 +209,8 @@ fn single_words(h: &Half) -> Result<Vec<u32>, HalfError> {
 /// Decodes one half: its single-instruction words followed by the pair's literal bytes.
 fn decode_half(h: &Half, tail: &[u8]) -> Result<Instruction, HalfError> {
     let mut bytes: Vec<u8> = single_words(h)?.iter().flat_map(|w| w.to_le_bytes()).collect();
-    bytes.extend_from_slice(tail);
+    // A half reads at most a 64-bit literal after its words: not the rest of the buffer.
+    bytes.extend_from_slice(&tail[..tail.len().min(8)]);
     match decode(Target::Gfx1250, &bytes, 0) {
         Ok(i) => Ok(i),
         Err(DecodeError::Invalid { .. }) => Err(HalfError::Invalid),
