@@ -38,6 +38,7 @@ pub mod spec;
 pub mod tables;
 pub mod bitop3;
 pub mod sdwa;
+pub mod dpp;
 pub mod vopd;
 pub mod wmma;
 
@@ -111,7 +112,7 @@ impl Instruction {
 
     /// LLVM's text for this instruction.
     pub fn text(&self) -> String {
-        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.bitop3_text()) {
+        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.dpp_text()).or_else(|| self.bitop3_text()) {
             return t;
         }
         operand::format_inst(
@@ -296,11 +297,17 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
         if ext == Format::Sdwa {
             return sdwa::decode_sdwa(target, bytes, offset);
         }
+        if ext == Format::Dpp {
+            return dpp::decode_dpp(target, bytes, offset);
+        }
         return Err(DecodeError::Unsupported {
             format: ext,
             offset,
             bytes: raw(bytes, offset, 12),
         });
+    }
+    if format == Format::Vop3 && dpp::is_vop3_dpp(target, word, lit) {
+        return dpp::decode_dpp(target, bytes, offset);
     }
     if spec::oracle_crashes(target, word, lit) {
         return Err(DecodeError::Unsupported {
