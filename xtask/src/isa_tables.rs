@@ -427,7 +427,7 @@ fn candidates(f: Field) -> Vec<Kind> {
             .into_iter()
             .chain([2, 3, 4].map(|dwords| Kind::VRegAv { dwords }))
             .collect(),
-        Field::DsOffset => vec![Kind::DsOffset16, Kind::DsOffsetPair],
+        Field::DsOffset => vec![Kind::DsOffset16, Kind::DsOffsetPair, Kind::DsSwizzle],
         Field::DsGds => vec![Kind::Flag("gds")],
         Field::DsAcc | Field::DsBit16 | Field::DsBit17 => vec![],
         Field::Vop3Sdst => vec![

@@ -169,3 +169,29 @@ fn random_dpp_words_match_llvm() {
         assert!(fam.matched * 2 > fam.total, "{family}: only {} of {} match", fam.matched, fam.total);
     }
 }
+
+/// ds_swizzle_b32: every 16-bit pattern on every target prints as LLVM prints it (swizzle(...)
+/// forms), and words with the other DS bits set agree in validity.
+#[test]
+fn ds_swizzle_every_offset_matches_llvm() {
+    for target in Target::ALL {
+        let mut d = Disassembler::new(gpu(target)).expect("LLVM");
+        let (w0_base, opcode_shift, op) = if target == Target::Gfx1250 { (0xd800_0000u32, 18, 0x35u32) } else { (0xd800_0000, 17, 0x3d) };
+        let mut t = Tally::default();
+        let mut rng = Rng(0x5e_1a2e + target as u64);
+        for offset in 0..=0xffffu32 {
+            let w0 = w0_base | op << opcode_shift | offset;
+            let w1 = rng.below(256) | rng.below(256) << 24;
+            t.add(compare(&mut d, target, &bytes(&[w0, w1])));
+        }
+        // Random other bits (gds / bits 17:16, data fields).
+        for _ in 0..20_000 {
+            let w0 = w0_base | op << opcode_shift | (rng.u32() & 0x3_0000) | rng.below(0x10000);
+            let w1 = if rng.below(2) == 0 { rng.u32() } else { rng.below(256) | rng.below(256) << 24 };
+            t.add(compare(&mut d, target, &bytes(&[w0, w1])));
+        }
+        println!("{target:?} ds_swizzle_b32: {} words (all 65536 offsets), {} match LLVM, {} unsupported", t.total, t.matched, t.unsupported);
+        assert!(t.examples.is_empty(), "{target:?}:\n{}", t.examples.join("\n"));
+        assert_eq!(t.unsupported, 0);
+    }
+}
