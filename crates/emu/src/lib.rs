@@ -6,6 +6,7 @@
 
 pub mod alu;
 pub mod dispatch;
+mod dpp;
 pub mod exec;
 pub mod kernarg;
 pub mod lane_ops;
