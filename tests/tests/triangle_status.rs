@@ -28,9 +28,12 @@ const MUST_PASS: &[&str] = &[
     "multi_kernel/mk_scale",
     "saxpy/saxpy",
     "scratch_array/scratch_array",
+    "softmax_wave/softmax_wave",
     "uniform_branch/uniform_branch",
     "wave_ballot/wave_ballot",
     "wave_ballot/wave_compact",
+    "wave_dpp/wave_dpp",
+    "wave_permute/wave_permute",
 ];
 
 /// (launch, target) pairs that must run and match the reference today.
@@ -102,6 +105,7 @@ const MUST_MATCH_REFERENCE: &[(&str, &str)] = &[
     ("scratch_array/scratch_array", "gfx1250"),
     ("scratch_array/scratch_array", "gfx942"),
     ("scratch_array/scratch_array", "gfx950"),
+    ("softmax_wave/softmax_wave", "gfx1250"),
     ("uniform_branch/uniform_branch", "gfx1250"),
     ("uniform_branch/uniform_branch", "gfx942"),
     ("uniform_branch/uniform_branch", "gfx950"),
@@ -112,6 +116,12 @@ const MUST_MATCH_REFERENCE: &[(&str, &str)] = &[
     ("wave_ballot/wave_compact", "gfx1250"),
     ("wave_ballot/wave_compact", "gfx942"),
     ("wave_ballot/wave_compact", "gfx950"),
+    ("wave_dpp/wave_dpp", "gfx1250"),
+    ("wave_dpp/wave_dpp", "gfx942"),
+    ("wave_dpp/wave_dpp", "gfx950"),
+    ("wave_permute/wave_permute", "gfx1250"),
+    ("wave_permute/wave_permute", "gfx942"),
+    ("wave_permute/wave_permute", "gfx950"),
 ];
 
 #[test]

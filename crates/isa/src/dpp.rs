@@ -265,30 +265,13 @@ pub(crate) fn decode_dpp(target: Target, bytes: &[u8], offset: usize) -> Result<
         let partial = dpp_partial(target, base_format, opcode as u16);
         return Err(if partial || base.is_none() && tables::is_unsupported(target, base_format, opcode) { unsupported() } else { invalid() });
     };
-    let dpp = match marker {
-        DPP16 => {
-            let f = |lo: u32, n: u32| (ext >> lo) & ((1 << n) - 1);
-            let ctrl = f(8, 9) as u16;
-            if ctrl_text(target.family(), ctrl).is_none() {
-                return Err(unsupported());
-            }
-            Dpp {
-                sel: DppSel::Ctrl(ctrl),
-                row_mask: f(28, 4) as u8,
-                bank_mask: f(24, 4) as u8,
-                bound_ctrl: f(19, 1) == 1,
-                fi: target.family() == Family::Gfx12_5 && f(18, 1) == 1,
-            }
-        }
-        DPP8 | DPP8_FI if target.family() == Family::Gfx12_5 => Dpp {
-            sel: DppSel::Lanes8(std::array::from_fn(|k| ((ext >> (8 + 3 * k)) & 7) as u8)),
-            row_mask: 0xf,
-            bank_mask: 0xf,
-            bound_ctrl: false,
-            fi: marker == DPP8_FI,
-        },
+    // The controls themselves are read back by `Instruction::dpp`; here only their validity.
+    match marker {
+        DPP16 if ctrl_text(target.family(), ((ext >> 8) & 0x1ff) as u16).is_none() => return Err(unsupported()),
+        DPP16 => {}
+        DPP8 | DPP8_FI if target.family() == Family::Gfx12_5 => {}
         _ => return Err(invalid()),
-    };
+    }
     let src0 = 256 + (ext & 0xff);
     // The word the ordinary entry decodes: src0 a VGPR.
     let synth: Word = if vop3 {
