@@ -34,11 +34,17 @@ const MUST_TRANSLATE: &[(&str, &str)] = &[
     ("saxpy", "gfx950"),
     ("scratch_array", "gfx942"),
     ("scratch_array", "gfx950"),
+    ("softmax_wave", "gfx942"),
+    ("softmax_wave", "gfx950"),
     ("uniform_branch", "gfx942"),
     ("uniform_branch", "gfx950"),
     ("vgpr_high", "gfx942"),
     ("vgpr_high", "gfx950"),
     ("wave_ballot", "gfx942"),
+    ("wave_dpp", "gfx942"),
+    ("wave_dpp", "gfx950"),
+    ("wave_permute", "gfx942"),
+    ("wave_permute", "gfx950"),
 ];
 
 #[test]
