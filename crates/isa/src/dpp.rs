@@ -263,7 +263,8 @@ pub(crate) fn decode_dpp(target: Target, bytes: &[u8], offset: usize) -> Result<
         // Opcodes LLVM gives a DPP form for some controls only, or that the tables do not model.
         let base = tables::table(target, base_format).get(opcode as usize).and_then(|e| e.as_ref());
         let partial = dpp_partial(target, base_format, opcode as u16);
-        return Err(if partial || base.is_none() && tables::is_unsupported(target, base_format, opcode) { unsupported() } else { invalid() });
+        // No ordinary entry (decoded outside the tables, or not modelled): not known here.
+        return Err(if partial || base.is_none() { unsupported() } else { invalid() });
     };
     // The controls themselves are read back by `Instruction::dpp`; here only their validity.
     match marker {
