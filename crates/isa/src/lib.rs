@@ -26,7 +26,10 @@
 //!   `Instruction::mem_offset` holds the offset (sign-extended for GLOBAL/SCRATCH),
 //!   `Instruction::cache` the sc0/sc1/nt bits.
 //!
-//! Everything else (DPP, SDWA, VOP3P, VOPD, MUBUF, MIMG, ...) and the
+//! Decoded outside the tables, from the ordinary entries: DPP16/DPP8 ([`dpp`]), GFX9 SDWA
+//! ([`sdwa`]), VOPD ([`vopd`]), v_bitop3 ([`bitop3`]), gfx1250 WMMA ([`wmma`]).
+//!
+//! Everything else (MUBUF, MIMG, ...), the forms those modules leave out, and the
 //! opcodes in `UNSUPPORTED` are reported as [`DecodeError::Unsupported`], never guessed. So are
 //! the encodings on which LLVM 22 itself crashes ([`spec::oracle_crashes64`]): their text cannot
 //! be checked.
