@@ -65,6 +65,8 @@ const MUST_TRANSLATE: &[(&str, &str)] = &[
     ("scratch_array", "gfx950"),
     ("split_barrier", "gfx942"),
     ("split_barrier", "gfx950"),
+    ("softmax_wave", "gfx942"),
+    ("softmax_wave", "gfx950"),
     ("uniform_branch", "gfx942"),
     ("uniform_branch", "gfx950"),
     // vgpr_high: its volatile loads (SCOPE_SYS) are raised volatile again, so the target keeps
@@ -86,6 +88,10 @@ const MUST_TRANSLATE: &[(&str, &str)] = &[
     ("wmma_fp8", "gfx950"),
     ("wmma_iu8", "gfx942"),
     ("wmma_iu8", "gfx950"),
+    ("wave_dpp", "gfx942"),
+    ("wave_dpp", "gfx950"),
+    ("wave_permute", "gfx942"),
+    ("wave_permute", "gfx950"),
 ];
 
 #[test]

@@ -43,6 +43,7 @@ const MUST_PASS: &[&str] = &[
     "saxpy/saxpy",
     "scratch_array/scratch_array",
     "split_barrier/split_barrier",
+    "softmax_wave/softmax_wave",
     "uniform_branch/uniform_branch",
     "vgpr_high/vgpr_high",
     "wave_ballot/wave_ballot",
@@ -53,6 +54,8 @@ const MUST_PASS: &[&str] = &[
     "wmma_f32/wmma_f32",
     "wmma_fp8/wmma_fp8",
     "wmma_iu8/wmma_iu8",
+    "wave_dpp/wave_dpp",
+    "wave_permute/wave_permute",
 ];
 
 /// (launch, target) pairs that must run and match the reference today.
@@ -145,6 +148,7 @@ const MUST_MATCH_REFERENCE: &[(&str, &str)] = &[
     ("scratch_array/scratch_array", "gfx942"),
     ("scratch_array/scratch_array", "gfx950"),
     ("split_barrier/split_barrier", "gfx1250"),
+    ("softmax_wave/softmax_wave", "gfx1250"),
     ("uniform_branch/uniform_branch", "gfx1250"),
     ("uniform_branch/uniform_branch", "gfx942"),
     ("uniform_branch/uniform_branch", "gfx950"),
@@ -163,6 +167,12 @@ const MUST_MATCH_REFERENCE: &[(&str, &str)] = &[
     ("wmma_f32/wmma_f32", "gfx1250"),
     ("wmma_fp8/wmma_fp8", "gfx1250"),
     ("wmma_iu8/wmma_iu8", "gfx1250"),
+    ("wave_dpp/wave_dpp", "gfx1250"),
+    ("wave_dpp/wave_dpp", "gfx942"),
+    ("wave_dpp/wave_dpp", "gfx950"),
+    ("wave_permute/wave_permute", "gfx1250"),
+    ("wave_permute/wave_permute", "gfx942"),
+    ("wave_permute/wave_permute", "gfx950"),
 ];
 
 #[test]

@@ -34,6 +34,12 @@ pub struct LoadedCode {
 }
 
 impl LoadedCode {
+    /// No code (unit tests that step single instructions).
+    #[cfg(test)]
+    pub(crate) fn empty(target: Target) -> LoadedCode {
+        LoadedCode { target, base: 0, image: Vec::new(), cache: HashMap::new() }
+    }
+
     /// Maps the PT_LOAD segments of `co` into `mem` (as the runtime loader does).
     pub fn load(co: &CodeObject, mem: &mut GlobalMemory) -> Result<LoadedCode, EmuError> {
         let target = match co.processor() {

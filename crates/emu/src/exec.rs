@@ -134,6 +134,9 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
         let op = alu::by_name(m.trim_end_matches("_sdwa")).ok_or_else(|| unsupported(inst, "its semantics"))?;
         return exec_valu(wave, inst, &op, group);
     }
+    if let Some(d) = inst.dpp() {
+        return crate::dpp::exec_dpp(wave, inst, &d, group);
+    }
     if m.ends_with("_dpp") || m.ends_with("_sdwa") || m.starts_with("v_dual_") {
         return Err(unsupported(inst, "DPP and SDWA forms"));
     }
@@ -227,12 +230,12 @@ fn role(kind: &Kind) -> Role {
 /// The operands of an ALU instruction sorted by role: destinations first in print order, then
 /// sources. Fixed registers count as destinations or sources by position (a VOPC's leading
 /// `vcc`, a VOP2 carry's `vcc` after the vdst, a trailing `vcc` carry-in or select).
-struct AluOperands<'a> {
-    vdst: Option<&'a InstOperand>,
+pub(crate) struct AluOperands<'a> {
+    pub(crate) vdst: Option<&'a InstOperand>,
     /// The lane-mask / SGPR destination (carry out, compare result) or a fixed register name.
     mask_dst: Option<MaskLoc<'a>>,
     sdst: Option<&'a InstOperand>,
-    srcs: Vec<&'a InstOperand>,
+    pub(crate) srcs: Vec<&'a InstOperand>,
     mask_src: Option<MaskLoc<'a>>,
 }
 
@@ -243,7 +246,7 @@ enum MaskLoc<'a> {
     Exec,
 }
 
-fn split_operands<'a>(inst: &'a Instruction, op: &alu::AluOp) -> Result<AluOperands<'a>, EmuError> {
+pub(crate) fn split_operands<'a>(inst: &'a Instruction, op: &alu::AluOp) -> Result<AluOperands<'a>, EmuError> {
     let mut out = AluOperands { vdst: None, mask_dst: None, sdst: None, srcs: Vec::new(), mask_src: None };
     let ops: Vec<&InstOperand> = inst.operands().filter(|o| role(&o.spec.kind) != Role::Modifier).collect();
     let mut i = 0;
@@ -326,7 +329,7 @@ fn write_mask(wave: &mut Wave, loc: MaskLoc<'_>, value: u64, inst: &Instruction)
 }
 
 /// Value of a source for a scalar op or for one lane of a vector op, as `ty` sees it.
-fn source_value(wave: &Wave, o: &InstOperand, lane: usize, ty: alu::Ty, inst: &Instruction) -> Result<u64, EmuError> {
+pub(crate) fn source_value(wave: &Wave, o: &InstOperand, lane: usize, ty: alu::Ty, inst: &Instruction) -> Result<u64, EmuError> {
     let vt = match ty {
         alu::Ty::F64 => ValType::F64,
         alu::Ty::F32 => ValType::F32,
@@ -394,6 +397,18 @@ fn exec_salu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
 }
 
 fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut Group<'_>) -> Result<Flow, EmuError> {
+    exec_valu_with(wave, inst, op, group, None)
+}
+
+/// A VALU operation; with `dpp`, src0 of each lane is `dpp[lane]`'s value, and a lane that DPP
+/// turns off (masked, or an invalid source without bound_ctrl) keeps its destination.
+pub(crate) fn exec_valu_with(
+    wave: &mut Wave,
+    inst: &Instruction,
+    op: &alu::AluOp,
+    group: &mut Group<'_>,
+    dpp: Option<&[crate::lane_ops::DppLane<u64>]>,
+) -> Result<Flow, EmuError> {
     let ops = split_operands(inst, op)?;
     let mods = inst.source_mods();
     let sdwa = inst.sdwa();
@@ -448,6 +463,11 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
         if exec >> lane & 1 == 0 {
             continue;
         }
+        let dpp_src0 = match dpp.map(|d| d[lane]) {
+            Some(crate::lane_ops::DppLane::Off) => continue,
+            Some(crate::lane_ops::DppLane::Value(v)) => Some(v),
+            None => None,
+        };
         let mut input = alu::AluIn { flag: mask_in >> lane & 1 != 0, lane: lane as u32, ..Default::default() };
         if raw_sources {
             input.op_sel = mods.op_sel;
@@ -469,7 +489,9 @@ fn exec_valu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
                 // op_sel_hi clear); what the high dword reads is not modelled.
                 return Err(unsupported(inst, "the high dword of a constant packed-f32 source"));
             }
-            let mut v = if pk_const {
+            let mut v = if let (Some(d), 0) = (dpp_src0, k) {
+                d
+            } else if pk_const {
                 source_value(wave, o, lane, alu::Ty::F32, inst)?
             } else if half_sel >> k & 1 != 0 {
                 // The high half of a 16-bit source register (of a constant: not modelled).

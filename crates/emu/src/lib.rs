@@ -7,6 +7,7 @@
 pub mod alu;
 pub mod async_lds;
 pub mod dispatch;
+mod dpp;
 pub mod exec;
 pub mod kernarg;
 pub mod lane_ops;

@@ -30,7 +30,10 @@
 //!   (and VOP1 v_accvgpr_mov), and the matrix ops MFMA/SMFMAC, decoded by [`mai`] from a table
 //!   of shapes.
 //!
-//! Everything else (DPP, SDWA, VOP3P, VOPD, MUBUF, MIMG, ...) and the
+//! Decoded outside the tables, from the ordinary entries: DPP16/DPP8 ([`dpp`]), GFX9 SDWA
+//! ([`sdwa`]), VOPD ([`vopd`]), v_bitop3 ([`bitop3`]), gfx1250 WMMA ([`wmma`]).
+//!
+//! Everything else (MUBUF, MIMG, ...), the forms those modules leave out, and the
 //! opcodes in `UNSUPPORTED` are reported as [`DecodeError::Unsupported`], never guessed. So are
 //! the encodings on which LLVM 22 itself crashes ([`spec::oracle_crashes64`]): their text cannot
 //! be checked.
@@ -44,6 +47,7 @@ pub mod bitop3;
 pub mod cpol;
 pub mod mai;
 pub mod sdwa;
+pub mod dpp;
 pub mod vopd;
 pub mod wmma;
 
@@ -120,7 +124,7 @@ impl Instruction {
 
     /// LLVM's text for this instruction.
     pub fn text(&self) -> String {
-        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.bitop3_text()) {
+        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.dpp_text()).or_else(|| self.bitop3_text()) {
             return t;
         }
         operand::format_inst(
@@ -323,11 +327,17 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
         if ext == Format::Sdwa {
             return sdwa::decode_sdwa(target, bytes, offset);
         }
+        if ext == Format::Dpp {
+            return dpp::decode_dpp(target, bytes, offset);
+        }
         return Err(DecodeError::Unsupported {
             format: ext,
             offset,
             bytes: raw(bytes, offset, 12),
         });
+    }
+    if format == Format::Vop3 && dpp::is_vop3_dpp(target, word, lit) {
+        return dpp::decode_dpp(target, bytes, offset);
     }
     if spec::oracle_crashes(target, word, lit) {
         return Err(DecodeError::Unsupported {

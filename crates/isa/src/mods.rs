@@ -12,6 +12,9 @@ impl Instruction {
         if self.format() == crate::Format::Sdwa {
             return self.sdwa_mods();
         }
+        if let Some(m) = self.dpp_mods() {
+            return m;
+        }
         let mut m = Modifiers::default();
         for op in self.operands() {
             let imm = match op.value {

@@ -579,7 +579,8 @@ pub fn decode_operand(
         | Kind::Omod
         | Kind::OpSel { .. }
         | Kind::DsOffset16
-        | Kind::DsOffsetPair => Ok(Operand::Imm(v)),
+        | Kind::DsOffsetPair
+        | Kind::DsSwizzle => Ok(Operand::Imm(v)),
         Kind::OpSelMasked { opsel, byte_sel, .. } => {
             if v & !(opsel as u32 | byte_sel_bits(byte_sel)) != 0 {
                 return Err(OperandError::Invalid);
@@ -1191,6 +1192,12 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
         (Kind::DsOffset16, Operand::Imm(v)) => {
             if v != 0 {
                 let _ = write!(out, "offset:{v}");
+            }
+        }
+        (Kind::DsSwizzle, Operand::Imm(v)) => {
+            if v != 0 {
+                out.push_str("offset:");
+                out.push_str(&swizzle_text(v as u16));
             }
         }
         (Kind::DsOffsetPair, Operand::Imm(v)) => {
@@ -1872,6 +1879,54 @@ pub fn decode_fields_into(
     Ok((fixed + lits.extra_len(), lits.lit))
 }
 
+/// LLVM's spelling of a `ds_swizzle_b32` pattern (LLVM's `AMDGPU::Swizzle` encodings): quad
+/// perm (bits 15:8 = 0x80), rotate (15:13 = 6: direction bit 10, amount 9:5), FFT (15:13 = 7:
+/// bits 4:0), and below 0x8000 the bit-mask mode `lane = ((lane & and) | or) ^ xor` (and 4:0,
+/// or 9:5, xor 14:10) named SWAP, REVERSE or BROADCAST where one fits, else BITMASK_PERM with a
+/// character per lane bit (4 first): 0/1 forced, p kept, i inverted. Other values: decimal.
+pub fn swizzle_text(v: u16) -> String {
+    let f = |shift: u32| (v >> shift) & 0x1f;
+    if v & 0xff00 == 0x8000 {
+        let s = |k: u32| (v >> (2 * k)) & 3;
+        return format!("swizzle(QUAD_PERM,{},{},{},{})", s(0), s(1), s(2), s(3));
+    }
+    if v & 0xe000 == 0xe000 {
+        return format!("swizzle(FFT,{})", f(0));
+    }
+    if v & 0xe000 == 0xc000 {
+        return format!("swizzle(ROTATE,{},{})", (v >> 10) & 1, f(5));
+    }
+    if v & 0x8000 != 0 {
+        return v.to_string();
+    }
+    let (and, or, xor) = (f(0), f(5), f(10));
+    if and == 0x1f && or == 0 && xor.is_power_of_two() {
+        return format!("swizzle(SWAP,{xor})");
+    }
+    if and == 0x1f && or == 0 && (xor + 1).is_power_of_two() && xor != 0 {
+        return format!("swizzle(REVERSE,{})", xor + 1);
+    }
+    let group = 0x20 - and;
+    if xor == 0 && and != 0x1f && group.is_power_of_two() && or < group {
+        return format!("swizzle(BROADCAST,{group},{or})");
+    }
+    let bits: String = (0..5)
+        .rev()
+        .map(|i| {
+            let (a, o, x) = ((and >> i) & 1, (or >> i) & 1, (xor >> i) & 1);
+            match (o, a, x) {
+                (1, _, 0) => '1',
+                (1, _, _) => '0',
+                (0, 1, 0) => 'p',
+                (0, 1, _) => 'i',
+                (_, _, 0) => '0',
+                _ => '1',
+            }
+        })
+        .collect();
+    format!("swizzle(BITMASK_PERM,\"{bits}\")")
+}
+
 /// LLVM's text for an instruction: mnemonic, operands, and LLVM's alignment warnings as a
 /// trailing comment.
 /// `word` is the instruction's fixed part (for the VOP3 neg/abs bits).
@@ -1906,6 +1961,7 @@ pub fn format_inst(
                 op.spec.kind,
                 Kind::DsOffset16
                     | Kind::DsOffsetPair
+                    | Kind::DsSwizzle
                     | Kind::FlatOff13
                     | Kind::FlatOff13U
                     | Kind::VfOff24

@@ -605,6 +605,10 @@ pub enum Kind {
     DsOffset16,
     /// DS two offsets: `offset0:a offset1:b`, each printed when non-zero.
     DsOffsetPair,
+    /// `ds_swizzle_b32` pattern (the 16-bit offset): `offset:swizzle(...)` in LLVM's named
+    /// forms (QUAD_PERM, SWAP, REVERSE, BROADCAST, BITMASK_PERM, ROTATE, FFT), `offset:N` for
+    /// values no form names, nothing for 0.
+    DsSwizzle,
     /// GFX9 SMEM offset: `0x10` (imm), `s5` (SGPR offset), `s5 offset:0x10` (imm + soe).
     G9SmemOff,
     /// As `SmemOffset`, but a negative offset is invalid (buffer loads).

@@ -208,6 +208,10 @@ fn single_words(h: &Half) -> Result<Vec<u32>, HalfError> {
 
 /// Decodes one half: its single-instruction words followed by the pair's literal bytes.
 fn decode_half(h: &Half, tail: &[u8]) -> Result<Instruction, HalfError> {
+    // A VOPD half has no DPP form: its single word must not be read as one.
+    if matches!(h.src0, crate::dpp::DPP16 | crate::dpp::DPP8 | crate::dpp::DPP8_FI) {
+        return Err(HalfError::Unsupported);
+    }
     let mut bytes: Vec<u8> = single_words(h)?.iter().flat_map(|w| w.to_le_bytes()).collect();
     // A half reads at most a 64-bit literal after its words: not the rest of the buffer.
     bytes.extend_from_slice(&tail[..tail.len().min(8)]);

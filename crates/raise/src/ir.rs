@@ -20,6 +20,8 @@ use std::collections::HashMap;
 mod wmma_ir;
 #[path = "mem_model_ir.rs"]
 mod mem_model_ir;
+#[path = "dpp_ir.rs"]
+mod dpp_ir;
 
 impl From<BuilderError> for RaiseError {
     fn from(e: BuilderError) -> Self {
@@ -546,6 +548,9 @@ impl<'ctx> Raiser<'ctx, '_> {
             }
             return Ok(());
         }
+        if let Some(d) = inst.dpp() {
+            return self.dpp_valu(inst, &d);
+        }
         // DPP/SDWA forms read other lanes or sub-dwords: the ALU table names only the
         // operation, so these must not reach it as plain ops.
         if m.ends_with("_dpp") || m.ends_with("_sdwa") || m.starts_with("v_dual_") {
@@ -692,6 +697,12 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     fn valu(&mut self, inst: &Instruction, op: &AluOp) -> Result<(), RaiseError> {
+        self.valu_with(inst, op, None)
+    }
+
+    /// A VALU operation; with `dpp` = (src0, on), src0 is that value (read across lanes) and
+    /// the thread writes only where `on` also holds (dpp_ir.rs).
+    fn valu_with(&mut self, inst: &Instruction, op: &AluOp, dpp: Option<(IntValue<'ctx>, IntValue<'ctx>)>) -> Result<(), RaiseError> {
         let mods = inst.source_mods();
         let mix = match op.op {
             Op::FmaMix(d) => Some(d),
@@ -780,7 +791,9 @@ impl<'ctx> Raiser<'ctx, '_> {
                 // packed-f32 constant is its low dword, as the emulator reads it).
                 return Err(self.err(inst, "the high half of a constant source"));
             }
-            let mut v = if pk && constant {
+            let mut v = if let (Some((src0, _)), 0) = (dpp, k) {
+                src0
+            } else if pk && constant {
                 let c = self.source(o, Ty::F32, inst)?;
                 self.b.build_int_z_extend(c, self.ctx.i64_type(), "")?
             } else if half_sel >> k & 1 != 0 {
@@ -815,7 +828,10 @@ impl<'ctx> Raiser<'ctx, '_> {
             let d = vdst.ok_or_else(|| self.err(inst, "no destination"))?;
             vals.push(self.source(d, *op.srcs.last().unwrap(), inst)?);
         }
-        let active = self.active()?;
+        let mut active = self.active()?;
+        if let Some((_, on)) = dpp {
+            active = self.b.build_and(active, on, "")?;
+        }
         let (v, flag) = if let Some(d) = mix {
             let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane };
             let old = match vdst {
@@ -1177,6 +1193,26 @@ impl<'ctx> Raiser<'ctx, '_> {
         let i32t = self.ctx.i32_type();
         let active = self.active()?;
         let need = |r: Option<Reg>, what: &str| r.ok_or_else(|| RaiseError::at(self.kernel, inst.offset, m, format!("no {what} register")));
+        if m == "ds_permute_b32" {
+            // Forward permute inside the half: each thread sends its data to lane
+            // ((addr + offset) / 4) mod 32 of its half; lanes nobody sends to get 0. A thread the
+            // source EXEC has off must not send: it sends to its own lane, whose result it never
+            // writes (only active threads write).
+            let dst = need(vdst, "destination")?;
+            let data = self.read_vreg(need(d0, "data")?, 1, inst)?;
+            let a = self.read_vreg(need(addr, "address")?, 1, inst)?;
+            let a = self.b.build_int_add(a, self.i32(offset), "")?;
+            let lane = self.b.build_and(self.b.build_right_shift(a, self.i32(2), false, "")?, self.i32(31), "")?;
+            let lane = self.b.build_select(active, lane, self.lane, "")?.into_int_value();
+            let lane = self.b.build_or(lane, self.half_base, "")?;
+            let a = self.b.build_left_shift(lane, self.i32(2), "")?;
+            let v = self.call("llvm.amdgcn.ds.permute", &[], &[a.into(), data.into()])?;
+            return self.write_vreg(dst, 1, v, active, inst);
+        }
+        if m == "ds_swizzle_b32" && offset & 0x8000 != 0 && offset & 0xff00 != 0x8000 {
+            // Rotate, FFT and the patterns LLVM has no name for: not checked on the target yet.
+            return Err(self.err(inst, format!("ds_swizzle pattern {offset:#x} (rotate/FFT) is not raised yet")));
+        }
         if m == "ds_bpermute_b32" || m == "ds_swizzle_b32" {
             let dst = need(vdst, "destination")?;
             // Inactive source lanes read as 0 (ISA); the hardware thread is running, so zero it.

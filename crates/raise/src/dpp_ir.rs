@@ -1,0 +1,137 @@
+//! Raising gfx1250 DPP forms. Each thread computes, from its source lane (0..31) and the static
+//! control, which lane of its own 32-lane half it reads (`src`) and whether that read is valid
+//! (inside the row, and the lane active in the source EXEC unless FI) — exactly the rules the
+//! emulator applies (hx_emu::lane_ops). The value is fetched with the target's own DPP
+//! (`llvm.amdgcn.update.dpp`, for the row-local controls GFX9 has: 16-lane rows stay in the
+//! half) or with `llvm.amdgcn.ds.bpermute` inside the half (row_share, row_xmask, DPP8). As for
+//! readlane and ds_bpermute, all threads of a half follow the same control flow, so every lane
+//! read is running on the target; invalid reads are then replaced here: 0 with bound_ctrl (and
+//! for DPP8), otherwise the thread keeps its destination, as do the threads row_mask/bank_mask
+//! turn off.
+
+use super::Raiser;
+use crate::RaiseError;
+use hx_emu::alu::table::{self as alu, Flag};
+use hx_isa::dpp::{Dpp, DppSel};
+use hx_isa::{Field, Instruction, Operand, RegClass};
+use hx_llvm::inkwell::values::IntValue;
+use hx_llvm::inkwell::IntPredicate;
+
+/// dpp_ctrl values GFX9 has with the same meaning within 16-lane rows: quad_perm, row_shl,
+/// row_shr, row_ror, row_mirror, row_half_mirror.
+fn gfx9_row_local(c: u16) -> bool {
+    matches!(c, 0x000..=0x0ff | 0x101..=0x10f | 0x111..=0x11f | 0x121..=0x12f | 0x140 | 0x141)
+}
+
+impl<'ctx> Raiser<'ctx, '_> {
+    /// The source lane (in the half, 0..31) this thread's DPP reads and whether it lies in the
+    /// row (DPP8 and most controls are always in range).
+    fn dpp_lane(&self, inst: &Instruction, sel: DppSel) -> Result<(IntValue<'ctx>, IntValue<'ctx>), RaiseError> {
+        let b = &self.b;
+        let c = |v: u64| self.i32(v);
+        let lane = self.lane;
+        let yes = self.ctx.bool_type().const_all_ones();
+        let r = b.build_and(lane, c(15), "")?;
+        let row_base = b.build_and(lane, c(16), "")?;
+        let ctrl = match sel {
+            DppSel::Lanes8(_) => {
+                let packed = hx_isa::dpp::Dpp { sel, row_mask: 0xf, bank_mask: 0xf, bound_ctrl: false, fi: false }.dpp8().unwrap_or(0);
+                let k3 = b.build_int_mul(b.build_and(lane, c(7), "")?, c(3), "")?;
+                let s = b.build_and(b.build_right_shift(c(packed as u64), k3, false, "")?, c(7), "")?;
+                return Ok((b.build_or(b.build_and(lane, c(24), "")?, s, "")?, yes));
+            }
+            DppSel::Ctrl(ctrl) => ctrl,
+        };
+        let n = (ctrl & 15) as u64;
+        Ok(match ctrl {
+            0x000..=0x0ff => {
+                let k2 = b.build_int_mul(b.build_and(lane, c(3), "")?, c(2), "")?;
+                let s = b.build_and(b.build_right_shift(c(ctrl as u64), k2, false, "")?, c(3), "")?;
+                (b.build_or(b.build_and(lane, c(28), "")?, s, "")?, yes)
+            }
+            0x101..=0x10f => (b.build_int_add(lane, c(n), "")?, b.build_int_compare(IntPredicate::ULT, r, c(16 - n), "")?),
+            0x111..=0x11f => (b.build_int_sub(lane, c(n), "")?, b.build_int_compare(IntPredicate::UGE, r, c(n), "")?),
+            0x121..=0x12f => {
+                let rr = b.build_and(b.build_int_add(r, c(16 - n), "")?, c(15), "")?;
+                (b.build_or(row_base, rr, "")?, yes)
+            }
+            0x140 => (b.build_xor(lane, c(15), "")?, yes),
+            0x141 => (b.build_xor(lane, c(7), "")?, yes),
+            0x150..=0x15f => (b.build_or(row_base, c(n), "")?, yes),
+            0x160..=0x16f => (b.build_xor(lane, c(n), "")?, yes),
+            _ => return Err(self.err(inst, format!("DPP control {ctrl:#x} is not a gfx1250 control"))),
+        })
+    }
+
+    /// A DPP instruction: src0 read across lanes, then the ordinary VALU operation.
+    pub(super) fn dpp_valu(&mut self, inst: &Instruction, d: &Dpp) -> Result<(), RaiseError> {
+        let op = alu::by_name(inst.mnemonic()).ok_or_else(|| self.err(inst, "this DPP operation is not raised yet"))?;
+        if op.salu {
+            return Err(self.err(inst, "a scalar operation under DPP"));
+        }
+        let src0 = inst
+            .operands()
+            .find(|o| matches!(o.spec.field, Field::Src0 | Field::Vop3Src0))
+            .ok_or_else(|| self.err(inst, "DPP without src0"))?;
+        let reg = match src0.value {
+            Operand::Reg(r) if r.class == RegClass::Vgpr => r,
+            v => return Err(self.err(inst, format!("DPP source {v:?} is not a VGPR"))),
+        };
+        let ty = op.srcs[0];
+        if ty.bits() > 32 {
+            return Err(self.err(inst, "DPP on a 64-bit source is not raised yet"));
+        }
+        let always_on = match d.sel {
+            DppSel::Lanes8(_) => true,
+            DppSel::Ctrl(_) => d.bound_ctrl && d.row_mask & 3 == 3 && d.bank_mask == 0xf,
+        };
+        if op.flag_out == Flag::LaneMask && !always_on {
+            // The emulator refuses these too: a DPP-disabled lane's mask bit is not documented.
+            return Err(self.err(inst, "a lane-mask result with lanes DPP may turn off"));
+        }
+        let b = &self.b;
+        let i32t = self.ctx.i32_type();
+        let data = self.read_vreg(reg, 1, inst)?;
+        let (src, in_range) = self.dpp_lane(inst, d.sel)?;
+        let src = b.build_and(src, self.i32(31), "")?;
+        let fetched = match d.sel {
+            DppSel::Ctrl(c) if gfx9_row_local(c) => {
+                // The target's DPP over the same 16-lane row (bound_ctrl: out-of-row reads give
+                // 0; such reads are replaced below anyway).
+                let f = self.intrinsic("llvm.amdgcn.update.dpp", &[i32t.into()])?;
+                let args = [i32t.const_zero().into(), data.into(), self.i32(c as u64).into(), self.i32(0xf).into(), self.i32(0xf).into(), self.ctx.bool_type().const_all_ones().into()];
+                let v = self.b.build_call(f, &args, "")?.try_as_basic_value().basic();
+                v.map(|v| v.into_int_value()).ok_or_else(|| self.err(inst, "update.dpp returns nothing"))?
+            }
+            _ => {
+                let lane = b.build_or(src, self.half_base, "")?;
+                let addr = b.build_left_shift(lane, self.i32(2), "")?;
+                self.call("llvm.amdgcn.ds.bpermute", &[], &[addr.into(), data.into()])?
+            }
+        };
+        let b = &self.b;
+        let exec = self.load(self.exec)?;
+        let src_on = b.build_int_compare(IntPredicate::NE, b.build_and(b.build_right_shift(exec, src, false, "")?, self.i32(1), "")?, self.i32(0), "")?;
+        let readable = if d.fi { self.ctx.bool_type().const_all_ones() } else { src_on };
+        let valid = b.build_and(in_range, readable, "")?;
+        let mut v0 = b.build_select(valid, fetched, i32t.const_zero(), "")?.into_int_value();
+        if ty.bits() == 16 {
+            v0 = b.build_and(v0, self.i32(0xffff), "")?;
+        }
+        let on = match d.sel {
+            DppSel::Lanes8(_) => self.ctx.bool_type().const_all_ones(),
+            DppSel::Ctrl(_) => {
+                let bit = |mask: u8, idx: IntValue<'ctx>| -> Result<IntValue<'ctx>, RaiseError> {
+                    let s = b.build_and(b.build_right_shift(self.i32(mask as u64), idx, false, "")?, self.i32(1), "")?;
+                    Ok(b.build_int_compare(IntPredicate::NE, s, self.i32(0), "")?)
+                };
+                let row_on = bit(d.row_mask, b.build_right_shift(self.lane, self.i32(4), false, "")?)?;
+                let bank = b.build_and(b.build_right_shift(self.lane, self.i32(2), false, "")?, self.i32(3), "")?;
+                let bank_on = bit(d.bank_mask, bank)?;
+                let reads = if d.bound_ctrl { self.ctx.bool_type().const_all_ones() } else { valid };
+                b.build_and(b.build_and(row_on, bank_on, "")?, reads, "")?
+            }
+        };
+        self.valu_with(inst, &op, Some((v0, on)))
+    }
+}
