@@ -1,14 +1,36 @@
 //! Decodes the corpus stream many times: a steady workload for profilers (callgrind).
+//! `decode_loop [gfx1250|gfx942|gfx950] [ours|llvm] [ROUNDS]`: the project's decoder (default)
+//! or LLVM's disassembler over the same bytes, so the two can be counted side by side.
 fn main() {
-    let target = hotswap::isa::Target::Gfx1250;
+    let args: Vec<String> = std::env::args().collect();
+    let target = match args.get(1).map(String::as_str) {
+        Some("gfx942") => hotswap::isa::Target::Gfx942,
+        Some("gfx950") => hotswap::isa::Target::Gfx950,
+        _ => hotswap::isa::Target::Gfx1250,
+    };
+    let llvm = args.get(2).is_some_and(|a| a == "llvm");
+    let rounds: usize = args.get(3).and_then(|r| r.parse().ok()).unwrap_or(200);
     let code = hx_benches::decodable_corpus_code(target);
     let mut n = 0usize;
-    for _ in 0..200 {
-        let mut at = 0;
-        while at < code.len() {
-            let i = hotswap::isa::decode(target, &code, at).unwrap();
-            at += i.len as usize;
-            n += 1;
+    if llvm {
+        let mut d = hx_llvm::Disassembler::new(hx_llvm::GpuTarget::from_cpu(target.cpu()).unwrap()).unwrap();
+        for _ in 0..rounds {
+            let mut at = 0;
+            while at < code.len() {
+                let (len, text) = d.decode(&code[at..], at as u64).unwrap();
+                std::hint::black_box(text);
+                at += len;
+                n += 1;
+            }
+        }
+    } else {
+        for _ in 0..rounds {
+            let mut at = 0;
+            while at < code.len() {
+                let i = std::hint::black_box(hotswap::isa::decode(target, &code, at).unwrap());
+                at += i.len as usize;
+                n += 1;
+            }
         }
     }
     println!("{n}");
