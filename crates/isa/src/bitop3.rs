@@ -50,7 +50,7 @@ pub(crate) fn decode_bitop3(target: Target, bytes: &[u8], offset: usize, word: u
     let mut warn = String::new();
     let mut operands: [Option<InstOperand>; MAX_OPERANDS] = Default::default();
     let vdst = (word & 0xff) as u32;
-    operands[0] = Some(InstOperand { spec: OPERANDS[0], value: Operand::Reg(Reg { class: RegClass::Vgpr, index: vdst as u16, dwords: 1 }), raw: vdst });
+    operands[0] = Some(InstOperand { spec: &OPERANDS[0], value: Operand::Reg(Reg { class: RegClass::Vgpr, index: vdst as u16, dwords: 1 }), raw: vdst });
     for k in 0..3 {
         let v = ((word >> (32 + 9 * k)) & 0x1ff) as u32;
         let value = operand::decode_operand(target, OPERANDS[k + 1].kind, v, word as crate::spec::Word, &mut lits, &mut warn).map_err(|e| match e {
@@ -58,7 +58,7 @@ pub(crate) fn decode_bitop3(target: Target, bytes: &[u8], offset: usize, word: u
             operand::OperandError::Truncated => DecodeError::Truncated { offset, bytes: raw(12) },
             operand::OperandError::Unsupported => DecodeError::Unsupported { format: Format::Vop3, offset, bytes: raw(8) },
         })?;
-        operands[k + 1] = Some(InstOperand { spec: OPERANDS[k + 1], value, raw: v });
+        operands[k + 1] = Some(InstOperand { spec: &OPERANDS[k + 1], value, raw: v });
     }
     if !warn.is_empty() {
         return Err(DecodeError::Unsupported { format: Format::Vop3, offset, bytes: raw(8) });

@@ -312,7 +312,7 @@ pub(crate) fn decode_dpp(target: Target, bytes: &[u8], offset: usize) -> Result<
     }
     let mut operands: [Option<InstOperand>; MAX_OPERANDS] = d.operands;
     for (o, spec) in operands.iter_mut().flatten().zip(entry.info.operands) {
-        o.spec = *spec;
+        o.spec = spec;
     }
     if !vop3 {
         if marker == DPP16 {

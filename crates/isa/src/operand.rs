@@ -1786,7 +1786,9 @@ pub const MAX_OPERANDS: usize = 10;
 /// One decoded operand with its table shape and the raw field value it came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct InstOperand {
-    pub spec: OperandSpec,
+    /// The table's operand shape (a reference: copying the shape into every decoded operand
+    /// made instructions twice as large, and moving them dominated decoding).
+    pub spec: &'static OperandSpec,
     pub value: Operand,
     /// The encoding field's value.
     pub raw: u32,
@@ -1871,7 +1873,7 @@ pub fn decode_fields_into(
             }
         }
         *slot = Some(InstOperand {
-            spec: *spec,
+            spec,
             value,
             raw,
         });

@@ -201,7 +201,7 @@ pub(crate) fn decode_sdwa(target: Target, bytes: &[u8], offset: usize) -> Result
             (Field::Src0, Kind::VSrc(t)) if t.bits() == 16 => Some(t),
             _ => None,
         });
-        let spec = if s.field == Field::Vsrc1 { crate::OperandSpec { field: s.field, kind: Kind::VSrc(src0_ty.unwrap_or(crate::ValType::B32)) } } else { *s };
+        let spec = if s.field == Field::Vsrc1 { vsrc1_spec(src0_ty.unwrap_or(crate::ValType::B32)) } else { s };
         operands[k] = Some(InstOperand { spec, value, raw: 0 });
     }
     // Float sources take neg/abs, integer sources sext; only float results take omod (LLVM
@@ -355,5 +355,21 @@ mod tests {
         assert_eq!(s(1, 1, 6, false).place(0, 0x7f), 0x7f00);
         assert_eq!(s(1, 1, 6, false).place(0, 0x80), 0xffff_8000);
         assert_eq!(s(6, 0, 6, false).place(0xaaaa_bbbb, 0x1234_5678), 0x1234_5678);
+    }
+}
+
+/// SDWA src1 as a source of `ty` (a static shape for each type an SDWA src1 can take).
+fn vsrc1_spec(ty: crate::ValType) -> &'static crate::OperandSpec {
+    use crate::ValType::*;
+    const fn at(ty: crate::ValType) -> crate::OperandSpec {
+        crate::OperandSpec { field: Field::Vsrc1, kind: Kind::VSrc(ty) }
+    }
+    static SPECS: [crate::OperandSpec; 5] = [at(B32), at(B16), at(I16), at(F16), at(BF16)];
+    match ty {
+        B16 => &SPECS[1],
+        I16 => &SPECS[2],
+        F16 => &SPECS[3],
+        BF16 => &SPECS[4],
+        _ => &SPECS[0],
     }
 }

@@ -348,9 +348,10 @@ impl Instruction {
         // hex, without the inline aliasing it applies to the VOP2 form's K (and to Y's).
         let mut x = x;
         let both_madk = madk(f.x.single) && madk(f.y.single);
+        static K_HEX: crate::OperandSpec = crate::OperandSpec { field: crate::Field::Lit32, kind: crate::Kind::KImm(crate::spec::KImmStyle::LitHex) };
         for o in x.operands.iter_mut().flatten().filter(|_| both_madk) {
-            if let crate::Kind::KImm(style) = &mut o.spec.kind {
-                *style = crate::spec::KImmStyle::LitHex;
+            if matches!(o.spec.kind, crate::Kind::KImm(_)) && o.spec.field == crate::Field::Lit32 {
+                o.spec = &K_HEX;
             }
         }
         let mut x_text = dual_text(&x, f.x.single);

@@ -208,7 +208,7 @@ pub(crate) fn decode_wmma(bytes: &[u8], offset: usize, word: u64) -> Option<Resu
     ];
     let mut operands: [Option<InstOperand>; MAX_OPERANDS] = Default::default();
     for (k, (value, raw)) in values.into_iter().enumerate() {
-        operands[k] = Some(InstOperand { spec: specs[k], value, raw });
+        operands[k] = Some(InstOperand { spec: &specs[k], value, raw });
     }
     let mods = crate::Modifiers { neg: f(61, 3) as u8, neg_hi: f(8, 3) as u8, op_sel: (bit(13) as u8) << 2, op_sel_hi: 3 | (bit(14) as u8) << 2, ..Default::default() };
     Some(Ok(Instruction {
