@@ -51,6 +51,7 @@ const MUST_PASS: &[&str] = &[
     "wmma_f16/wmma_f16",
     "wmma_f16_acc/wmma_f16_acc",
     "wmma_f32/wmma_f32",
+    "wmma_fp4/wmma_fp4",
     "wmma_fp8/wmma_fp8",
     "wmma_iu8/wmma_iu8",
 ];
@@ -161,6 +162,7 @@ const MUST_MATCH_REFERENCE: &[(&str, &str)] = &[
     ("wmma_f16/wmma_f16", "gfx1250"),
     ("wmma_f16_acc/wmma_f16_acc", "gfx1250"),
     ("wmma_f32/wmma_f32", "gfx1250"),
+    ("wmma_fp4/wmma_fp4", "gfx1250"),
     ("wmma_fp8/wmma_fp8", "gfx1250"),
     ("wmma_iu8/wmma_iu8", "gfx1250"),
 ];
