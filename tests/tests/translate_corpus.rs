@@ -84,6 +84,8 @@ const MUST_TRANSLATE: &[(&str, &str)] = &[
     ("wmma_f16", "gfx950"),
     ("wmma_f16_acc", "gfx942"),
     ("wmma_f16_acc", "gfx950"),
+    ("wmma_fp4", "gfx942"),
+    ("wmma_fp4", "gfx950"),
     ("wmma_fp8", "gfx942"),
     ("wmma_fp8", "gfx950"),
     ("wmma_iu8", "gfx942"),

@@ -140,8 +140,8 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
     if m.ends_with("_dpp") || m.ends_with("_sdwa") || m.starts_with("v_dual_") {
         return Err(unsupported(inst, "DPP and SDWA forms"));
     }
-    if let Some(shape) = inst.wmma_shape() {
-        crate::wmma::exec_wmma(wave, inst, shape)?;
+    if let Some(m) = inst.wmma() {
+        crate::wmma::exec_wmma(wave, inst, &m)?;
         return Ok(Flow::Next);
     }
     if let Some(mai) = inst.mai() {

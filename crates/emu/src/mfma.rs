@@ -37,7 +37,7 @@ use hx_isa::{Instruction, Operand, Reg, RegClass, Target, ValType};
 
 /// How a small float format encodes NaN and infinity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Specials {
+pub(crate) enum Specials {
     /// OCP E4M3: S.1111.111 is NaN, no infinity.
     OcpE4m3,
     /// IEEE-like: the top exponent is infinity (mantissa 0) or NaN.
@@ -49,7 +49,7 @@ enum Specials {
 }
 
 /// The exact value of a small float with `ebits` exponent and `mbits` mantissa bits.
-fn small_float(x: u32, ebits: u32, mbits: u32, bias: i32, specials: Specials) -> f64 {
+pub(crate) fn small_float(x: u32, ebits: u32, mbits: u32, bias: i32, specials: Specials) -> f64 {
     let total = 1 + ebits + mbits;
     let sign_bit = x >> (total - 1) & 1;
     let e = ((x >> mbits) & ((1 << ebits) - 1)) as i32;

@@ -1,24 +1,35 @@
-//! gfx1250 dense WMMA: D (16x16) = A (16xK) * B (Kx16) + C on a wave32.
+//! gfx1250 WMMA: D (16x16) = A (16xK) * B (Kx16) + C on a wave32, for the dense forms (f32,
+//! f16, bf16, bf16f32, fp8/bf8 at K=64 and 128, iu8) and v_wmma_f32_16x16x128_f8f6f4 with A and
+//! B of one width (fp8/bf8, fp6/bf6 or fp4; any formats of that width).
 //!
 //! Register layout (GFX12 WMMA, kept by gfx1250): lane `l` holds row `m = l % 16` of A and
 //! column `n = l % 16` of B, each as K/2 packed elements; lanes 0-15 and 16-31 hold the two
 //! halves of K. C and D: lane `l` holds column `n = l % 16`, element `i` (0..8) of it being row
-//! `m = 8 * (l / 16) + i` (16-bit results two to a VGPR, low half first).
+//! `m = 8 * (l / 16) + i` (16-bit results two to a VGPR, low half first). Elements narrower than
+//! a byte are packed from bit 0 upwards, 6-bit ones across dword boundaries.
 //!
-//! Which register element holds which k does not change the result (every k is summed, and A
-//! and B share the assignment), so D[m][n] = C[m][n] + sum over both lane halves h and elements
-//! e of A[lane m + 16h][e] * B[lane n + 16h][e].
+//! Which register element holds which k does not change the result as long as A and B use the
+//! same assignment (every k is summed), so D[m][n] = C[m][n] + sum over both lane halves h and
+//! elements e of A[lane m + 16h][e] * B[lane n + 16h][e]. That holds for operands of one width;
+//! f8f6f4 with A and B of different widths (whose element orders within a lane are not
+//! documented) is refused.
 //!
 //! The ISA defines neither the order of the sum nor the precision of partial sums. This
 //! emulator sums the (exact) products in f64 and rounds once (RNE) to the result type; integer
 //! WMMA wraps in i32. Where every partial sum is exact (the corpus draws such inputs) any order
 //! and precision give these bits.
+//!
+//! Refused, with an error saying why: SWMMAC (LLVM gives its index 16 bits a lane for 16 stored
+//! A values, 32 for 32 8-bit ones, which the 4:2 index model of the GFX9 SMFMAC (2 bits a value)
+//! cannot fill, and the gfx1250 layout is not documented), the scale prefixes and scaled pairs
+//! (the lanes and bytes that hold each row's scales are not documented), and
+//! v_wmma_f32_32x16x128_f4 (how its 32 rows spread over the registers is not documented).
 
 use crate::alu::soft::{self, Fmt};
 use crate::exec::unsupported;
 use crate::wave::Wave;
 use crate::EmuError;
-use hx_isa::wmma::{Elem, Shape};
+use hx_isa::wmma::{Elem, Form, Wmma};
 use hx_isa::{Instruction, Operand, ValType};
 
 /// The value of an OCP fp8 (E4M3: 4 exponent bits, bias 7, no infinities, S.1111.111 NaN) or
@@ -46,17 +57,38 @@ pub fn fp8_value(byte: u8, e5m2: bool) -> f64 {
 /// (for integers) as i64 through the f64 (8-bit values are exact).
 fn element(wave: &Wave, base: usize, lane: usize, e: usize, ty: Elem, signed: bool) -> Result<f64, EmuError> {
     let bits = ty.bits() as usize;
-    let dword = wave.v(base + e * bits / 32, lane)?;
-    let x = (dword >> (e * bits % 32)) as u64 & ((1u64 << bits) - 1);
+    let (at, shift) = (e * bits / 32, e * bits % 32);
+    let mut x = (wave.v(base + at, lane)? >> shift) as u64;
+    if shift + bits > 32 {
+        x |= (wave.v(base + at + 1, lane)? as u64) << (32 - shift);
+    }
+    let x = x & ((1u64 << bits) - 1);
+    use crate::mfma::{small_float, Specials};
     Ok(match ty {
         Elem::F32 => f32::from_bits(x as u32) as f64,
         Elem::F16 => f64::from_bits(soft::convert(soft::F16, soft::F64, x)),
         Elem::BF16 => f32::from_bits((x as u32) << 16) as f64,
         Elem::Fp8 => fp8_value(x as u8, false),
         Elem::Bf8 => fp8_value(x as u8, true),
+        Elem::Fp6 => small_float(x as u32, 2, 3, 1, Specials::None),
+        Elem::Bf6 => small_float(x as u32, 3, 2, 3, Specials::None),
+        Elem::Fp4 => small_float(x as u32, 2, 1, 1, Specials::None),
         Elem::Iu8 if signed => x as u8 as i8 as f64,
         Elem::Iu8 => x as u8 as f64,
         Elem::I32 => x as u32 as i32 as f64,
+    })
+}
+
+/// Why a WMMA-family instruction is not emulated (`None`: it is).
+pub fn refusal(m: &Wmma) -> Option<&'static str> {
+    Some(match m.shape.form {
+        Form::Sparse => "SWMMAC: the gfx1250 sparse index layout is not documented (16 index bits a lane for 16 stored A values)",
+        Form::LdScale { .. } => "the WMMA scale prefix: the lanes and bytes holding each row's scales are not documented",
+        _ if m.scales.is_some() => "scaled WMMA: the lanes and bytes holding each row's scales are not documented",
+        Form::F4x32 => "v_wmma_f32_32x16x128_f4: the register layout of its 32 rows is not documented",
+        Form::F8f6f4 if m.a.bits() != m.b.bits() => "f8f6f4 with A and B of different widths: their element orders within a lane are not documented",
+        _ if m.clamp => "clamp (saturation) on an integer WMMA is not modelled",
+        _ => return None,
     })
 }
 
@@ -68,11 +100,16 @@ fn fmt(ty: Elem) -> Fmt {
     }
 }
 
-/// Executes a dense WMMA (`shape` from `hx_isa::wmma`).
-pub fn exec_wmma(wave: &mut Wave, inst: &Instruction, shape: &Shape) -> Result<(), EmuError> {
+/// Executes a WMMA-family instruction (`m` from `Instruction::wmma`).
+pub fn exec_wmma(wave: &mut Wave, inst: &Instruction, m: &Wmma) -> Result<(), EmuError> {
     if wave.lanes != 32 {
         return Err(unsupported(inst, "WMMA on a wave64"));
     }
+    if let Some(why) = refusal(m) {
+        return Err(unsupported(inst, why));
+    }
+    let shape = m.shape;
+    let (ta, tb) = (m.a, m.b);
     let reg = |i: usize| match inst.operand(i).map(|o| o.value) {
         Some(Operand::Reg(r)) => Ok(r.index as usize),
         _ => Err(unsupported(inst, format!("operand {i} is not a VGPR tuple"))),
@@ -87,12 +124,13 @@ pub fn exec_wmma(wave: &mut Wave, inst: &Instruction, shape: &Shape) -> Result<(
     let (neg_a, neg_b) = if int { (false, false) } else { (neg_lo & 1 != 0, neg_lo & 2 != 0) };
     let (neg_c, abs_c) = (neg_lo & 4 != 0, neg_hi & 4 != 0);
     let d_bits = shape.d.bits() as usize;
-    // C: a VGPR tuple in the D layout, or one inline constant for every element.
+    let c_bits_w = shape.c.bits() as usize;
+    // C: a VGPR tuple in the D layout (of C's type), or one inline constant for every element.
     let c_op = inst.operand(3).ok_or_else(|| unsupported(inst, "no C operand"))?;
     let c_const = match c_op.value {
         Operand::Reg(_) => None,
         v => {
-            let ty = match shape.d {
+            let ty = match shape.c {
                 Elem::F16 => ValType::F16,
                 Elem::BF16 => ValType::BF16,
                 Elem::I32 => ValType::B32,
@@ -114,23 +152,23 @@ pub fn exec_wmma(wave: &mut Wave, inst: &Instruction, shape: &Shape) -> Result<(
             let c_bits = match c_const {
                 Some(v) => v,
                 None => {
-                    let dw = wave.v(c_base + i * d_bits / 32, lane)?;
-                    (dw >> (i * d_bits % 32)) as u64 & ((1u64 << d_bits) - 1)
+                    let dw = wave.v(c_base + i * c_bits_w / 32, lane)?;
+                    (dw >> (i * c_bits_w % 32)) as u64 & ((1u64 << c_bits_w) - 1)
                 }
             };
             if int {
                 let mut s = c_bits as u32 as i32;
                 for h in 0..2 {
                     for e in 0..per_lane {
-                        let x = element(wave, a, m + 16 * h, e, shape.a, a_signed)? as i32;
-                        let y = element(wave, b, n + 16 * h, e, shape.b, b_signed)? as i32;
+                        let x = element(wave, a, m + 16 * h, e, ta, a_signed)? as i32;
+                        let y = element(wave, b, n + 16 * h, e, tb, b_signed)? as i32;
                         s = s.wrapping_add(x.wrapping_mul(y));
                     }
                 }
                 *slot = s as u32 as u64;
                 continue;
             }
-            let mut c = match shape.d {
+            let mut c = match shape.c {
                 Elem::F16 => f64::from_bits(soft::convert(soft::F16, soft::F64, c_bits)),
                 Elem::BF16 => f32::from_bits((c_bits as u32) << 16) as f64,
                 _ => f32::from_bits(c_bits as u32) as f64,
@@ -144,8 +182,8 @@ pub fn exec_wmma(wave: &mut Wave, inst: &Instruction, shape: &Shape) -> Result<(
             let mut s = c;
             for h in 0..2 {
                 for e in 0..per_lane {
-                    let mut x = element(wave, a, m + 16 * h, e, shape.a, false)?;
-                    let mut y = element(wave, b, n + 16 * h, e, shape.b, false)?;
+                    let mut x = element(wave, a, m + 16 * h, e, ta, false)?;
+                    let mut y = element(wave, b, n + 16 * h, e, tb, false)?;
                     if neg_a {
                         x = -x;
                     }

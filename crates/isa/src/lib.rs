@@ -124,7 +124,7 @@ impl Instruction {
 
     /// LLVM's text for this instruction.
     pub fn text(&self) -> String {
-        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.dpp_text()).or_else(|| self.bitop3_text()) {
+        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.dpp_text()).or_else(|| self.bitop3_text()).or_else(|| self.wmma_text()) {
             return t;
         }
         operand::format_inst(
@@ -316,6 +316,11 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
     };
     let word = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
     let format = classify(target, word);
+    if target == Target::Gfx1250 {
+        if let Some(r) = wmma::decode(bytes, offset) {
+            return r;
+        }
+    }
     if format == Format::Vopd {
         return vopd::decode_vopd(bytes, offset);
     }
@@ -362,15 +367,6 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
         };
         let w = word as u64 | (u32::from_le_bytes([d1[0], d1[1], d1[2], d1[3]]) as u64) << 32;
         return bitop3::decode_bitop3(target, bytes, offset, w);
-    }
-    if target == Target::Gfx1250 && format == Format::Vop3p && wmma::by_opcode(opcode as u16).is_some() {
-        let Some(d1) = inst.get(4..8) else {
-            return Err(DecodeError::Truncated { offset, bytes: raw(bytes, offset, 8) });
-        };
-        let w = word as u64 | (u32::from_le_bytes([d1[0], d1[1], d1[2], d1[3]]) as u64) << 32;
-        if let Some(r) = wmma::decode_wmma(bytes, offset, w) {
-            return r;
-        }
     }
     if target == Target::Gfx950 && format == Format::Vop3p && opcode == mai::LD_SCALE_OPCODE as u32 {
         if let Some(d1) = inst.get(4..8) {

@@ -556,8 +556,8 @@ impl<'ctx> Raiser<'ctx, '_> {
         if m.ends_with("_dpp") || m.ends_with("_sdwa") || m.starts_with("v_dual_") {
             return Err(self.err(inst, "DPP and SDWA forms are not raised yet"));
         }
-        if let Some(shape) = inst.wmma_shape() {
-            return self.wmma(inst, shape);
+        if let Some(m) = inst.wmma() {
+            return self.wmma(inst, &m);
         }
         if let Some(table) = inst.bitop3_table() {
             return self.bitop3(inst, table);

@@ -1,17 +1,24 @@
-//! Raising gfx1250 dense WMMA, correct first: every thread computes its own eight results of
+//! Raising gfx1250 WMMA, correct first: every thread computes its own eight results of
 //! D = A*B + C from the A rows and B columns it reads across its 32-lane half
 //! (llvm.amdgcn.ds.bpermute), with the semantics the emulator gives WMMA (hx_emu::wmma: exact
-//! products summed in f64 in the same order, rounded once; i32 wrapping for iu8). No MFMA
-//! mapping yet: that is the fast path still to come.
+//! products summed in f64 in the same order, rounded once; i32 wrapping for iu8). The forms the
+//! emulator refuses (hx_emu::wmma::refusal: SWMMAC, scaled, 32x16x128_f4, mixed-width f8f6f4)
+//! are refused here with the same reason. No MFMA mapping yet: that is the fast path still to
+//! come.
 
 use super::Raiser;
 use crate::RaiseError;
-use hx_isa::wmma::{Elem, Shape};
+use hx_isa::wmma::{Elem, Wmma};
 use hx_isa::{Instruction, Operand, Reg, RegClass, ValType};
 use hx_llvm::inkwell::values::{FloatValue, IntValue};
 
 impl<'ctx> Raiser<'ctx, '_> {
-    pub(super) fn wmma(&self, inst: &Instruction, s: &Shape) -> Result<(), RaiseError> {
+    pub(super) fn wmma(&self, inst: &Instruction, m: &Wmma) -> Result<(), RaiseError> {
+        if let Some(why) = hx_emu::wmma::refusal(m) {
+            return Err(self.err(inst, format!("{why}: not raised")));
+        }
+        let s = m.shape;
+        let (ta, tb) = (m.a, m.b);
         let reg = |i: usize| match inst.operand(i).map(|o| o.value) {
             Some(Operand::Reg(r)) if r.class == RegClass::Vgpr => Ok(r),
             v => Err(self.err(inst, format!("WMMA operand {i} is {v:?}, not a VGPR tuple"))),
@@ -26,9 +33,10 @@ impl<'ctx> Raiser<'ctx, '_> {
         let (neg_a, neg_b) = (!int && neg_lo & 1 != 0, !int && neg_lo & 2 != 0);
         let (neg_c, abs_c) = (neg_lo & 4 != 0, neg_hi & 4 != 0);
         let (i32t, f64t) = (self.ctx.i32_type(), self.ctx.f64_type());
-        let abn = s.ab_dwords() as usize;
+        let (abn, bbn) = (a.dwords as usize, b.dwords as usize);
         let dd = s.d_dwords() as usize;
         let d_bits = s.d.bits();
+        let c_bits = s.c.bits();
         let regs = |r: Reg, n: usize| -> Result<Vec<IntValue<'ctx>>, RaiseError> {
             (0..n)
                 .map(|j| {
@@ -40,7 +48,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         // Each WMMA works on its own copy of A and B: without the barrier, the element conversions of
         // WMMAs sharing an operand (A*B1, then A*B2) are merged and all kept live from the first to
         // the last, hundreds of VGPRs (one fp8 kernel spilled 655 and took minutes to allocate).
-        let (a_own, b_own) = (self.opaque(regs(a, abn)?)?, self.opaque(regs(b, abn)?)?);
+        let (a_own, b_own) = (self.opaque(regs(a, abn)?)?, self.opaque(regs(b, bbn)?)?);
         // The registers of source lane `src` (0..31, of this thread's half).
         let fetch = |own: &[IntValue<'ctx>], src: IntValue<'ctx>| -> Result<Vec<IntValue<'ctx>>, RaiseError> {
             let lane = self.b.build_or(src, self.half_base, "")?;
@@ -54,8 +62,14 @@ impl<'ctx> Raiser<'ctx, '_> {
         // Element `e` of a packed operand as f64 (floats) or i32 (integers).
         let elem = |dw: &[IntValue<'ctx>], e: usize, ty: Elem, signed: bool| -> Result<IntOrFloat<'ctx>, RaiseError> {
             let bits = ty.bits() as usize;
-            let word = dw[e * bits / 32];
-            let x = self.b.build_right_shift(word, self.i32((e * bits % 32) as u64), false, "")?;
+            let (at, shift) = (e * bits / 32, e * bits % 32);
+            let word = dw[at];
+            let mut x = self.b.build_right_shift(word, self.i32(shift as u64), false, "")?;
+            if shift + bits > 32 {
+                // A 6-bit element across two dwords.
+                let hi = self.b.build_left_shift(dw[at + 1], self.i32((32 - shift) as u64), "")?;
+                x = self.b.build_or(x, hi, "")?;
+            }
             let b = &self.b;
             Ok(match ty {
                 Elem::F32 => {
@@ -75,6 +89,10 @@ impl<'ctx> Raiser<'ctx, '_> {
                 // As f32: the product of two fp8/bf8 values is exact in f32 (8 significant bits,
                 // exponents far inside f32's range), so it is formed there and widened.
                 Elem::Fp8 | Elem::Bf8 => IntOrFloat::F(self.emitter().fp8_to_f32(x, ty == Elem::Bf8).map_err(|e| self.err(inst, e.0))?),
+                // Exact in f32, and so are the products of two of them.
+                Elem::Fp6 => IntOrFloat::F(self.mx_to_f32(x, 2, 3, 1)?),
+                Elem::Bf6 => IntOrFloat::F(self.mx_to_f32(x, 3, 2, 3)?),
+                Elem::Fp4 => IntOrFloat::F(self.mx_to_f32(x, 2, 1, 1)?),
                 Elem::Iu8 | Elem::I32 => {
                     let byte = b.build_int_truncate(x, self.ctx.i8_type(), "")?;
                     IntOrFloat::I(if signed { b.build_int_s_extend(byte, i32t, "")? } else { b.build_int_z_extend(byte, i32t, "")? })
@@ -84,13 +102,13 @@ impl<'ctx> Raiser<'ctx, '_> {
         // C: a VGPR tuple in the D layout or one inline constant for every element.
         let c_op = inst.operand(3).ok_or_else(|| self.err(inst, "no C operand"))?;
         let c_regs = match c_op.value {
-            Operand::Reg(r) if r.class == RegClass::Vgpr => Some(regs(r, dd)?),
+            Operand::Reg(r) if r.class == RegClass::Vgpr => Some(regs(r, r.dwords as usize)?),
             _ => None,
         };
         let c_const = match c_op.value {
             Operand::Reg(_) => 0,
             v => {
-                let ty = match s.d {
+                let ty = match s.c {
                     Elem::F16 => ValType::F16,
                     Elem::BF16 => ValType::BF16,
                     Elem::I32 => ValType::B32,
@@ -107,16 +125,16 @@ impl<'ctx> Raiser<'ctx, '_> {
         for i in 0..8usize {
             let c_bits = match &c_regs {
                 Some(c) => {
-                    let w = c[i * d_bits as usize / 32];
-                    let w = self.b.build_right_shift(w, self.i32((i * d_bits as usize % 32) as u64), false, "")?;
-                    if d_bits == 32 { w } else { self.b.build_and(w, self.i32(0xffff), "")? }
+                    let w = c[i * c_bits as usize / 32];
+                    let w = self.b.build_right_shift(w, self.i32((i * c_bits as usize % 32) as u64), false, "")?;
+                    if c_bits == 32 { w } else { self.b.build_and(w, self.i32(0xffff), "")? }
                 }
                 None => self.i32(c_const),
             };
             sums.push(if int {
                 IntOrFloat::I(c_bits)
             } else {
-                let mut c = self.to_f64(c_bits, s.d)?;
+                let mut c = self.to_f64(c_bits, s.c)?;
                 if abs_c {
                     c = self.call_f("llvm.fabs", c)?;
                 }
@@ -126,21 +144,22 @@ impl<'ctx> Raiser<'ctx, '_> {
                 IntOrFloat::F(c)
             });
         }
-        let a_bits = s.a.bits() as usize;
+        let a_bits = ta.bits() as usize;
         for h in 0..2 {
             // Source lanes of this half's A rows: row 8 * (lane / 16) + i, in the half's upper 16 lanes for h = 1.
             let rows: Vec<IntValue<'ctx>> = (0..8u64).map(|i| self.b.build_or(row0, self.i32(i | 16 * h as u64), "")).collect::<Result<_, _>>()?;
             let mut a_dw: Vec<Vec<IntValue<'ctx>>> = vec![Vec::new(); 8];
             for e in 0..s.k as usize / 2 {
-                let y = elem(&b_cols[h], e, s.b, b_signed)?;
-                let di = e * a_bits / 32;
+                let y = elem(&b_cols[h], e, tb, b_signed)?;
+                // The last A dword element e touches (6-bit elements may span two).
+                let di = (e * a_bits + a_bits - 1) / 32;
                 for i in 0..8 {
-                    if a_dw[i].len() <= di {
-                        let dw = fetch(&a_own[di..di + 1], rows[i])?;
-                        a_dw[i].resize(di, self.i32(0));
+                    while a_dw[i].len() <= di {
+                        let at = a_dw[i].len();
+                        let dw = fetch(&a_own[at..at + 1], rows[i])?;
                         a_dw[i].extend(dw);
                     }
-                    let x = elem(&a_dw[i], e, s.a, a_signed)?;
+                    let x = elem(&a_dw[i], e, ta, a_signed)?;
                     sums[i] = match (&sums[i], x, &y) {
                         (IntOrFloat::I(sum), IntOrFloat::I(x), IntOrFloat::I(y)) => IntOrFloat::I(self.b.build_int_add(*sum, self.b.build_int_mul(x, *y, "")?, "")?),
                         (IntOrFloat::F(sum), IntOrFloat::F(mut x), IntOrFloat::F(y)) => {
@@ -205,6 +224,29 @@ impl<'ctx> Raiser<'ctx, '_> {
                 r.map(|r| r.into_int_value()).ok_or_else(|| self.err_plain("inline assembly returned nothing"))
             })
             .collect()
+    }
+
+    /// An OCP MX 6/4-bit float (no infinities or NaNs) in the low bits of `x`, as f32 (exact):
+    /// significand * 2^(max(e, 1) - bias - mbits), the sign bit set last.
+    fn mx_to_f32(&self, x: IntValue<'ctx>, ebits: u64, mbits: u64, bias: i32) -> Result<FloatValue<'ctx>, RaiseError> {
+        let (b, i32t, f32t) = (&self.b, self.ctx.i32_type(), self.ctx.f32_type());
+        let c = |v: u64| i32t.const_int(v, false);
+        let e = b.build_and(b.build_right_shift(x, c(mbits), false, "")?, c((1 << ebits) - 1), "")?;
+        let mant = b.build_and(x, c((1 << mbits) - 1), "")?;
+        let sign = b.build_and(b.build_right_shift(x, c(ebits + mbits), false, "")?, c(1), "")?;
+        let normal = b.build_int_compare(hx_llvm::inkwell::IntPredicate::NE, e, c(0), "")?;
+        let sig = b.build_or(mant, b.build_select(normal, c(1 << mbits), c(0), "")?.into_int_value(), "")?;
+        let exp = b.build_select(normal, e, c(1), "")?.into_int_value();
+        let sig = b.build_unsigned_int_to_float(sig, f32t, "")?;
+        let ldexp = self.intrinsic("llvm.ldexp", &[f32t.into(), i32t.into()])?;
+        let v = b.build_call(ldexp, &[sig.into(), exp.into()], "")?.try_as_basic_value().basic();
+        let v = v.ok_or_else(|| self.err_plain("llvm.ldexp returns nothing"))?.into_float_value();
+        let mag = b.build_float_mul(v, f32t.const_float(2f64.powi(-bias - mbits as i32)), "")?;
+        // The sign as a bit (a select of -mag and mag becomes a v_cndmask with a float neg
+        // modifier, which the gfx9 emulator does not model on an integer-typed source).
+        let bits = b.build_bit_cast(mag, i32t, "")?.into_int_value();
+        let bits = b.build_or(bits, b.build_left_shift(sign, c(31), "")?, "")?;
+        Ok(b.build_bit_cast(bits, f32t, "")?.into_float_value())
     }
 
     fn err_plain(&self, msg: &str) -> RaiseError {

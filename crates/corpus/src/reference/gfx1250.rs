@@ -236,6 +236,29 @@ pub fn wmma_fp8(c: &mut Ctx) -> R {
     Ok(())
 }
 
+/// The value of an OCP MX fp4 (E2M1: bias 1, no infinities or NaNs) nibble.
+fn fp4(x: u8) -> f64 {
+    let (e, m) = ((x >> 1) & 3, x & 1);
+    let mag = if e == 0 { m as f64 * 0.5 } else { (1.0 + m as f64 * 0.5) * 2f64.powi(e as i32 - 1) };
+    if x & 8 != 0 {
+        -mag
+    } else {
+        mag
+    }
+}
+
+/// wmma_fp4.ll: a 16x16x128 tile of fp4 values, two to a byte (low nibble first).
+pub fn wmma_fp4(c: &mut Ctx) -> R {
+    one_wave(c)?;
+    for (name, n) in [("a", 1024), ("bt", 1024), ("d", 256)] {
+        c.expect_len(name, n)?;
+    }
+    let (a, bt) = (c.buf::<u8>("a")?, c.buf::<u8>("bt")?);
+    let nib = |v: &[u8], row: usize, k: usize| fp4(v[row * 64 + k / 2] >> (4 * (k % 2)) & 15);
+    let d = gemm_exact(c, 128, |m, k| nib(&a, m, k), |k, n| nib(&bt, n, k), |_, _| 0.0)?;
+    c.set("d", &d)
+}
+
 /// wmma_iu8.ll: signed A times unsigned B plus C, exact in i32 (fails if a result would wrap, which
 /// the launch's ranges rule out: the ISA's behaviour on i32 overflow is not what this kernel tests).
 pub fn wmma_iu8(c: &mut Ctx) -> R {

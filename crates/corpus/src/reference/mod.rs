@@ -55,6 +55,7 @@ const TABLE: &[(&str, KernelFn)] = &[
     ("wmma_bf16", gfx1250::wmma_bf16),
     ("wmma_f32", gfx1250::wmma_f32),
     ("wmma_fp8", gfx1250::wmma_fp8),
+    ("wmma_fp4", gfx1250::wmma_fp4),
     ("wmma_iu8", gfx1250::wmma_iu8),
     ("softmax_wave", gfx1250::softmax_wave),
     ("fp8_quant", gfx1250::fp8_quant),
