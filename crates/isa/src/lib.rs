@@ -28,9 +28,10 @@
 //!   `Instruction::cache` the sc0/sc1/nt bits. VOP3P: the packed ops (incl. the 2 x f32
 //!   v_pk_*_f32 / v_pk_mov_b32 on 64-bit register pairs), the AGPR moves v_accvgpr_read/write
 //!   (and VOP1 v_accvgpr_mov), and the matrix ops MFMA/SMFMAC, decoded by [`mai`] from a table
-//!   of shapes.
+//!   of shapes. MUBUF buffer loads, stores, atomics and the cache-control forms
+//!   (`buffer_wbl2`, `buffer_inv`) are decoded by [`mubuf`] from its opcode list.
 //!
-//! Everything else (DPP, SDWA, VOP3P, VOPD, MUBUF, MIMG, ...) and the
+//! Everything else (DPP, MTBUF, MIMG, ...) and the
 //! opcodes in `UNSUPPORTED` are reported as [`DecodeError::Unsupported`], never guessed. So are
 //! the encodings on which LLVM 22 itself crashes ([`spec::oracle_crashes64`]): their text cannot
 //! be checked.
@@ -43,6 +44,7 @@ pub mod tables;
 pub mod bitop3;
 pub mod cpol;
 pub mod mai;
+pub mod mubuf;
 pub mod sdwa;
 pub mod vopd;
 pub mod wmma;
@@ -120,7 +122,7 @@ impl Instruction {
 
     /// LLVM's text for this instruction.
     pub fn text(&self) -> String {
-        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.bitop3_text()) {
+        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.mubuf_text()).or_else(|| self.bitop3_text()) {
             return t;
         }
         operand::format_inst(
@@ -296,6 +298,9 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
     let format = classify(target, word);
     if format == Format::Vopd {
         return vopd::decode_vopd(bytes, offset);
+    }
+    if format == Format::Mubuf && target.family() == Family::Gfx9 {
+        return mubuf::decode_mubuf(target, bytes, offset);
     }
     let lit = inst
         .get(4..8)
