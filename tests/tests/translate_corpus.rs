@@ -17,6 +17,9 @@ const MUST_TRANSLATE: &[(&str, &str)] = &[
     ("atomics_lds", "gfx950"),
     ("bf16_math", "gfx942"),
     ("bf16_math", "gfx950"),
+    // Its gfx942/gfx950 translations carry buffer_inv/buffer_wbl2 (MUBUF cache control).
+    ("cache_policy", "gfx942"),
+    ("cache_policy", "gfx950"),
     ("convert_f32", "gfx942"),
     ("convert_f32", "gfx950"),
     ("device_call", "gfx942"),

@@ -148,6 +148,9 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
     if let Some(table) = inst.bitop3_table() {
         return exec_bitop3(wave, inst, table);
     }
+    if let Some(b) = inst.mubuf() {
+        return crate::buffer::exec_mubuf(wave, wave_index, inst, group, &b);
+    }
     if let Some(op) = alu::by_name(m) {
         return if op.salu { exec_salu(wave, inst, &op, group) } else { exec_valu(wave, inst, &op, group) };
     }

@@ -6,6 +6,7 @@
 
 pub mod alu;
 pub mod async_lds;
+pub mod buffer;
 pub mod dispatch;
 pub mod exec;
 pub mod kernarg;
