@@ -29,7 +29,8 @@
 //!   v_pk_*_f32 / v_pk_mov_b32 on 64-bit register pairs), the AGPR moves v_accvgpr_read/write
 //!   (and VOP1 v_accvgpr_mov), and the matrix ops MFMA/SMFMAC, decoded by [`mai`] from a table
 //!   of shapes. MUBUF buffer loads, stores, atomics and the cache-control forms
-//!   (`buffer_wbl2`, `buffer_inv`) are decoded by [`mubuf`] from its opcode list.
+//!   (`buffer_wbl2`, `buffer_inv`) are decoded by [`mubuf`] from its opcode list; gfx1250
+//!   VBUFFER buffer loads, stores and atomics by [`vbuffer`].
 //!
 //! Everything else (DPP, MTBUF, MIMG, ...) and the
 //! opcodes in `UNSUPPORTED` are reported as [`DecodeError::Unsupported`], never guessed. So are
@@ -46,6 +47,7 @@ pub mod cpol;
 pub mod mai;
 pub mod mubuf;
 pub mod sdwa;
+pub mod vbuffer;
 pub mod vopd;
 pub mod wmma;
 
@@ -122,7 +124,7 @@ impl Instruction {
 
     /// LLVM's text for this instruction.
     pub fn text(&self) -> String {
-        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.mubuf_text()).or_else(|| self.bitop3_text()) {
+        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.mubuf_text()).or_else(|| self.vbuffer_text()).or_else(|| self.bitop3_text()) {
             return t;
         }
         operand::format_inst(
@@ -298,6 +300,9 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
     let format = classify(target, word);
     if format == Format::Vopd {
         return vopd::decode_vopd(bytes, offset);
+    }
+    if target == Target::Gfx1250 && word & vbuffer::MASK == vbuffer::MATCH {
+        return vbuffer::decode_vbuffer(bytes, offset);
     }
     if format == Format::Mubuf && target.family() == Family::Gfx9 {
         return mubuf::decode_mubuf(target, bytes, offset);
