@@ -46,6 +46,7 @@ const TABLE: &[(&str, KernelFn)] = &[
     ("atomics_global", memory::atomics_global),
     ("atomics_lds", memory::atomics_lds),
     ("scratch_array", memory::scratch_array),
+    ("buffer_raw", memory::buffer_raw),
     ("wave_ballot", wave::wave_ballot),
     ("wave_compact", wave::wave_compact),
     ("wave_dpp", wave::wave_dpp),
