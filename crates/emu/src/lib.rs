@@ -7,6 +7,7 @@
 pub mod alu;
 pub mod async_lds;
 pub mod buffer;
+pub mod cluster;
 pub mod dispatch;
 pub mod exec;
 pub mod kernarg;
