@@ -4,29 +4,10 @@
 //! cluster barrier (ID -3) synchronises the work-group's waves only. Named barriers are not
 //! modelled.
 
-use hx_isa::{Instruction, Operand};
+pub use hx_isa::barrier::BarrierId;
+use hx_isa::Instruction;
 
-/// The barriers a split-barrier instruction can name that the emulator and raiser model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BarrierId {
-    /// -1: the work-group barrier.
-    Workgroup,
-    /// -3: the cluster barrier.
-    Cluster,
-}
-
-/// The barrier `s_barrier_signal[_isfirst]` / `s_barrier_wait` names (`None`: another ID, a
-/// named barrier or an M0 operand).
+/// The barrier a split-barrier instruction names (see [`Instruction::barrier_id`]).
 pub fn barrier_id(inst: &Instruction) -> Option<BarrierId> {
-    let v = match inst.operand(0)?.value {
-        Operand::IntConst(i) => i as i64,
-        Operand::Imm(v) => v as u16 as i16 as i64,
-        Operand::Literal { value, .. } => value as u32 as i32 as i64,
-        _ => return None,
-    };
-    match v {
-        -1 => Some(BarrierId::Workgroup),
-        -3 => Some(BarrierId::Cluster),
-        _ => None,
-    }
+    inst.barrier_id()
 }

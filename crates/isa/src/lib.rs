@@ -42,6 +42,7 @@ pub mod mods;
 pub mod msb;
 pub mod spec;
 pub mod tables;
+pub mod barrier;
 pub mod bitop3;
 pub mod cpol;
 pub mod mai;

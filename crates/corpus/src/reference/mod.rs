@@ -64,6 +64,7 @@ const TABLE: &[(&str, KernelFn)] = &[
     ("pk_f32", gfx1250::pk_f32),
     ("vgpr_high", gfx1250::vgpr_high),
     ("cache_policy", gfx1250::cache_policy),
+    ("cluster_barrier", gfx1250::cluster_barrier),
 ];
 
 /// The names of the kernels that have a reference.
