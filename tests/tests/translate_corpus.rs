@@ -17,6 +17,12 @@ const MUST_TRANSLATE: &[(&str, &str)] = &[
     ("atomics_lds", "gfx950"),
     ("bf16_math", "gfx942"),
     ("bf16_math", "gfx950"),
+    // Its gfx942/gfx950 translations carry buffer_inv/buffer_wbl2 (MUBUF cache control).
+    ("cache_policy", "gfx942"),
+    ("cache_policy", "gfx950"),
+    // Cluster IDs and the cluster barrier: each work-group a cluster of one (README).
+    ("cluster_barrier", "gfx942"),
+    ("cluster_barrier", "gfx950"),
     ("convert_f32", "gfx942"),
     ("convert_f32", "gfx950"),
     ("device_call", "gfx942"),

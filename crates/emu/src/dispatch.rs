@@ -87,6 +87,9 @@ pub struct Group<'a> {
     pub stats: &'a mut Stats,
     pub fp_mode: crate::alu::FpMode,
     pub target: Target,
+    /// A wave has signalled the work-group barrier in the current phase
+    /// (`s_barrier_signal_isfirst` returns SCC = 1 only to the first).
+    pub barrier_signalled: bool,
 }
 
 /// Runs `kernel` of `co` over the whole grid. `kernarg` is the kernarg segment (see
@@ -200,6 +203,7 @@ fn run_group(
             _ if co.processor() == Some("gfx950") => Target::Gfx950,
             _ => Target::Gfx942,
         },
+        barrier_signalled: false,
     };
     let mut executed = vec![0u64; nwaves];
     loop {
@@ -234,6 +238,7 @@ fn run_group(
             for w in waves.iter_mut().filter(|w| w.status == WaveStatus::AtBarrier) {
                 w.status = WaveStatus::Running;
             }
+            group.barrier_signalled = false;
             continue;
         }
         if !progressed {

@@ -89,6 +89,7 @@ mod tests {
             stats: &mut stats,
             fp_mode: FpMode::ieee_default(),
             target,
+            barrier_signalled: false,
         };
         crate::exec::step(&mut wave, 0, &inst, &mut group)?;
         (0..lanes).map(|l| wave.v(5, l)).collect()

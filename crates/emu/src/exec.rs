@@ -99,9 +99,28 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
             return Ok(Flow::Next);
         }
         "s_sendmsg" if is_dealloc_vgprs(inst) => return Ok(Flow::Next),
-        "s_barrier" | "s_barrier_wait" => return Ok(Flow::Barrier),
-        // Split barrier: every wave signals then waits; the wait is where it blocks.
-        "s_barrier_signal" => return Ok(Flow::Next),
+        "s_barrier" => return Ok(Flow::Barrier),
+        // Split barriers: every wave signals then waits; the wait is where it blocks. The
+        // work-group barrier (-1) and the cluster barrier (-3) are modelled: a launch has no
+        // clusters, so each work-group is a cluster of one and the cluster barrier completes
+        // when its work-group's waves have waited (the first wave's signal precedes them).
+        "s_barrier_wait" | "s_barrier_signal" | "s_barrier_signal_isfirst" => {
+            let id = crate::cluster::barrier_id(inst).ok_or_else(|| unsupported(inst, "this barrier ID (named barriers)"))?;
+            return match (m, id) {
+                ("s_barrier_wait", _) => Ok(Flow::Barrier),
+                ("s_barrier_signal", crate::cluster::BarrierId::Workgroup) => {
+                    group.barrier_signalled = true;
+                    Ok(Flow::Next)
+                }
+                ("s_barrier_signal", crate::cluster::BarrierId::Cluster) => Ok(Flow::Next),
+                ("s_barrier_signal_isfirst", crate::cluster::BarrierId::Workgroup) => {
+                    wave.scc = !group.barrier_signalled;
+                    group.barrier_signalled = true;
+                    Ok(Flow::Next)
+                }
+                _ => Err(unsupported(inst, "s_barrier_signal_isfirst on the cluster barrier")),
+            };
+        }
         "s_branch" => return taken(true),
         "s_cbranch_scc0" => return taken(!wave.scc),
         "s_cbranch_scc1" => return taken(wave.scc),
@@ -150,6 +169,12 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
     }
     if let Some(table) = inst.bitop3_table() {
         return exec_bitop3(wave, inst, table);
+    }
+    if let Some(b) = inst.mubuf() {
+        return crate::buffer::exec_mubuf(wave, wave_index, inst, group, &b);
+    }
+    if let Some(b) = inst.vbuffer() {
+        return crate::buffer::exec_vbuffer(wave, wave_index, inst, group, &b);
     }
     if let Some(op) = alu::by_name(m) {
         return if op.salu { exec_salu(wave, inst, &op, group) } else { exec_valu(wave, inst, &op, group) };

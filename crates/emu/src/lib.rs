@@ -6,6 +6,8 @@
 
 pub mod alu;
 pub mod async_lds;
+pub mod buffer;
+pub mod cluster;
 pub mod dispatch;
 mod dpp;
 pub mod exec;

@@ -28,12 +28,14 @@
 //!   `Instruction::cache` the sc0/sc1/nt bits. VOP3P: the packed ops (incl. the 2 x f32
 //!   v_pk_*_f32 / v_pk_mov_b32 on 64-bit register pairs), the AGPR moves v_accvgpr_read/write
 //!   (and VOP1 v_accvgpr_mov), and the matrix ops MFMA/SMFMAC, decoded by [`mai`] from a table
-//!   of shapes.
+//!   of shapes. MUBUF buffer loads, stores, atomics and the cache-control forms
+//!   (`buffer_wbl2`, `buffer_inv`) are decoded by [`mubuf`] from its opcode list; gfx1250
+//!   VBUFFER buffer loads, stores and atomics by [`vbuffer`].
 //!
 //! Decoded outside the tables, from the ordinary entries: DPP16/DPP8 ([`dpp`]), GFX9 SDWA
 //! ([`sdwa`]), VOPD ([`vopd`]), v_bitop3 ([`bitop3`]), gfx1250 WMMA ([`wmma`]).
 //!
-//! Everything else (MUBUF, MIMG, ...), the forms those modules leave out, and the
+//! Everything else (MTBUF, MIMG, ...), the forms those modules leave out, and the
 //! opcodes in `UNSUPPORTED` are reported as [`DecodeError::Unsupported`], never guessed. So are
 //! the encodings on which LLVM 22 itself crashes ([`spec::oracle_crashes64`]): their text cannot
 //! be checked.
@@ -43,11 +45,14 @@ pub mod mods;
 pub mod msb;
 pub mod spec;
 pub mod tables;
+pub mod barrier;
 pub mod bitop3;
 pub mod cpol;
 pub mod mai;
+pub mod mubuf;
 pub mod sdwa;
 pub mod dpp;
+pub mod vbuffer;
 pub mod vopd;
 pub mod wmma;
 
@@ -124,7 +129,7 @@ impl Instruction {
 
     /// LLVM's text for this instruction.
     pub fn text(&self) -> String {
-        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.dpp_text()).or_else(|| self.bitop3_text()).or_else(|| self.wmma_text()) {
+        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.dpp_text()).or_else(|| self.mubuf_text()).or_else(|| self.vbuffer_text()).or_else(|| self.bitop3_text()).or_else(|| self.wmma_text()) {
             return t;
         }
         operand::format_inst(
@@ -323,6 +328,12 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
     }
     if format == Format::Vopd {
         return vopd::decode_vopd(bytes, offset);
+    }
+    if target == Target::Gfx1250 && word & vbuffer::MASK == vbuffer::MATCH {
+        return vbuffer::decode_vbuffer(bytes, offset);
+    }
+    if format == Format::Mubuf && target.family() == Family::Gfx9 {
+        return mubuf::decode_mubuf(target, bytes, offset);
     }
     let lit = inst
         .get(4..8)

@@ -519,16 +519,40 @@ impl<'ctx> Raiser<'ctx, '_> {
             | "s_wait_bvhcnt" | "s_wait_expcnt" | "s_wait_xcnt" | "s_wait_loadcnt_dscnt" | "s_wait_storecnt_dscnt"
             | "s_wait_alu" | "s_delay_alu" | "s_clause" | "s_set_inst_prefetch_distance" | "v_nop" | "s_wait_asynccnt"
             | "s_prefetch_inst" | "s_prefetch_inst_pc_rel" | "s_prefetch_data" | "s_prefetch_data_pc_rel"
-            | "s_buffer_prefetch_data" | "global_prefetch_b8" => return Ok(()),
+            | "s_buffer_prefetch_data" | "global_prefetch_b8" | "flat_prefetch_b8" | "s_wait_tensorcnt" => return Ok(()),
             "global_inv" | "global_wb" | "global_wbinv" => return self.cache_control(inst),
             // The prologue's WAVE_MODE write (bit 25) has no gfx942 counterpart that changes results.
             "s_setreg_imm32_b32" => return self.setreg(inst),
-            // Split barrier: the work-group barrier where the source waits; every write before
-            // the signal is visible after the wait in both.
-            "s_barrier_signal" => return Ok(()),
-            "s_barrier_wait" => {
-                let f = self.intrinsic("llvm.amdgcn.s.barrier", &[])?;
-                self.b.build_call(f, &[], "")?;
+            // Split barriers: the work-group barrier where the source waits; every write before
+            // the signal is visible after the wait in both. The cluster barrier (-3) is the same:
+            // the target has no clusters, so each work-group is a cluster of one (README).
+            "s_barrier_signal" | "s_barrier_wait" | "s_barrier_signal_isfirst" => {
+                use hx_isa::barrier::BarrierId;
+                let id = inst.barrier_id().ok_or_else(|| self.err(inst, "this barrier ID (named barriers) is not raised"))?;
+                match (m, id) {
+                    ("s_barrier_wait", _) => {
+                        let f = self.intrinsic("llvm.amdgcn.s.barrier", &[])?;
+                        self.b.build_call(f, &[], "")?;
+                    }
+                    ("s_barrier_signal_isfirst", BarrierId::Workgroup) => {
+                        // SCC = 1 in the source wave that signals first: raised as the work-group's
+                        // wave 0 (the one holding work-item (0,0,0)), one legal arrival order.
+                        let i32t = self.ctx.i32_type();
+                        let mut first = self.ctx.bool_type().const_all_ones();
+                        for d in ["x", "y", "z"] {
+                            let id = self.call(&format!("llvm.amdgcn.workitem.id.{d}"), &[], &[])?;
+                            let z = self.b.build_int_compare(IntPredicate::EQ, id, i32t.const_zero(), "")?;
+                            first = self.b.build_and(first, z, "")?;
+                        }
+                        let mask = self.ballot_half(first)?;
+                        let scc = self.b.build_int_compare(IntPredicate::NE, mask, mask.get_type().const_zero(), "isfirst")?;
+                        self.b.build_store(self.scc, scc)?;
+                    }
+                    ("s_barrier_signal_isfirst", BarrierId::Cluster) => {
+                        return Err(self.err(inst, "s_barrier_signal_isfirst on the cluster barrier is not raised"));
+                    }
+                    _ => {}
+                }
                 return Ok(());
             }
             "s_getreg_b32" => return self.getreg(inst),

@@ -572,3 +572,22 @@ mod tests {
         assert_eq!(butterfly_sum(&w), 0.0);
     }
 }
+
+// ---------------------------------------------------------------- clusters
+
+/// cluster_barrier.ll, launched without clusters: each work-group is a cluster of one (cluster
+/// ID = work-group ID, its ID in the cluster, the largest such ID and the flat ID all 0).
+pub fn cluster_barrier(c: &mut Ctx) -> R {
+    c.expect_block([128, 1, 1])?;
+    let n = c.items_1d()?;
+    c.expect_len("in", n)?;
+    c.expect_len("out", n)?;
+    let x = c.buf::<u32>("in")?;
+    let out: Vec<u32> = (0..n)
+        .map(|g| {
+            let (wg, t) = (g / 128, g % 128);
+            x[wg * 128 + ((t + 37) & 127)].wrapping_add(1000 * wg as u32)
+        })
+        .collect();
+    c.set("out", &out)
+}

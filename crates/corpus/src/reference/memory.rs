@@ -103,3 +103,27 @@ pub fn scratch_array(c: &mut Ctx) -> R {
     }
     c.set("out", &out)
 }
+
+/// buffer_raw.ll: lanes past a buffer resource's num_records read 0 and write nothing.
+pub fn buffer_raw(c: &mut Ctx) -> R {
+    let items = c.items_1d()?;
+    let (n, m) = (c.val::<u32>("n")? as usize, c.val::<u32>("m")? as usize);
+    for name in ["in", "out", "cnt", "old"] {
+        c.expect_len(name, items)?;
+    }
+    let input = c.buf::<u32>("in")?;
+    let (mut out, mut cnt, mut old) = (c.buf::<u32>("out")?, c.buf::<u32>("cnt")?, c.buf::<u32>("old")?);
+    for i in 0..items {
+        let v = if i < n { input[i] } else { 0 };
+        if i < m {
+            out[i] = v.wrapping_add(1);
+            old[i] = cnt[i];
+            cnt[i] = cnt[i].wrapping_add(1);
+        } else {
+            old[i] = 0;
+        }
+    }
+    c.set("out", &out)?;
+    c.set("cnt", &cnt)?;
+    c.set("old", &old)
+}

@@ -46,6 +46,7 @@ const TABLE: &[(&str, KernelFn)] = &[
     ("atomics_global", memory::atomics_global),
     ("atomics_lds", memory::atomics_lds),
     ("scratch_array", memory::scratch_array),
+    ("buffer_raw", memory::buffer_raw),
     ("wave_ballot", wave::wave_ballot),
     ("wave_compact", wave::wave_compact),
     ("wave_dpp", wave::wave_dpp),
@@ -64,6 +65,7 @@ const TABLE: &[(&str, KernelFn)] = &[
     ("pk_f32", gfx1250::pk_f32),
     ("vgpr_high", gfx1250::vgpr_high),
     ("cache_policy", gfx1250::cache_policy),
+    ("cluster_barrier", gfx1250::cluster_barrier),
 ];
 
 /// The names of the kernels that have a reference.
