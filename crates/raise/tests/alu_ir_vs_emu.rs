@@ -9,17 +9,10 @@
 use hx_emu::alu::table::{self as alu, AluIn, Flag, Ty};
 use hx_emu::alu::FpMode;
 use hx_llvm::inkwell::context::Context;
-use hx_llvm::llvm_sys::execution_engine as ee;
 use hx_raise::alu_ir::OpEmitter;
 use std::collections::BTreeSet;
 
-extern "C" {
-    fn LLVMInitializeX86TargetInfo();
-    fn LLVMInitializeX86Target();
-    fn LLVMInitializeX86TargetMC();
-    fn LLVMInitializeX86AsmPrinter();
-    fn LLVMLinkInMCJIT();
-}
+mod common;
 
 type OpFn = unsafe extern "C" fn(*mut u64, u64, u64, u64, u64, u32);
 
@@ -62,13 +55,6 @@ fn operand(state: &mut u64, ty: Ty) -> u64 {
 
 #[test]
 fn raised_alu_ops_compute_what_the_emulator_computes() {
-    unsafe {
-        LLVMInitializeX86TargetInfo();
-        LLVMInitializeX86Target();
-        LLVMInitializeX86TargetMC();
-        LLVMInitializeX86AsmPrinter();
-        LLVMLinkInMCJIT();
-    }
     let mode = FpMode::ieee_default();
     let mut checked = Vec::new();
     let mut not_raised = Vec::new();
@@ -113,19 +99,8 @@ fn raised_alu_ops_compute_what_the_emulator_computes() {
         };
         b.build_store(f1, fv).unwrap();
         b.build_return(None).unwrap();
-        module.verify().unwrap_or_else(|e| panic!("{m}: {e}"));
-        // MCJIT through the C API (inkwell's wrapper wants the native-target initialisers that
-        // are not built here). The engine owns the module from here on.
-        let raw_module = module.as_mut_ptr();
-        std::mem::forget(module);
-        let mut engine: ee::LLVMExecutionEngineRef = std::ptr::null_mut();
-        let mut err: *mut std::ffi::c_char = std::ptr::null_mut();
-        let jf: OpFn = unsafe {
-            assert_eq!(ee::LLVMCreateExecutionEngineForModule(&mut engine, raw_module, &mut err), 0, "{m}: no JIT");
-            let addr = ee::LLVMGetFunctionAddress(engine, c"f".as_ptr());
-            assert_ne!(addr, 0, "{m}: f not found");
-            std::mem::transmute::<u64, OpFn>(addr)
-        };
+        let jit = common::compile_f(module, &m);
+        let jf: OpFn = unsafe { std::mem::transmute::<u64, OpFn>(jit.addr) };
         let mut state = 0x1234_5678 ^ m.len() as u64;
         for _ in 0..2000 {
             let s: Vec<u64> = op.srcs.iter().map(|&t| operand(&mut state, t)).collect();
@@ -162,7 +137,7 @@ fn raised_alu_ops_compute_what_the_emulator_computes() {
                 break;
             }
         }
-        unsafe { ee::LLVMDisposeExecutionEngine(engine) };
+        drop(jit);
         checked.push(m);
     }
     eprintln!("{} ops agree: {checked:?}", checked.len());
@@ -180,13 +155,6 @@ fn raised_alu_ops_compute_what_the_emulator_computes() {
 fn raised_modifier_ops_compute_what_the_emulator_computes() {
     use hx_emu::alu::fp8::Fp8Op;
     use hx_raise::alu_ir::Extra;
-    unsafe {
-        LLVMInitializeX86TargetInfo();
-        LLVMInitializeX86Target();
-        LLVMInitializeX86TargetMC();
-        LLVMInitializeX86AsmPrinter();
-        LLVMLinkInMCJIT();
-    }
     let mode = FpMode::ieee_default();
     let names = [
         "v_pk_add_f32", "v_pk_mul_f32", "v_pk_fma_f32", "v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32", "v_cvt_pk_fp8_f16",
@@ -257,16 +225,8 @@ fn raised_modifier_ops_compute_what_the_emulator_computes() {
             let value = if value.get_type().get_bit_width() < 64 { b.build_int_z_extend(value, i64t, "").unwrap() } else { value };
             b.build_store(out, value).unwrap();
             b.build_return(None).unwrap();
-            module.verify().unwrap_or_else(|e| panic!("{m}: {e}"));
-            let raw_module = module.as_mut_ptr();
-            std::mem::forget(module);
-            let mut engine: ee::LLVMExecutionEngineRef = std::ptr::null_mut();
-            let mut err: *mut std::ffi::c_char = std::ptr::null_mut();
-            let jf: OpFn = unsafe {
-                assert_eq!(ee::LLVMCreateExecutionEngineForModule(&mut engine, raw_module, &mut err), 0, "{m}: no JIT");
-                let addr = ee::LLVMGetFunctionAddress(engine, c"f".as_ptr());
-                std::mem::transmute::<u64, OpFn>(addr)
-            };
+            let jit = common::compile_f(module, m);
+            let jf: OpFn = unsafe { std::mem::transmute::<u64, OpFn>(jit.addr) };
             for i in 0..500 {
                 let s: Vec<u64> = op
                     .srcs
@@ -312,7 +272,7 @@ fn raised_modifier_ops_compute_what_the_emulator_computes() {
                 }
                 runs += 1;
             }
-            unsafe { ee::LLVMDisposeExecutionEngine(engine) };
+            drop(jit);
             if round > 0 && matches!(op.op, alu::Op::AddU32 | alu::Op::AddF32) {
                 break;
             }

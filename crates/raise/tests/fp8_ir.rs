@@ -3,26 +3,12 @@
 //! (the emulator's NaN is f64::NAN whatever the sign; the IR selects that constant).
 
 use hx_llvm::inkwell::context::Context;
-use hx_llvm::llvm_sys::execution_engine as ee;
 use hx_raise::alu_ir::OpEmitter;
 
-extern "C" {
-    fn LLVMInitializeX86TargetInfo();
-    fn LLVMInitializeX86Target();
-    fn LLVMInitializeX86TargetMC();
-    fn LLVMInitializeX86AsmPrinter();
-    fn LLVMLinkInMCJIT();
-}
+mod common;
 
 #[test]
 fn fp8_and_bf8_bytes_convert_as_the_emulator_says() {
-    unsafe {
-        LLVMInitializeX86TargetInfo();
-        LLVMInitializeX86Target();
-        LLVMInitializeX86TargetMC();
-        LLVMInitializeX86AsmPrinter();
-        LLVMLinkInMCJIT();
-    }
     for e5m2 in [false, true] {
         let ctx = Context::create();
         let module = ctx.create_module("fp8");
@@ -37,15 +23,8 @@ fn fp8_and_bf8_bytes_convert_as_the_emulator_says() {
         let v = b.build_float_ext(v, ctx.f64_type(), "").unwrap();
         let bits = b.build_bit_cast(v, i64t, "").unwrap();
         b.build_return(Some(&bits)).unwrap();
-        module.verify().unwrap();
-        let raw = module.as_mut_ptr();
-        std::mem::forget(module);
-        let mut engine: ee::LLVMExecutionEngineRef = std::ptr::null_mut();
-        let mut err: *mut std::ffi::c_char = std::ptr::null_mut();
-        let jf: unsafe extern "C" fn(u32) -> u64 = unsafe {
-            assert_eq!(ee::LLVMCreateExecutionEngineForModule(&mut engine, raw, &mut err), 0);
-            std::mem::transmute::<u64, unsafe extern "C" fn(u32) -> u64>(ee::LLVMGetFunctionAddress(engine, c"f".as_ptr()))
-        };
+        let jit = common::compile_f(module, "fp8");
+        let jf: unsafe extern "C" fn(u32) -> u64 = unsafe { std::mem::transmute::<u64, unsafe extern "C" fn(u32) -> u64>(jit.addr) };
         for byte in 0..=255u32 {
             let want = hx_emu::wmma::fp8_value(byte as u8, e5m2).to_bits();
             let got = unsafe { jf(byte | 0xabcd_0000) };

@@ -247,38 +247,15 @@ impl<'ctx> OpEmitter<'ctx, '_> {
         b.build_or(r, sign, "").map_err(be)
     }
 
-    /// fp8/bf8 code (i32 0..=255) -> f32 bits (exact; NaN quiet with the sign kept).
+    /// fp8/bf8 code (i32 0..=255) -> f32 bits (exact; NaN quiet with the sign kept): the WMMA
+    /// element conversion ([`OpEmitter::fp8_to_f32`], whose NaN is positive) with the code's sign
+    /// set, which only NaN lacks.
     fn from_fp8(&self, fmt: Fp8Fmt, byte: IntValue<'ctx>) -> Result<IntValue<'ctx>, EmitError> {
         let b = self.b;
-        let (i32t, f32t) = (self.ctx.i32_type(), self.ctx.f32_type());
-        let c = |n: u64| i32t.const_int(n, false);
-        let sel = |k: IntValue<'ctx>, t: IntValue<'ctx>, e: IntValue<'ctx>| -> Result<IntValue<'ctx>, EmitError> { Ok(b.build_select(k, t, e, "").map_err(be)?.into_int_value()) };
-        let (m, bias): (u64, i64) = match fmt {
-            Fp8Fmt::E4M3 => (3, 7),
-            Fp8Fmt::E5M2 => (2, 15),
-        };
-        let sign = b.build_left_shift(b.build_and(byte, c(0x80), "").map_err(be)?, c(24), "").map_err(be)?;
-        let mag = b.build_and(byte, c(0x7f), "").map_err(be)?;
-        let exp = b.build_right_shift(mag, c(m), false, "").map_err(be)?;
-        let man = b.build_and(mag, c((1 << m) - 1), "").map_err(be)?;
-        let normal = b.build_or(
-            b.build_left_shift(b.build_int_add(exp, c((127 - bias) as u64), "").map_err(be)?, c(23), "").map_err(be)?,
-            b.build_left_shift(man, c(23 - m), "").map_err(be)?,
-            "",
-        ).map_err(be)?;
-        // Subnormal: man * 2^(1 - bias - m), exact in f32.
-        let mf = b.build_unsigned_int_to_float(man, f32t, "").map_err(be)?;
-        let sub = b.build_float_mul(mf, f32t.const_float(2f64.powi(1 - bias as i32 - m as i32)), "").map_err(be)?;
-        let sub = b.build_bit_cast(sub, i32t, "").map_err(be)?.into_int_value();
-        let v = sel(b.build_int_compare(IntPredicate::EQ, exp, c(0), "").map_err(be)?, sub, normal)?;
-        let v = match fmt {
-            Fp8Fmt::E4M3 => sel(b.build_int_compare(IntPredicate::EQ, mag, c(0x7f), "").map_err(be)?, c(0x7fc0_0000), v)?,
-            Fp8Fmt::E5M2 => {
-                let special = b.build_int_compare(IntPredicate::EQ, exp, c(31), "").map_err(be)?;
-                let inf = b.build_int_compare(IntPredicate::EQ, man, c(0), "").map_err(be)?;
-                sel(special, sel(inf, c(0x7f80_0000), c(0x7fc0_0000))?, v)?
-            }
-        };
-        b.build_or(v, sign, "").map_err(be)
+        let i32t = self.ctx.i32_type();
+        let v = self.fp8_to_f32(byte, matches!(fmt, Fp8Fmt::E5M2))?;
+        let bits = b.build_bit_cast(v, i32t, "").map_err(be)?.into_int_value();
+        let sign = b.build_left_shift(b.build_and(byte, i32t.const_int(0x80, false), "").map_err(be)?, i32t.const_int(24, false), "").map_err(be)?;
+        b.build_or(bits, sign, "").map_err(be)
     }
 }

@@ -1,0 +1,49 @@
+//! Host JIT for the raise tests: the raiser's IR is target-independent LLVM IR, so it can run
+//! on the host (x86) and be compared with the emulator's semantics.
+
+use hx_llvm::inkwell::module::Module;
+use hx_llvm::llvm_sys::execution_engine as ee;
+
+extern "C" {
+    fn LLVMInitializeX86TargetInfo();
+    fn LLVMInitializeX86Target();
+    fn LLVMInitializeX86TargetMC();
+    fn LLVMInitializeX86AsmPrinter();
+    fn LLVMLinkInMCJIT();
+}
+
+/// A module compiled for the host; its code lives until this is dropped.
+pub struct Jit {
+    engine: ee::LLVMExecutionEngineRef,
+    /// Address of function `f` (call it through the function type the module defines).
+    pub addr: u64,
+}
+
+impl Drop for Jit {
+    fn drop(&mut self) {
+        unsafe { ee::LLVMDisposeExecutionEngine(self.engine) };
+    }
+}
+
+/// Compiles `module` for the host with MCJIT (through the C API: inkwell's wrapper wants
+/// native-target initialisers that are not built here); the engine takes the module.
+pub fn compile_f(module: Module<'_>, label: &str) -> Jit {
+    unsafe {
+        LLVMInitializeX86TargetInfo();
+        LLVMInitializeX86Target();
+        LLVMInitializeX86TargetMC();
+        LLVMInitializeX86AsmPrinter();
+        LLVMLinkInMCJIT();
+    }
+    module.verify().unwrap_or_else(|e| panic!("{label}: {e}"));
+    let raw_module = module.as_mut_ptr();
+    std::mem::forget(module);
+    let mut engine: ee::LLVMExecutionEngineRef = std::ptr::null_mut();
+    let mut err: *mut std::ffi::c_char = std::ptr::null_mut();
+    unsafe {
+        assert_eq!(ee::LLVMCreateExecutionEngineForModule(&mut engine, raw_module, &mut err), 0, "{label}: no JIT");
+        let addr = ee::LLVMGetFunctionAddress(engine, c"f".as_ptr());
+        assert_ne!(addr, 0, "{label}: f not found");
+        Jit { engine, addr }
+    }
+}
