@@ -58,3 +58,26 @@ fn bundles_translate_the_same_on_one_and_two_threads() {
     let run = |threads: usize| rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(|| hotswap::translate(&bytes, &Options::default()).unwrap().bytes);
     assert_eq!(run(1), run(2));
 }
+
+/// An object's kernels are lowered on the caller's rayon pool, each in its own module, and linked
+/// together: the bytes do not depend on the thread count, and a kernel that fails is reported the
+/// same way whatever the threads.
+#[test]
+fn kernels_of_one_object_translate_the_same_on_one_and_two_threads() {
+    let pool = |threads: usize| rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    let bytes = corpus("gfx1250/multi_kernel.hsaco");
+    assert!(hotswap::codeobj::CodeObject::parse(&bytes).unwrap().kernels.len() >= 3);
+    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+        let o = Options { target, ..Default::default() };
+        let run = |threads: usize| pool(threads).install(|| hotswap::translate(&bytes, &o).unwrap().bytes);
+        let one = run(1);
+        assert_eq!(one, run(2), "{target}");
+        // The merged object has every kernel once, with one metadata note.
+        let co = hotswap::codeobj::CodeObject::parse(&one).unwrap();
+        assert_eq!(co.kernels.len(), 3, "{target}");
+        assert_eq!(co.notes.iter().filter(|n| n.owner == "AMDGPU" && n.n_type == 32).count(), 1, "{target}");
+    }
+    let refused = corpus("broken/gfx1250_bad_instruction.hsaco");
+    let err = |threads: usize| pool(threads).install(|| hotswap::translate(&refused, &Options::default()).unwrap_err().to_string());
+    assert_eq!(err(1), err(2));
+}
