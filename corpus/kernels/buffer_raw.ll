@@ -5,7 +5,7 @@
 target triple = "amdgcn-amd-amdhsa"
 
 define amdgpu_kernel void @buffer_raw(ptr addrspace(1) %in, ptr addrspace(1) %out, ptr addrspace(1) %cnt,
-                                      ptr addrspace(1) %old, i32 %n, i32 %m) {
+                                      ptr addrspace(1) %old, i32 %n, i32 %m) #0 {
 entry:
   %lane = call i32 @llvm.amdgcn.workitem.id.x()
   %wg = call i32 @llvm.amdgcn.workgroup.id.x()
@@ -34,6 +34,7 @@ declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i
 declare i32 @llvm.amdgcn.raw.ptr.buffer.load.i32(ptr addrspace(8), i32, i32, i32)
 declare void @llvm.amdgcn.raw.ptr.buffer.store.i32(i32, ptr addrspace(8), i32, i32, i32)
 declare i32 @llvm.amdgcn.raw.ptr.buffer.atomic.add.i32(i32, ptr addrspace(8), i32, i32, i32)
+attributes #0 = { "amdgpu-flat-work-group-size"="64,64" }
 
 !llvm.module.flags = !{!0}
 !0 = !{i32 1, !"amdhsa_code_object_version", i32 500}
