@@ -52,6 +52,7 @@ pub mod mai;
 pub mod mubuf;
 pub mod sdwa;
 pub mod dpp;
+mod fast;
 pub mod vbuffer;
 pub mod vopd;
 pub mod wmma;
@@ -312,6 +313,37 @@ fn raw(bytes: &[u8], offset: usize, n: usize) -> Vec<u8> {
 
 /// Decodes the instruction at `bytes[offset..]`.
 pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction, DecodeError> {
+    let inst = bytes.get(offset..).unwrap_or(&[]);
+    if let Some(hit) = fast::route(target, inst) {
+        let flat = fast::is_flat(&hit);
+        let info = hit.plan.info;
+        // Built in the value returned, so that the large instruction is written once.
+        let mut res = Ok(Instruction {
+            target,
+            info,
+            offset,
+            len: 0,
+            literal: None,
+            mods: Modifiers::default(),
+            cache: if flat { cache_policy(info, hit.word) } else { CachePolicy::default() },
+            mem_offset: if flat { mem_offset(info, hit.word) } else { 0 },
+            word: hit.word,
+            operands: [None; MAX_OPERANDS],
+        });
+        if let Ok(out) = &mut res {
+            if let Some((len, literal)) = fast::operands(target, &hit, inst, &mut out.operands) {
+                out.len = len as u8;
+                out.literal = literal;
+                return res;
+            }
+        }
+    }
+    decode_general(target, bytes, offset)
+}
+
+/// [`decode`] for every word: the definition the fast path (`fast`) agrees with.
+#[inline(never)]
+fn decode_general(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction, DecodeError> {
     let inst = bytes.get(offset..).unwrap_or(&[]);
     let Some(w) = inst.get(0..4) else {
         return Err(DecodeError::Truncated {

@@ -308,7 +308,7 @@ pub fn with_src_mods(t: &str, value: &Operand, (neg, abs): (bool, bool)) -> Stri
 }
 
 /// Kinds whose field uses the scalar source encodings (where 254/255 select literals).
-fn scalar_source_kind(kind: Kind) -> bool {
+pub fn scalar_source_kind(kind: Kind) -> bool {
     matches!(
         kind,
         Kind::SSrc(_)
@@ -1838,26 +1838,49 @@ pub fn decode_fields_into(
         return Err(OperandError::Unsupported);
     }
     let fixed = super::spec::format_len(target.family(), info.format);
-    let mut lits = LitReader::new(inst, fixed);
-    let mut warn = String::new();
     // GFX12.5: one operand in the 64-bit literal form (254) makes the instruction's shared
     // literal 64 bits wide for every literal operand, whichever comes first.
-    if target.family() == Family::Gfx12_5
+    let wide_lit = target.family() == Family::Gfx12_5
         && info
             .operands
             .iter()
-            .any(|s| scalar_source_kind(s.kind) && s.field.extract(word) == 254)
-    {
-        let _ = lits.read(true)?;
-    }
+            .any(|s| scalar_source_kind(s.kind) && s.field.extract(word) == 254);
     // GFX9 DS with the acc bit (25): the data and destination registers are AGPRs (tuples end
     // at a255). The table entry lists the field as Unused when LLVM rejects or ignores the bit.
     let ds_acc = info.format == super::spec::Format::Ds
         && target.family() == Family::Gfx9
         && super::spec::Field::DsAcc.extract(word) == 1
         && !info.unused.iter().any(|(f, _)| *f == super::spec::Field::DsAcc);
-    for (slot, spec) in operands.iter_mut().zip(info.operands) {
-        let raw = spec.field.extract(word);
+    let mut raws = [0u32; MAX_OPERANDS];
+    for (r, spec) in raws.iter_mut().zip(info.operands) {
+        *r = spec.field.extract(word);
+    }
+    decode_operands_into(target, info, word, &raws, fixed, inst, operands, wide_lit, ds_acc)
+}
+
+/// The operand loop of [`decode_fields_into`], once the entry's unused fields are checked:
+/// `raws` holds each operand's field value, `fixed` the length of the fixed part, `wide_lit`
+/// whether a GFX12.5 operand selects the 64-bit literal form, `ds_acc` whether GFX9 DS data
+/// and destination registers are AGPRs. (The decoder's precomputed entries call it directly.)
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn decode_operands_into(
+    target: Target,
+    info: &OpInfo,
+    word: Word,
+    raws: &[u32; MAX_OPERANDS],
+    fixed: usize,
+    inst: &[u8],
+    operands: &mut [Option<InstOperand>; MAX_OPERANDS],
+    wide_lit: bool,
+    ds_acc: bool,
+) -> Result<(usize, Option<(u64, bool)>), OperandError> {
+    let mut lits = LitReader::new(inst, fixed);
+    let mut warn = String::new();
+    if wide_lit {
+        let _ = lits.read(true)?;
+    }
+    for ((slot, spec), &raw) in operands.iter_mut().zip(info.operands).zip(raws) {
         let mut value = decode_operand(target, spec.kind, raw, word, &mut lits, &mut warn)?;
         if ds_acc
             && matches!(

@@ -939,6 +939,15 @@ pub fn oracle_crashes(target: Target, word: u32, lit: u32) -> bool {
     }
 }
 
+/// The formats whose words [`oracle_crashes64`] can reject (every rule there starts from the
+/// word's top bits): the decoder's fast path asks it only for these.
+pub fn oracle_may_crash(family: Family, format: Format) -> bool {
+    match family {
+        Family::Gfx12_5 => matches!(format, Format::Sop1 | Format::Vop2 | Format::Smem | Format::Vop3p | Format::Vop3),
+        Family::Gfx9 => matches!(format, Format::Vop2 | Format::Vop3 | Format::Vop3p),
+    }
+}
+
 /// VOP1/VOP2/VOPC words whose src0 selects an extended encoding (DPP8, DPP16, SDWA): the
 /// format they really are. Not modelled yet (LLVM 22 also aborts on some random SDWA words).
 pub fn vop_extension(target: Target, word: u32) -> Option<Format> {

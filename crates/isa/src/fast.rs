@@ -1,0 +1,331 @@
+//! The decoder's fast path. Per target, a route for each value of the first dword's top nine
+//! bits (the format, its opcode field and length, which per-word checks apply) and, per table
+//! entry, the operand field positions and the unused-field constraints folded into word masks,
+//! all computed once from the tables: an ordinary instruction then decodes with a few loads,
+//! shifts and compares. Whatever is not ordinary (formats and opcodes with their own decoder,
+//! encodings LLVM crashes on, unused-field values off the common case, any error) goes to the
+//! general path in [`crate::decode`], which stays the definition of what a word decodes to.
+
+use crate::operand::{self, InstOperand, MAX_OPERANDS};
+use crate::spec::{self, Family, Field, Format, OpInfo, Target, Unused, Word};
+use crate::{bitop3, dpp, mai, tables, vbuffer, wmma};
+use std::sync::OnceLock;
+
+/// Route flags: the word's src0 may select DPP/SDWA (VOP1/VOP2/VOPC), its VOP3 src0 may select
+/// DPP (gfx1250 VOP3), LLVM may crash on it ([`spec::oracle_crashes64`]), the format depends on
+/// the GFX9 FLAT segment bits 15:14.
+const VOP_EXT: u8 = 1;
+const VOP3_DPP: u8 = 2;
+const ORACLE: u8 = 4;
+const SEG: u8 = 8;
+
+/// Plan flags: GFX9 DS whose acc bit (25) makes data and destination AGPRs; a FLAT-family
+/// entry (memory offset and cache policy); unused-field constraints the masks do not capture.
+const DS_ACC: u8 = 1;
+const FLAT: u8 = 2;
+const SLOW_UNUSED: u8 = 4;
+
+/// A field read as `(word >> shift) & mask`; `shift` SPLIT: read with [`Field::extract`].
+const SPLIT: u8 = u8::MAX;
+
+/// What the top nine bits of a first dword say.
+#[derive(Clone, Copy)]
+struct Route {
+    /// Index into `Target::plans` (NONE: general path).
+    plans: u8,
+    shift: u8,
+    opmask: u16,
+    /// Bytes of the fixed part.
+    flen: u8,
+    flags: u8,
+}
+
+const NONE: u8 = u8::MAX;
+
+/// One table entry, ready to decode.
+pub(crate) struct Plan {
+    pub info: &'static OpInfo,
+    /// The word bits that MustBe/ZeroBits constraints fix (else the word is invalid) and those
+    /// that Unmodelled ones fix (else unsupported); a mismatch takes the general path.
+    fix_mask: Word,
+    fix_val: Word,
+    /// The operands' fields: (shift, mask).
+    fields: [(u8, u32); MAX_OPERANDS],
+    /// Operands whose field uses the scalar source encodings (bit i: operand i).
+    scalar_srcs: u16,
+    flags: u8,
+}
+
+struct TargetPlans {
+    routes: [Route; 512],
+    /// GFX9 FLAT/SCRATCH/GLOBAL by segment (bits 15:14 = 0, 1, 2): plan indices.
+    seg: [u8; 3],
+    plans: Vec<Vec<Option<Plan>>>,
+}
+
+fn mask_of(width: u32) -> u32 {
+    if width >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << width) - 1
+    }
+}
+
+fn plan(target: Target, format: Format, opcode: usize, info: &'static OpInfo) -> Option<Plan> {
+    let fam = target.family();
+    let op = opcode as u16;
+    // Opcodes with their own decoder, checked by `decode` before the table.
+    let special = (fam == Family::Gfx12_5 && format == Format::Vop3p && wmma::by_opcode(op).is_some())
+        || (target != Target::Gfx942 && format == Format::Vop3 && op == bitop3::OPCODE)
+        || (target == Target::Gfx950 && format == Format::Vop3p && op == mai::LD_SCALE_OPCODE)
+        || (fam == Family::Gfx9 && format == Format::Vop3p && mai::by_opcode(target, op).is_some())
+        || info.operands.len() > MAX_OPERANDS
+        || info.format != format;
+    if special {
+        return None;
+    }
+    let mut p = Plan {
+        info,
+        fix_mask: 0,
+        fix_val: 0,
+        fields: [(0, 0); MAX_OPERANDS],
+        scalar_srcs: 0,
+        flags: 0,
+    };
+    for (i, s) in info.operands.iter().enumerate() {
+        let (shift, width) = s.field.bits();
+        p.fields[i] = if s.field == Field::Vop3pOpSelHi {
+            (SPLIT, 0)
+        } else if width == 0 {
+            (0, 0)
+        } else {
+            (shift as u8, mask_of(width))
+        };
+        if operand::scalar_source_kind(s.kind) {
+            p.scalar_srcs |= 1 << i;
+        }
+    }
+    for &(f, u) in info.unused {
+        let (shift, width) = f.bits();
+        let m = mask_of(width);
+        let (bits, val) = match u {
+            Unused::Ignored => continue,
+            Unused::MustBe(v) | Unused::Unmodelled(v) => (m, v),
+            Unused::ZeroBits(z) => (z & m, 0),
+        };
+        if f == Field::Vop3pOpSelHi || width == 0 || val & !bits != 0 {
+            p.flags |= SLOW_UNUSED;
+            continue;
+        }
+        p.fix_mask |= (bits as Word) << shift;
+        p.fix_val |= (val as Word) << shift;
+    }
+    if format == Format::Ds && fam == Family::Gfx9 && !info.unused.iter().any(|(f, _)| *f == Field::DsAcc) {
+        p.flags |= DS_ACC;
+    }
+    if matches!(format, Format::Flat | Format::Global | Format::Scratch) {
+        p.flags |= FLAT;
+    }
+    Some(p)
+}
+
+fn build(target: Target) -> TargetPlans {
+    let fam = target.family();
+    let mut formats: Vec<Format> = Vec::new();
+    let mut plans: Vec<Vec<Option<Plan>>> = Vec::new();
+    let mut index = |format: Format| -> u8 {
+        if let Some(i) = formats.iter().position(|f| *f == format) {
+            return i as u8;
+        }
+        let table = tables::table(target, format);
+        plans.push(
+            table
+                .iter()
+                .enumerate()
+                .map(|(op, e)| e.as_ref().and_then(|info| plan(target, format, op, info)))
+                .collect(),
+        );
+        formats.push(format);
+        (formats.len() - 1) as u8
+    };
+    let general = Route { plans: NONE, shift: 0, opmask: 0, flen: 0, flags: 0 };
+    let mut routes = [general; 512];
+    for (top, r) in routes.iter_mut().enumerate() {
+        let word = (top as u32) << 23;
+        let format = crate::classify(target, word);
+        let seg = fam == Family::Gfx9 && format == Format::Flat;
+        // gfx1250 words that `decode` hands to other decoders before the tables.
+        let other = (fam == Family::Gfx12_5 && word & vbuffer::MASK == vbuffer::MATCH)
+            || !spec::modelled(target, format)
+            || tables::table(target, format).is_empty();
+        if other && !seg {
+            continue;
+        }
+        let Some((_, _, shift, width)) = spec::format_encoding(fam, format) else { continue };
+        let mut flags = 0;
+        if matches!(format, Format::Vop1 | Format::Vop2 | Format::Vopc) {
+            flags |= VOP_EXT;
+        }
+        if fam == Family::Gfx12_5 && format == Format::Vop3 {
+            flags |= VOP3_DPP;
+        }
+        if spec::oracle_may_crash(fam, format) {
+            flags |= ORACLE;
+        }
+        if seg {
+            flags |= SEG;
+        }
+        *r = Route {
+            plans: if seg { NONE } else { index(format) },
+            shift: shift as u8,
+            opmask: mask_of(width) as u16,
+            flen: spec::format_len(fam, format) as u8,
+            flags,
+        };
+    }
+    let seg = if fam == Family::Gfx9 {
+        [index(Format::Flat), index(Format::Scratch), index(Format::Global)]
+    } else {
+        [NONE; 3]
+    };
+    TargetPlans { routes, seg, plans }
+}
+
+fn target_plans(target: Target) -> &'static TargetPlans {
+    static P: [OnceLock<TargetPlans>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    P[target as usize].get_or_init(|| build(target))
+}
+
+/// An instruction the fast path takes: its entry, its fixed part and that part's length.
+pub(crate) struct Hit {
+    pub plan: &'static Plan,
+    pub word: Word,
+    pub fixed: usize,
+}
+
+#[inline]
+fn dword(inst: &[u8], i: usize) -> Option<u32> {
+    let b: [u8; 4] = inst.get(4 * i..4 * i + 4)?.try_into().ok()?;
+    Some(u32::from_le_bytes(b))
+}
+
+/// The entry and fixed part of the instruction at the start of `inst`, when it is an ordinary
+/// table instruction whose unused fields hold their expected values; `None`: ask the general
+/// path.
+#[inline]
+pub(crate) fn route(target: Target, inst: &[u8]) -> Option<Hit> {
+    let t = target_plans(target);
+    let w0 = dword(inst, 0)?;
+    let r = t.routes[(w0 >> 23) as usize];
+    let pi = if r.flags & SEG != 0 {
+        *t.seg.get(((w0 >> 14) & 3) as usize)?
+    } else {
+        r.plans
+    };
+    if pi == NONE {
+        return None;
+    }
+    let opcode = (w0 >> r.shift) as usize & r.opmask as usize;
+    let plan = t.plans[pi as usize].get(opcode)?.as_ref()?;
+    let lit = dword(inst, 1).unwrap_or(0);
+    if r.flags & VOP_EXT != 0 && spec::vop_extension(target, w0).is_some() {
+        return None;
+    }
+    if r.flags & VOP3_DPP != 0 && dpp::is_vop3_dpp(target, w0, lit) {
+        return None;
+    }
+    let flen = r.flen as usize;
+    let mut word = w0 as Word;
+    if flen >= 8 {
+        word |= (dword(inst, 1)? as Word) << 32;
+    }
+    if r.flags & ORACLE != 0 && spec::oracle_crashes64(target, word as u64, lit) {
+        return None;
+    }
+    if flen == 12 {
+        word |= (dword(inst, 2)? as Word) << 64;
+    }
+    if plan.flags & SLOW_UNUSED != 0 || word & plan.fix_mask != plan.fix_val {
+        return None;
+    }
+    Some(Hit { plan, word, fixed: flen })
+}
+
+/// Decodes the operands of a [`route`] hit into `operands` (`None` on any error: the general
+/// path then reports it).
+#[inline]
+pub(crate) fn operands(
+    target: Target,
+    hit: &Hit,
+    inst: &[u8],
+    operands: &mut [Option<InstOperand>; MAX_OPERANDS],
+) -> Option<(usize, Option<(u64, bool)>)> {
+    let p = hit.plan;
+    let word = hit.word;
+    let mut raws = [0u32; MAX_OPERANDS];
+    let mut wide_lit = false;
+    for (i, (r, &(shift, mask))) in raws.iter_mut().zip(&p.fields).take(p.info.operands.len()).enumerate() {
+        *r = if shift == SPLIT {
+            p.info.operands[i].field.extract(word)
+        } else {
+            (word >> shift) as u32 & mask
+        };
+        wide_lit |= p.scalar_srcs >> i & 1 != 0 && *r == 254;
+    }
+    let wide_lit = wide_lit && target.family() == Family::Gfx12_5;
+    let ds_acc = p.flags & DS_ACC != 0 && Field::DsAcc.extract(word) == 1;
+    operand::decode_operands_into(target, p.info, word, &raws, hit.fixed, inst, operands, wide_lit, ds_acc).ok()
+}
+
+/// Is the hit a FLAT-family instruction (memory offset and cache policy to fill in)?
+#[inline]
+pub(crate) fn is_flat(hit: &Hit) -> bool {
+    hit.plan.flags & FLAT != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fast path asks [`spec::oracle_crashes64`] only about the formats
+    /// [`spec::oracle_may_crash`] lists: no word of another table format may be one LLVM
+    /// crashes on. Random words, with the fields the crash rules read pushed to the values they
+    /// test (literal and TTMP encodings, destination 255, the opcodes named there).
+    #[test]
+    fn oracle_crashes_only_in_listed_formats() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut crashes = 0;
+        for target in Target::ALL {
+            for _ in 0..2_000_000 {
+                let r = next();
+                let mut w = next();
+                let pick = |r: u64, k: u32, vals: &[u64]| vals[((r >> k) as usize) % vals.len()];
+                // Sources/destinations at the values the rules test.
+                for (shift, width) in [(0u32, 8u32), (0, 9), (32, 9), (41, 9), (50, 9), (6, 7)] {
+                    if (r >> (shift + width)) & 3 == 0 {
+                        let v = pick(r, shift, &[255, 108, 115, 123, 254, 200, 250, 0, 1]) & ((1 << width) - 1);
+                        w = (w & !(((1u64 << width) - 1) << shift)) | v << shift;
+                    }
+                }
+                let lit = if r & 1 == 0 { 0xff } else { next() as u32 };
+                let fam = target.family();
+                let format = crate::classify(target, w as u32);
+                if spec::oracle_crashes64(target, w, lit) {
+                    crashes += 1;
+                    let tabled = spec::modelled(target, format) && !tables::table(target, format).is_empty();
+                    assert!(
+                        !tabled || spec::oracle_may_crash(fam, format),
+                        "{target:?}: {w:#018x} (lit {lit:#x}) crashes LLVM but {format:?} is not listed"
+                    );
+                }
+            }
+        }
+        assert!(crashes > 1000, "the sampling reaches the crash rules ({crashes})");
+    }
+}
