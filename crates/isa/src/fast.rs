@@ -6,7 +6,7 @@
 //! encodings LLVM crashes on, unused-field values off the common case, any error) goes to the
 //! general path in [`crate::decode`], which stays the definition of what a word decodes to.
 
-use crate::operand::{self, InstOperand, MAX_OPERANDS};
+use crate::operand::{self, MAX_OPERANDS};
 use crate::spec::{self, Family, Field, Format, OpInfo, Target, Unused, Word};
 use crate::{bitop3, dpp, mai, tables, vbuffer, wmma};
 use std::sync::OnceLock;
@@ -54,7 +54,16 @@ pub(crate) struct Plan {
     /// Operands whose field uses the scalar source encodings (bit i: operand i).
     scalar_srcs: u16,
     flags: u8,
+    /// FLAT family: the operand holding the memory offset and how it reads (`MEM_*`), and
+    /// the cache-policy bit each operand sets when its field is non-zero (0: none).
+    mem: (u8, u8),
+    cache: [u8; MAX_OPERANDS],
 }
+
+const MEM_NONE: u8 = 0;
+const MEM_S13: u8 = 1;
+const MEM_S24: u8 = 2;
+const MEM_U13: u8 = 3;
 
 struct TargetPlans {
     routes: [Route; 512],
@@ -91,6 +100,8 @@ fn plan(target: Target, format: Format, opcode: usize, info: &'static OpInfo) ->
         fields: [(0, 0); MAX_OPERANDS],
         scalar_srcs: 0,
         flags: 0,
+        mem: (0, MEM_NONE),
+        cache: [0; MAX_OPERANDS],
     };
     for (i, s) in info.operands.iter().enumerate() {
         let (shift, width) = s.field.bits();
@@ -123,8 +134,29 @@ fn plan(target: Target, format: Format, opcode: usize, info: &'static OpInfo) ->
     if format == Format::Ds && fam == Family::Gfx9 && !info.unused.iter().any(|(f, _)| *f == Field::DsAcc) {
         p.flags |= DS_ACC;
     }
-    if matches!(format, Format::Flat | Format::Global | Format::Scratch) {
+    if matches!(info.format, Format::Flat | Format::Global | Format::Scratch) {
         p.flags |= FLAT;
+        // As `crate::mem_offset` and `crate::cache_policy` read them.
+        if let Some((i, s)) = info.operands.iter().enumerate().find(|(_, s)| {
+            matches!(s.kind, spec::Kind::FlatOff13 | spec::Kind::VfOff24 | spec::Kind::FlatOff13U)
+        }) {
+            p.mem = (
+                i as u8,
+                match s.kind {
+                    spec::Kind::FlatOff13 => MEM_S13,
+                    spec::Kind::VfOff24 => MEM_S24,
+                    _ => MEM_U13,
+                },
+            );
+        }
+        for (i, s) in info.operands.iter().enumerate() {
+            p.cache[i] = match s.field {
+                Field::FlatSc0 => 1,
+                Field::FlatSc1 => 2,
+                Field::FlatNt => 4,
+                _ => 0,
+            };
+        }
     }
     Some(p)
 }
@@ -191,6 +223,7 @@ fn build(target: Target) -> TargetPlans {
     TargetPlans { routes, seg, plans }
 }
 
+#[inline]
 fn target_plans(target: Target) -> &'static TargetPlans {
     static P: [OnceLock<TargetPlans>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     P[target as usize].get_or_init(|| build(target))
@@ -251,36 +284,59 @@ pub(crate) fn route(target: Target, inst: &[u8]) -> Option<Hit> {
     Some(Hit { plan, word, fixed: flen })
 }
 
-/// Decodes the operands of a [`route`] hit into `operands` (`None` on any error: the general
-/// path then reports it).
+/// Decodes the operands of a [`route`] hit into `out` (whose other fields the caller set),
+/// with its length, literal and, for the FLAT family, memory offset and cache policy; `false`
+/// on any error (the general path then reports it).
 #[inline]
-pub(crate) fn operands(
-    target: Target,
-    hit: &Hit,
-    inst: &[u8],
-    operands: &mut [Option<InstOperand>; MAX_OPERANDS],
-) -> Option<(usize, Option<(u64, bool)>)> {
+pub(crate) fn fill(target: Target, hit: &Hit, inst: &[u8], out: &mut crate::Instruction) -> bool {
     let p = hit.plan;
     let word = hit.word;
     let mut raws = [0u32; MAX_OPERANDS];
-    let mut wide_lit = false;
-    for (i, (r, &(shift, mask))) in raws.iter_mut().zip(&p.fields).take(p.info.operands.len()).enumerate() {
-        *r = if shift == SPLIT {
+    let n = p.info.operands.len().min(MAX_OPERANDS);
+    for i in 0..n {
+        let (shift, mask) = p.fields[i];
+        raws[i] = if shift == SPLIT {
             p.info.operands[i].field.extract(word)
         } else {
-            (word >> shift) as u32 & mask
+            // Most fields sit in the low 64 bits: a 64-bit shift there.
+            let v = if shift < 64 { word as u64 >> shift } else { (word >> shift) as u64 };
+            v as u32 & mask
         };
-        wide_lit |= p.scalar_srcs >> i & 1 != 0 && *r == 254;
     }
-    let wide_lit = wide_lit && target.family() == Family::Gfx12_5;
+    let mut wide_lit = false;
+    if p.scalar_srcs != 0 && target.family() == Family::Gfx12_5 {
+        let mut m = p.scalar_srcs;
+        while m != 0 {
+            wide_lit |= raws[(m.trailing_zeros() as usize).min(MAX_OPERANDS - 1)] == 254;
+            m &= m - 1;
+        }
+    }
     let ds_acc = p.flags & DS_ACC != 0 && Field::DsAcc.extract(word) == 1;
-    operand::decode_operands_into(target, p.info, word, &raws, hit.fixed, inst, operands, wide_lit, ds_acc).ok()
-}
-
-/// Is the hit a FLAT-family instruction (memory offset and cache policy to fill in)?
-#[inline]
-pub(crate) fn is_flat(hit: &Hit) -> bool {
-    hit.plan.flags & FLAT != 0
+    let Ok((len, literal)) =
+        operand::decode_operands_into(target, p.info, word, &raws, hit.fixed, inst, &mut out.operands, wide_lit, ds_acc)
+    else {
+        return false;
+    };
+    out.len = len as u8;
+    out.literal = literal;
+    if p.flags & FLAT != 0 {
+        let (i, how) = p.mem;
+        let v = raws[(i as usize).min(MAX_OPERANDS - 1)];
+        out.mem_offset = match how {
+            MEM_S13 => ((v & 0x1fff) << 19) as i32 >> 19,
+            MEM_S24 => ((v & 0xff_ffff) << 8) as i32 >> 8,
+            MEM_U13 => (v & 0x1fff) as i32,
+            _ => 0,
+        };
+        let mut bits = 0u16;
+        for i in 0..n {
+            if raws[i] != 0 {
+                bits |= p.cache[i] as u16;
+            }
+        }
+        out.cache = crate::CachePolicy { bits };
+    }
+    true
 }
 
 #[cfg(test)]

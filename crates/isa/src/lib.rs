@@ -312,28 +312,25 @@ fn raw(bytes: &[u8], offset: usize, n: usize) -> Vec<u8> {
 }
 
 /// Decodes the instruction at `bytes[offset..]`.
+#[inline]
 pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction, DecodeError> {
     let inst = bytes.get(offset..).unwrap_or(&[]);
     if let Some(hit) = fast::route(target, inst) {
-        let flat = fast::is_flat(&hit);
-        let info = hit.plan.info;
         // Built in the value returned, so that the large instruction is written once.
         let mut res = Ok(Instruction {
             target,
-            info,
+            info: hit.plan.info,
             offset,
             len: 0,
             literal: None,
             mods: Modifiers::default(),
-            cache: if flat { cache_policy(info, hit.word) } else { CachePolicy::default() },
-            mem_offset: if flat { mem_offset(info, hit.word) } else { 0 },
+            cache: CachePolicy::default(),
+            mem_offset: 0,
             word: hit.word,
             operands: [None; MAX_OPERANDS],
         });
         if let Ok(out) = &mut res {
-            if let Some((len, literal)) = fast::operands(target, &hit, inst, &mut out.operands) {
-                out.len = len as u8;
-                out.literal = literal;
+            if fast::fill(target, &hit, inst, out) {
                 return res;
             }
         }

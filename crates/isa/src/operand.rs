@@ -326,8 +326,13 @@ pub fn scalar_source_kind(kind: Kind) -> bool {
 
 /// The (neg, abs) bits of VOP3 source `idx`.
 pub fn src_mod_bits(word: Word, idx: u8) -> (bool, bool) {
-    let neg = (word >> (61 + idx as u64)) & 1 == 1;
-    let abs = (word >> (8 + idx as u64)) & 1 == 1;
+    if idx > 2 {
+        return ((word >> (61 + idx as u32)) & 1 == 1, (word >> (8 + idx as u32)) & 1 == 1);
+    }
+    // Both in the low 64 bits: a 64-bit shift.
+    let w = word as u64;
+    let neg = (w >> (61 + idx as u32)) & 1 == 1;
+    let abs = (w >> (8 + idx as u32)) & 1 == 1;
     (neg, abs)
 }
 
@@ -346,6 +351,115 @@ pub fn byte_sel_value(byte_sel: u8, v: u32) -> u8 {
         1 => ((v & 1) << 1 | (v >> 1) & 1) as u8,
         2 => ((v >> 2) & 3) as u8,
         _ => 0,
+    }
+}
+
+/// The common operands (VGPRs, aligned SGPRs and SGPR pairs, inline integers, plain
+/// immediates) decoded without the general rules of [`decode_operand`], which gives the same
+/// value for them; `None`: anything else, decoded by [`decode_operand`].
+#[inline(always)]
+pub fn quick_operand(fam: Family, kind: Kind, v: u32, word: Word) -> Option<Operand> {
+    let max_sgpr = match fam {
+        Family::Gfx12_5 => 105,
+        Family::Gfx9 => 101,
+    };
+    let reg = |class, index: u32, dwords: u32| {
+        Some(Operand::Reg(Reg {
+            class,
+            index: index as u16,
+            dwords: dwords as u8,
+        }))
+    };
+    // `decode_scalar` for SGPRs that need no alignment note and for inline integers (`consts`:
+    // the operand has a value type).
+    let scalar = |v: u32, dwords: u32, consts: bool| -> Option<Operand> {
+        if v <= max_sgpr {
+            if (dwords == 1 || dwords == 2) && v % dwords == 0 {
+                return reg(RegClass::Sgpr, v, dwords);
+            }
+            return None;
+        }
+        // VCC and EXEC: halves, or the pair at its first encoding.
+        let lohi = |class, base: u32| match dwords {
+            1 => reg(class, v - base, 1),
+            2 if v == base => reg(class, 0, 2),
+            _ => None,
+        };
+        match (fam, v) {
+            (_, 108..=123) if (dwords == 1 || dwords == 2) && (v - 108) % dwords == 0 && v - 108 + dwords <= 16 => {
+                reg(RegClass::Ttmp, v - 108, dwords)
+            }
+            (_, 106 | 107) => lohi(RegClass::Vcc, 106),
+            (_, 126 | 127) => lohi(RegClass::Exec, 126),
+            (Family::Gfx12_5, 124) | (Family::Gfx9, 125) => reg(RegClass::Null, 0, dwords),
+            (Family::Gfx12_5, 125) | (Family::Gfx9, 124) if dwords == 1 => reg(RegClass::M0, 0, 1),
+            (_, 128..=192) if consts => Some(Operand::IntConst((v - 128) as i8)),
+            (_, 193..=208) if consts => Some(Operand::IntConst(-((v - 192) as i32) as i8)),
+            _ => None,
+        }
+    };
+    let mods_ok = |idx: u8, mods: SrcMods| {
+        let (neg, abs) = src_mod_bits(word, idx);
+        !((mods == SrcMods::ModsInvalid && (neg || abs)) || (mods == SrcMods::ModsNegInvalid && neg))
+    };
+    let vsrc = |ty: ValType| {
+        if v >= 256 {
+            reg(RegClass::Vgpr, v - 256, ty.dwords())
+        } else {
+            scalar(v, ty.dwords(), true)
+        }
+    };
+    match kind {
+        Kind::VDst { dwords }
+        | Kind::VReg { dwords }
+        | Kind::VRegAnyAlign { dwords }
+        | Kind::VRegLo128 { dwords }
+        | Kind::VDstAv { dwords }
+        | Kind::VRegAv { dwords }
+            if v <= 255 =>
+        {
+            reg(RegClass::Vgpr, v, dwords as u32)
+        }
+        Kind::SDst { dwords } => scalar(v, dwords as u32, false),
+        Kind::SBase { dwords } => scalar(2 * v, dwords as u32, false),
+        Kind::SSrc(ty) | Kind::SReg(ty) | Kind::SSrcM0Space(ty) => scalar(v, ty.dwords(), true),
+        Kind::VSrc(ty) | Kind::VSrcLo128(ty) => vsrc(ty),
+        Kind::VSrcM { ty, idx, mods } if mods_ok(idx, mods) => vsrc(ty),
+        Kind::Imm16(_) => Some(Operand::Imm(v & 0xffff)),
+        Kind::Fixed(_) => Some(Operand::Implicit),
+        Kind::FlatVaddrG => {
+            let off = match fam {
+                Family::Gfx9 => (word >> 48) & 0x7f == 0x7f,
+                Family::Gfx12_5 => word & 0x7f == 124,
+            };
+            reg(RegClass::Vgpr, v, if off { 2 } else { 1 })
+        }
+        Kind::FlatSaddrK { dwords, .. } | Kind::FlatSaddrOpt { dwords, .. } => {
+            let off = match fam {
+                Family::Gfx9 => 0x7f,
+                Family::Gfx12_5 => 124,
+            };
+            if v == off {
+                Some(Operand::Implicit)
+            } else {
+                scalar(v, dwords as u32, false)
+            }
+        }
+        Kind::FlatOff13 | Kind::FlatOff13U => Some(Operand::Imm(v & 0x1fff)),
+        Kind::VfOff24 | Kind::VfCachePolicy { .. } | Kind::VfAtomicCachePolicy => Some(Operand::Imm(v)),
+        Kind::VDataRtn { dwords } | Kind::FlatDst { dwords } | Kind::FlatData { dwords } if (word >> 55) & 1 == 0 => {
+            reg(RegClass::Vgpr, v, dwords as u32)
+        }
+        Kind::PkBits { srcs, .. } if v >> srcs == 0 => Some(Operand::Imm(v)),
+        Kind::SmemOff
+        | Kind::Flag(_)
+        | Kind::SmemCachePolicy
+        | Kind::Omod
+        | Kind::OpSel { .. }
+        | Kind::DsOffset16
+        | Kind::DsOffsetPair
+        | Kind::DsSwizzle => Some(Operand::Imm(v)),
+        _ => None,
     }
 }
 
@@ -1880,8 +1994,15 @@ pub fn decode_operands_into(
     if wide_lit {
         let _ = lits.read(true)?;
     }
-    for ((slot, spec), &raw) in operands.iter_mut().zip(info.operands).zip(raws) {
-        let mut value = decode_operand(target, spec.kind, raw, word, &mut lits, &mut warn)?;
+    let fam = target.family();
+    let specs = info.operands;
+    for i in 0..specs.len().min(MAX_OPERANDS) {
+        let spec = &specs[i];
+        let raw = raws[i];
+        let mut value = match quick_operand(fam, spec.kind, raw, word) {
+            Some(v) => v,
+            None => decode_operand(target, spec.kind, raw, word, &mut lits, &mut warn)?,
+        };
         if ds_acc
             && matches!(
                 spec.field,
@@ -1895,7 +2016,7 @@ pub fn decode_operands_into(
                 value = Operand::Reg(Reg { class: RegClass::Agpr, ..r });
             }
         }
-        *slot = Some(InstOperand {
+        operands[i] = Some(InstOperand {
             spec,
             value,
             raw,

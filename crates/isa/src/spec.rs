@@ -910,6 +910,7 @@ pub fn opcode_count(family: Family, format: Format) -> u32 {
 /// - gfx942 VOP3 compares (opcodes 0x10..=0xff) and v_readlane_b32 (0x289) with destination
 ///   field 255 (a segmentation fault);
 /// - see [`oracle_crashes64`] for the 64-bit encodings whose second dword matters.
+#[inline]
 pub fn oracle_crashes(target: Target, word: u32, lit: u32) -> bool {
     let vop2 = word >> 31 == 0 && (word >> 25) < 0x3e;
     let vop2_op = (word >> 25) & 0x3f;
@@ -970,6 +971,7 @@ pub fn vop_extension(target: Target, word: u32) -> Option<Format> {
 /// - gfx950 VOP3P v_mfma_f32_{16x16x128,32x32x64}_f8f6f4 (opcodes 0x2d, 0x2e) with a 6- or
 ///   4-bit format for A or B (cbsz or blgp 2..=4) and A or B a TTMP, null, a negative or float
 ///   inline constant or a literal (encodings 108..=127, 193..=255).
+#[inline]
 pub fn oracle_crashes64(target: Target, word: u64, lit: u32) -> bool {
     let w0 = word as u32;
     if oracle_crashes(target, w0, lit) {

@@ -162,19 +162,20 @@ enum HalfError {
 }
 
 /// The single-instruction words of a half (without literal).
-fn single_words(h: &Half) -> Result<Vec<u32>, HalfError> {
+/// The single-instruction words of a half (one or two: the array and the count).
+fn single_words(h: &Half) -> Result<([u32; 2], usize), HalfError> {
     Ok(match h.single {
         Single::Vop2(op) => {
             if h.neg != 0 || h.vsrc2 != 0 {
                 return Err(HalfError::Invalid);
             }
-            vec![op << 25 | (h.vdst & 0xff) << 17 | (h.vsrc1 & 0xff) << 9 | h.src0]
+            ([op << 25 | (h.vdst & 0xff) << 17 | (h.vsrc1 & 0xff) << 9 | h.src0, 0], 1)
         }
         Single::Mov => {
             if h.vsrc1 != 0 || h.neg != 0 || h.vsrc2 != 0 {
                 return Err(HalfError::Invalid);
             }
-            vec![0x3f << 25 | (h.vdst & 0xff) << 17 | 0x01 << 9 | h.src0]
+            ([0x3f << 25 | (h.vdst & 0xff) << 17 | 0x01 << 9 | h.src0, 0], 1)
         }
         Single::Vop3 { op, srcs, mask } => {
             // Fields a half does not have must be zero (LLVM encodes them as 0).
@@ -188,7 +189,7 @@ fn single_words(h: &Half) -> Result<Vec<u32>, HalfError> {
                 (true, true) => h.vsrc2,
                 (true, false) => 256 + h.vsrc2,
             };
-            vec![0x35 << 26 | op << 16 | h.vdst, h.neg << 29 | src2 << 18 | src1 << 9 | h.src0]
+            ([0x35 << 26 | op << 16 | h.vdst, h.neg << 29 | src2 << 18 | src1 << 9 | h.src0], 2)
         }
         Single::Bitop2 => {
             // v_bitop3_b32 vdst, src0, src1, 0: the truth table's bits 5:3 sit in abs (10:8),
@@ -197,10 +198,13 @@ fn single_words(h: &Half) -> Result<Vec<u32>, HalfError> {
             if h.neg != 0 {
                 return Err(HalfError::Invalid);
             }
-            vec![
-                0x35 << 26 | 0x234 << 16 | ((t >> 3) & 7) << 8 | h.vdst,
-                (t & 7) << 29 | ((t >> 6) & 3) << 27 | 128 << 18 | (256 + h.vsrc1) << 9 | h.src0,
-            ]
+            (
+                [
+                    0x35 << 26 | 0x234 << 16 | ((t >> 3) & 7) << 8 | h.vdst,
+                    (t & 7) << 29 | ((t >> 6) & 3) << 27 | 128 << 18 | (256 + h.vsrc1) << 9 | h.src0,
+                ],
+                2,
+            )
         }
         Single::NoSingle => return Err(HalfError::Unsupported),
     })
@@ -212,10 +216,16 @@ fn decode_half(h: &Half, tail: &[u8]) -> Result<Instruction, HalfError> {
     if matches!(h.src0, crate::dpp::DPP16 | crate::dpp::DPP8 | crate::dpp::DPP8_FI) {
         return Err(HalfError::Unsupported);
     }
-    let mut bytes: Vec<u8> = single_words(h)?.iter().flat_map(|w| w.to_le_bytes()).collect();
-    // A half reads at most a 64-bit literal after its words: not the rest of the buffer.
-    bytes.extend_from_slice(&tail[..tail.len().min(8)]);
-    match decode(Target::Gfx1250, &bytes, 0) {
+    let (words, n) = single_words(h)?;
+    // The words, then at most a 64-bit literal (a half reads no more of the buffer), on the
+    // stack.
+    let mut bytes = [0u8; 16];
+    for (i, w) in words.iter().take(n).enumerate() {
+        bytes[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    let lit = &tail[..tail.len().min(8)];
+    bytes[4 * n..4 * n + lit.len()].copy_from_slice(lit);
+    match decode(Target::Gfx1250, &bytes[..4 * n + lit.len()], 0) {
         Ok(i) => Ok(i),
         Err(DecodeError::Invalid { .. }) => Err(HalfError::Invalid),
         Err(DecodeError::Truncated { .. }) => Err(HalfError::Truncated),
