@@ -32,6 +32,11 @@
 //!   (`buffer_wbl2`, `buffer_inv`) are decoded by [`mubuf`] from its opcode list; gfx1250
 //!   VBUFFER buffer loads, stores and atomics by [`vbuffer`].
 //!
+//! Speed: [`decode`] first tries a fast path (module `fast`: routes over the first dword's top
+//! nine bits and per-entry plans computed once from the tables, common operands decoded by
+//! [`operand::quick_operand`]); every word it does not take, and every error, goes through the
+//! general path, which defines the result.
+//!
 //! Decoded outside the tables, from the ordinary entries: DPP16/DPP8 ([`dpp`]), GFX9 SDWA
 //! ([`sdwa`]), VOPD ([`vopd`]), v_bitop3 ([`bitop3`]), gfx1250 WMMA ([`wmma`]).
 //!
