@@ -213,8 +213,8 @@ impl<'ctx> Raiser<'ctx, '_> {
         Ok(out)
     }
 
-    /// The F64 layout: per step, two k of each wave through v_mfma_f64_16x16x4_f64 (k-chunks
-    /// 2w and 2w+1 of wave w's MFMA hold them, the other two are -0 * +0).
+    /// The F64 layout: per step, four k of each wave through v_mfma_f64_16x16x4_f64 (its
+    /// k-chunk g in lane row g, fetched from the wave's half with ds_bpermute).
     ///
     /// MFMA row i = 4p + g (D pair p, lane row g) stands for WMMA row
     /// sigma(i) = 8(g % 2) + 2p + g / 2, so that D pair p of both waves' MFMAs becomes WMMA
@@ -265,24 +265,35 @@ impl<'ctx> Raiser<'ctx, '_> {
                 acc = [vec![k; 4], vec![k; 4]];
             }
         }
-        // Lane 32w + 16s + i: k-chunk s of wave w's MFMA, row sigma(i) / column i.
+        // Lane 16g + i: k-chunk g of each wave's MFMA, row sigma(i) / column i; wave w's values
+        // come from its lanes 32w + 16h + sigma(i) (A) and 32w + 16h + i (B).
         let i = b.build_and(lanes.lane, self.i32(15), "")?;
-        let wbase = b.build_and(lanes.lane, self.i32(32), "")?;
-        let s_bit = b.build_and(b.build_right_shift(lanes.lane, self.i32(4), false, "")?, self.i32(1), "")?;
+        let g = b.build_right_shift(lanes.lane, self.i32(4), false, "")?;
         let sigma = {
             let g0 = b.build_left_shift(b.build_and(i, self.i32(1), "")?, self.i32(3), "")?;
             let p2 = b.build_left_shift(b.build_right_shift(i, self.i32(2), false, "")?, self.i32(1), "")?;
             let g1 = b.build_and(b.build_right_shift(i, self.i32(1), false, "")?, self.i32(1), "")?;
             b.build_or(b.build_or(g0, p2, "")?, g1, "")?
         };
-        let addr = |row: IntValue<'ctx>, h: u64| -> Result<IntValue<'ctx>, RaiseError> {
-            let l = b.build_or(b.build_or(wbase, self.i32(16 * h), "")?, row, "")?;
-            Ok(b.build_left_shift(l, self.i32(2), "")?)
+        let addr = |row: IntValue<'ctx>, base: u64| -> Result<IntValue<'ctx>, RaiseError> {
+            Ok(b.build_left_shift(b.build_or(row, self.i32(base), "")?, self.i32(2), "")?)
         };
-        let addr_a = [addr(sigma, 0)?, addr(sigma, 1)?];
-        let addr_b = [addr(i, 0)?, addr(i, 1)?];
+        // [operand][wave][h]
+        let mut addrs = [[[self.i32(0); 2]; 2]; 2];
+        for w in 0..2u64 {
+            for h in 0..2u64 {
+                addrs[0][w as usize][h as usize] = addr(sigma, 32 * w + 16 * h)?;
+                addrs[1][w as usize][h as usize] = addr(i, 32 * w + 16 * h)?;
+            }
+        }
         let bits = s.a.bits() as usize;
-        let lane_shift = b.build_int_mul(s_bit, self.i32(bits as u64), "")?;
+        // Element g of the chunk: its dword (16-bit: chunks 0-1 from the first of two, 2-3 from
+        // the second; 8-bit: one dword) and its place in that dword.
+        let lane_shift = if bits == 16 {
+            b.build_left_shift(b.build_and(g, self.i32(1), "")?, self.i32(4), "")?
+        } else {
+            b.build_left_shift(g, self.i32(3), "")?
+        };
         let element = |x: IntValue<'ctx>, ty: Elem| -> Result<FloatValue<'ctx>, RaiseError> {
             Ok(match ty {
                 Elem::Fp8 | Elem::Bf8 => {
@@ -293,29 +304,24 @@ impl<'ctx> Raiser<'ctx, '_> {
                 _ => return Err(self.err(inst, format!("{ty:?} elements on the f64 path"))),
             })
         };
-        let mine = [lanes.half0, b.build_not(lanes.half0, "")?];
-        let (neg_zero, zero) = (f64t.const_float(-0.0), f64t.const_float(0.0));
-        let per_lane = s.k as usize / 2;
-        let mut fetched: Vec<((usize, usize, usize), IntValue<'ctx>)> = Vec::new();
-        let mut fetch = |o: usize, dw: usize, h: usize| -> Result<IntValue<'ctx>, RaiseError> {
-            if let Some((_, v)) = fetched.iter().find(|(key, _)| *key == (o, dw, h)) {
-                return Ok(*v);
+        // This lane's element of operand `o` (0 = A) for wave w's MFMA of step (h, e0).
+        let fetch = |o: usize, w: usize, h: usize, e0: usize| -> Result<FloatValue<'ctx>, RaiseError> {
+            let regs = if o == 0 { av } else { bv };
+            let ad = addrs[o][w][h];
+            let dw = e0 * bits / 32;
+            let mut v = self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), regs[dw].into()])?;
+            if bits == 16 {
+                let hi = self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), regs[dw + 1].into()])?;
+                v = self.select(lanes.half0, v, hi)?;
             }
-            let (src, ad) = if o == 0 { (av[dw], addr_a[h]) } else { (bv[dw], addr_b[h]) };
-            let v = self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), src.into()])?;
-            fetched.push(((o, dw, h), v));
-            Ok(v)
+            element(b.build_right_shift(v, lane_shift, false, "")?, if o == 0 { s.a } else { s.b })
         };
-        for t in 0..per_lane {
-            // WMMA k-steps 2t and 2t+1 (the emulator's order: K half h, then element e).
-            let (h, e) = (2 * t / per_lane, 2 * t % per_lane);
-            let dw = e * bits / 32;
-            let shift = b.build_int_add(lane_shift, self.i32((e * bits % 32) as u64), "")?;
-            let xa = element(b.build_right_shift(fetch(0, dw, h)?, shift, false, "")?, s.a)?;
-            let xb = element(b.build_right_shift(fetch(1, dw, h)?, shift, false, "")?, s.b)?;
+        let per_lane = s.k as usize / 2;
+        for t in 0..s.k as usize / 4 {
+            // WMMA k-steps 4t..4t+3 (the emulator's order: K half h, then element e0 + g).
+            let (h, e0) = (4 * t / per_lane, 4 * t % per_lane);
             for w in 0..2 {
-                let aw = b.build_select(mine[w], xa, neg_zero, "")?;
-                let bw = b.build_select(mine[w], xb, zero, "")?;
+                let (aw, bw) = (fetch(0, w, h, e0)?, fetch(1, w, h, e0)?);
                 let c: Vec<BasicValueEnum<'ctx>> = acc[w].iter().map(|&v| v.into()).collect();
                 let cv = self.vector(&c)?;
                 let f = self.intrinsic("llvm.amdgcn.mfma.f64.16x16x4f64", &[])?;

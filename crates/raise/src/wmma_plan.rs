@@ -17,8 +17,9 @@
 //!   gfx942 ds_bpermute); C and D are moved between the WMMA and MFMA layouts the same way.
 //! - `HalfMasked`: each wave's MFMAs read A/B in place from its own half, the other half's A is
 //!   zero; integers only (the K is split over `chunks` chained MFMAs).
-//! - `F64`: v_mfma_f64_16x16x4_f64, two k per MFMA per wave (the other half zero), elements
-//!   converted to f64 exactly: the f64 chain is the emulator's WMMA sum step for step. Used
+//! - `F64`: a chain of v_mfma_f64_16x16x4_f64 per wave, four k per MFMA (fetched over the
+//!   wave64 with ds_bpermute), elements converted to f64 exactly: each step is a fused
+//!   multiply-add of an exact product, which is the emulator's WMMA sum step for step. Used
 //!   where no MFMA of the element type covers the WMMA's K in one instruction, or where the
 //!   result is 16-bit (an f32 MFMA would round twice).
 //!
@@ -85,7 +86,7 @@ pub enum Layout {
     Spread { pad: bool },
     /// In place in each wave's own half, the other half's A zero, `chunks` MFMAs per wave.
     HalfMasked { chunks: u8 },
-    /// v_mfma_f64_16x16x4_f64, two k per MFMA per wave.
+    /// v_mfma_f64_16x16x4_f64, four k per MFMA per wave.
     F64,
 }
 
