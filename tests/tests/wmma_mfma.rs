@@ -334,3 +334,121 @@ fn fp8_and_bf8_shapes() {
 fn iu8_shape() {
     check_shape(hotswap::isa::wmma::by_mnemonic("v_wmma_i32_16x16x64_iu8").unwrap());
 }
+
+/// Runs every kernel of `ir` (buffers: `args` dwords each, all random bits or finite f16) on
+/// the gfx1250 original and both MFMA translations, one and two source waves.
+fn check_module(ir: &str, kernels: &[&str], args: usize) {
+    let obj = hx_llvm::compile_ir(ir, "wmma", GpuTarget::Gfx1250, hx_llvm::OptLevel::O2, hx_llvm::Emit::Object).unwrap_or_else(|e| panic!("{e}\n{ir}"));
+    let source = hx_relink::link(&obj).unwrap();
+    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+        let options = Options { target, wmma: WmmaLowering::Mfma, ..Default::default() };
+        let translated = hotswap::translate(&source, &options).unwrap().bytes;
+        for seed in 1..=3u64 {
+            let spread = (seed > 1).then_some(4 * seed);
+            let bufs: Vec<Arg> = (0..args).map(|i| Arg::Buffer(buffer(Elem::F16, 4096, seed * 31 + i as u64, spread))).collect();
+            for lanes in [32u32, 64] {
+                for k in kernels {
+                    let co = |bytes: &[u8]| {
+                        let co = hotswap::codeobj::CodeObject::parse(bytes).unwrap();
+                        let d = hx_emu::Dispatch { grid: [lanes, 1, 1], block: [lanes, 1, 1], dynamic_lds: 0 };
+                        launch(&co, k, &d, &bufs, &hx_emu::Limits::default()).unwrap_or_else(|e| panic!("{k}: {e}")).args
+                    };
+                    let (want, got) = (co(&source), co(&translated));
+                    for (i, (x, y)) in want.iter().zip(&got).enumerate() {
+                        let (Arg::Buffer(x), Arg::Buffer(y)) = (x, y) else { continue };
+                        let at = x.iter().zip(y).position(|(p, q)| p != q);
+                        assert!(at.is_none(), "{k} on {target:?}, {lanes} lanes, seed {seed}: buffer {i} differs at byte {at:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+const F16_WMMA: &str = "declare <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1, <16 x half>, i1, <16 x half>, i16, <8 x float>, i1, i1)";
+
+fn header(params: &str) -> String {
+    format!(
+        "target triple = \"amdgcn-amd-amdhsa\"
+define amdgpu_kernel void @k({params}) #0 {{
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %t = zext i32 %tid to i64
+"
+    )
+}
+
+const FOOTER: &str = "declare i32 @llvm.amdgcn.workitem.id.x()
+attributes #0 = { \"amdgpu-flat-work-group-size\"=\"1,64\" }
+!llvm.module.flags = !{!0}
+!0 = !{i32 1, !\"amdhsa_code_object_version\", i32 500}
+";
+
+/// The two source waves of a wave64 take different branches, each to its own WMMA, with values
+/// of both live across: each runs its MFMAs in whole-wave mode while the other half's lanes are
+/// inactive, and must neither read nor clobber them.
+#[test]
+fn diverged_source_waves() {
+    let mut ir = header("ptr addrspace(1) %pa, ptr addrspace(1) %pb, ptr addrspace(1) %pc, ptr addrspace(1) %pd, ptr addrspace(1) %pe, ptr addrspace(1) %pf");
+    ir += "  %qa = getelementptr <8 x i32>, ptr addrspace(1) %pa, i64 %t
+  %a = load <16 x half>, ptr addrspace(1) %qa, align 4
+  %qb = getelementptr <8 x i32>, ptr addrspace(1) %pb, i64 %t
+  %b = load <16 x half>, ptr addrspace(1) %qb, align 4
+  %qc = getelementptr <8 x float>, ptr addrspace(1) %pc, i64 %t
+  %c = load <8 x float>, ptr addrspace(1) %qc, align 4
+";
+    for i in 0..24 {
+        ir += &format!("  %lq{i} = getelementptr i32, ptr addrspace(1) %pe, i64 {}\n  %lx{i} = getelementptr i32, ptr addrspace(1) %lq{i}, i64 %t\n  %l{i} = load volatile i32, ptr addrspace(1) %lx{i}, align 4\n", 64 * i);
+    }
+    ir += "  %w0 = icmp ult i32 %tid, 32
+  br i1 %w0, label %then, label %else
+then:
+  %d1 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %b, i16 0, <8 x float> %c, i1 false, i1 false)
+  br label %join
+else:
+  %d2 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %b, i1 false, <16 x half> %a, i16 1, <8 x float> %c, i1 false, i1 false)
+  br label %join
+join:
+  %d = phi <8 x float> [ %d1, %then ], [ %d2, %else ]
+  %qd = getelementptr <8 x float>, ptr addrspace(1) %pd, i64 %t
+  store <8 x float> %d, ptr addrspace(1) %qd, align 4
+";
+    for i in 0..24 {
+        ir += &format!("  %sq{i} = getelementptr i32, ptr addrspace(1) %pf, i64 {}\n  %sx{i} = getelementptr i32, ptr addrspace(1) %sq{i}, i64 %t\n  store volatile i32 %l{i}, ptr addrspace(1) %sx{i}, align 4\n", 64 * i);
+    }
+    ir += &format!("  ret void\n}}\n{F16_WMMA}\n{FOOTER}");
+    check_module(&ir, &["k"], 6);
+}
+
+/// A K loop (its trip count from memory) accumulating through a loop-carried C, and two WMMAs
+/// sharing A.
+#[test]
+fn accumulating_loop() {
+    let mut ir = header("ptr addrspace(1) noalias readonly %pa, ptr addrspace(1) noalias readonly %pb, ptr addrspace(1) noalias readonly %pn, ptr addrspace(1) %pd");
+    ir += "  %n0 = load i32, ptr addrspace(1) %pn, align 4
+  %n = and i32 %n0, 3
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
+  %acc = phi <8 x float> [ zeroinitializer, %entry ], [ %acc2, %loop ]
+  %i64 = zext i32 %i to i64
+  %row = mul i64 %i64, 64
+  %idx = add i64 %row, %t
+  %qa = getelementptr <8 x i32>, ptr addrspace(1) %pa, i64 %idx
+  %a = load <16 x half>, ptr addrspace(1) %qa, align 4
+  %qb = getelementptr <8 x i32>, ptr addrspace(1) %pb, i64 %idx
+  %b = load <16 x half>, ptr addrspace(1) %qb, align 4
+  %acc1 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %b, i16 0, <8 x float> %acc, i1 false, i1 false)
+  %acc2 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %a, i16 0, <8 x float> %acc1, i1 false, i1 false)
+  %i1 = add i32 %i, 1
+  %more = icmp ule i32 %i1, %n
+  br i1 %more, label %loop, label %done
+done:
+  %qd = getelementptr <8 x float>, ptr addrspace(1) %pd, i64 %t
+  store <8 x float> %acc2, ptr addrspace(1) %qd, align 4
+  ret void
+}
+";
+    ir += &format!("{F16_WMMA}\n{FOOTER}");
+    check_module(&ir, &["k"], 4);
+}
