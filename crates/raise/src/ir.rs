@@ -22,6 +22,8 @@ mod wmma_ir;
 mod mem_model_ir;
 #[path = "dpp_ir.rs"]
 mod dpp_ir;
+#[path = "wmma_mfma.rs"]
+mod wmma_mfma;
 
 impl From<BuilderError> for RaiseError {
     fn from(e: BuilderError) -> Self {
@@ -123,6 +125,8 @@ struct Raiser<'ctx, 'a> {
     entry_mode: u8,
     /// Source address of offset 0 of the code (s_get_pc values).
     pc_base: u64,
+    /// The target whose MFMAs dense WMMA is lowered onto (None: the cross-lane path).
+    mfma_target: Option<hx_llvm::GpuTarget>,
 }
 
 /// Raises the kernel `name` (machine code `code`, entry state `abi`) into `module` as
@@ -141,13 +145,38 @@ pub fn raise_kernel<'ctx>(
 /// [`raise_kernel`] for a kernel that may call device functions: the kernel and every function
 /// it can reach become one LLVM function over the same machine state (a call jumps to the
 /// callee with the return address in the SGPR pair, a return dispatches on that address), so
-/// the callee's calling convention needs no model.
+/// the callee's calling convention needs no model. Without a target, WMMA takes the
+/// cross-lane path ([`raise_program_with`] chooses).
 pub fn raise_program<'ctx>(
     ctx: &'ctx Context,
     module: &Module<'ctx>,
     name: &str,
     prog: &cfg::Program<'_>,
     abi: &KernelAbi,
+) -> Result<FunctionValue<'ctx>, RaiseError> {
+    raise_inner(ctx, module, name, prog, abi, None)
+}
+
+/// [`raise_program`] for a known target, with the WMMA lowering `opts.wmma`.
+pub fn raise_program_with<'ctx>(
+    ctx: &'ctx Context,
+    module: &Module<'ctx>,
+    name: &str,
+    prog: &cfg::Program<'_>,
+    abi: &KernelAbi,
+    opts: &crate::RaiseOptions,
+) -> Result<FunctionValue<'ctx>, RaiseError> {
+    let mfma = (opts.wmma == crate::WmmaLowering::Mfma).then_some(opts.target);
+    raise_inner(ctx, module, name, prog, abi, mfma)
+}
+
+fn raise_inner<'ctx>(
+    ctx: &'ctx Context,
+    module: &Module<'ctx>,
+    name: &str,
+    prog: &cfg::Program<'_>,
+    abi: &KernelAbi,
+    mfma_target: Option<hx_llvm::GpuTarget>,
 ) -> Result<FunctionValue<'ctx>, RaiseError> {
     let graph = cfg::build_program(Target::Gfx1250, prog, name)?;
     // Allocas must be in the private address space (5): that comes from the AMDGPU data layout,
@@ -218,6 +247,7 @@ pub fn raise_program<'ctx>(
         half_base: i32t.const_zero(),
         entry_mode: abi.entry_mode,
         pc_base: prog.base,
+        mfma_target,
     };
     let mut abi = abi.clone();
     abi.uses_lds = graph
