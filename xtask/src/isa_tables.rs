@@ -433,7 +433,6 @@ fn candidates(f: Field) -> Vec<Kind> {
                 ValType::Pk16B,
                 ValType::PkF32,
                 ValType::Plain32,
-                ValType::Pk2x32,
             ];
             let mut v = Vec::new();
             for mods in [

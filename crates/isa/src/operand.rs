@@ -1544,10 +1544,6 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
                 32 * r.dwords as u32
             );
         }
-        // A packed pair of 32-bit values takes a 32-bit constant.
-        (Kind::VSrc(ValType::Pk2x32), other) if !matches!(other, Operand::Reg(_)) => {
-            format_operand(out, target, Kind::SSrc(ValType::F32), &other, names)
-        }
         (Kind::VSrc(ty), other) if !matches!(other, Operand::Reg(_)) => {
             format_operand(out, target, Kind::SSrc(ty), &other, names)
         }
