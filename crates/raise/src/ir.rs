@@ -597,6 +597,10 @@ impl<'ctx> Raiser<'ctx, '_> {
         if matches!(m, "v_readlane_b32" | "v_readfirstlane_b32" | "v_writelane_b32") {
             return self.lane_move(inst);
         }
+        // Before ds(): its plain loads are recognised by their width suffix alone.
+        if hx_emu::mem_ops::is_transpose_load(m) {
+            return Err(self.err(inst, hx_emu::mem_ops::TRANSPOSE_REFUSED));
+        }
         if m.starts_with("ds_") {
             return self.ds(inst);
         }

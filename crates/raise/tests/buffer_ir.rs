@@ -103,40 +103,11 @@ fn buffer_lanes_follow_the_emulator() {
     assert!(checked.iter().all(|&c| c > 5000), "{checked:?}");
 }
 
-fn assemble(body: &str) -> Vec<u8> {
-    use hx_llvm::GpuTarget;
-    let obj = hx_llvm::assemble(&format!(".text\n{body}\n"), "t", GpuTarget::Gfx1250).unwrap();
-    let co = hx_codeobj::CodeObject::parse(&obj).unwrap();
-    let text = co.section(".text").unwrap();
-    obj[text.offset as usize..(text.offset + text.size) as usize].to_vec()
-}
-
-fn raise(body: &str) -> Result<String, String> {
-    raise_code(&assemble(body))
-}
-
-fn raise_code(code: &[u8]) -> Result<String, String> {
-    let abi = hx_raise::KernelAbi {
-        kernarg_ptr_sgpr: Some(0),
-        preload: None,
-        private_segment_size: 0,
-        group_segment_size: 0,
-        kernarg_size: 16,
-        uses_lds: false,
-        entry_mode: 0xf0,
-    };
-    let ctx = Context::create();
-    let module = ctx.create_module("raised");
-    hx_raise::raise_kernel(&ctx, &module, "k", code, &abi).map_err(|e| e.to_string())?;
-    hx_llvm::verify(&module, "raised").unwrap();
-    Ok(module.print_to_string().to_string())
-}
-
 /// What the instruction itself asks for and raw addressing does not model is a translation
 /// error naming the kernel, offset and mnemonic; the plain forms raise.
 #[test]
 fn buffer_forms_not_modelled_are_refused_by_name() {
-    let ok = raise("s_load_b128 s[4:7], s[0:1], 0x0\ns_wait_kmcnt 0x0\nbuffer_load_b32 v2, v1, s[4:7], s2 offen offset:8\nbuffer_atomic_add_u32 v2, v1, s[4:7], null offen th:TH_ATOMIC_RETURN scope:SCOPE_DEV\ns_endpgm").unwrap();
+    let ok = common::raise("s_load_b128 s[4:7], s[0:1], 0x0\ns_wait_kmcnt 0x0\nbuffer_load_b32 v2, v1, s[4:7], s2 offen offset:8\nbuffer_atomic_add_u32 v2, v1, s[4:7], null offen th:TH_ATOMIC_RETURN scope:SCOPE_DEV\ns_endpgm").unwrap();
     assert!(ok.contains("call void @llvm.trap()") && ok.contains("load i32, ptr addrspace(1)") && ok.contains("syncscope(\"agent\") monotonic"), "{ok}");
     for (asm, why) in [
         ("buffer_load_b32 v2, v1, s[4:7], null idxen", "buffer_load_b32: structured buffer addressing (idxen)"),
@@ -144,13 +115,13 @@ fn buffer_forms_not_modelled_are_refused_by_name() {
         ("buffer_atomic_add_f32 v2, v1, s[4:7], null offen", "buffer_atomic_add_f32: this global atomic is not raised yet"),
         ("buffer_load_d16_b16 v2, v1, s[4:7], null offen", "buffer_load_d16_b16: d16 loads are not raised yet"),
     ] {
-        let e = raise(&format!("s_nop 0\n{asm}\ns_endpgm")).expect_err(asm);
+        let e = common::raise(&format!("s_nop 0\n{asm}\ns_endpgm")).expect_err(asm);
         assert!(e.contains("kernel k, offset 0x4, ") && e.contains(why), "{asm}: {e}");
     }
     // The null resource (rsrc field 124), which the assembler does not take: patched in.
-    let mut code = assemble("s_nop 0\nbuffer_store_b32 v2, v1, s[4:7], null offen\ns_endpgm");
+    let mut code = common::assemble("s_nop 0\nbuffer_store_b32 v2, v1, s[4:7], null offen\ns_endpgm");
     let w1 = u32::from_le_bytes(code[8..12].try_into().unwrap());
     code[8..12].copy_from_slice(&((w1 & !(0x1ff << 9)) | 124 << 9).to_le_bytes());
-    let e = raise_code(&code).unwrap_err();
+    let e = common::raise_code(&code).unwrap_err();
     assert!(e.contains("kernel k, offset 0x4, buffer_store_b32: the null buffer resource"), "{e}");
 }
