@@ -25,7 +25,7 @@ pub(crate) fn unsupported(inst: &Instruction, what: impl Into<String>) -> EmuErr
 fn kind_type(kind: &Kind) -> ValType {
     match *kind {
         Kind::SSrc(t) | Kind::SReg(t) | Kind::SSrcM0Space(t) | Kind::VSrc(t) | Kind::VSrcLo128(t) => t,
-        Kind::SDst { dwords } | Kind::SDstNoM0 { dwords } | Kind::VDst { dwords } | Kind::VReg { dwords } | Kind::SBase { dwords } => {
+        Kind::SDst { dwords } | Kind::SDstNoM0 { dwords } | Kind::VDst { dwords } | Kind::VDstAnyAlign { dwords } | Kind::VReg { dwords } | Kind::SBase { dwords } => {
             if dwords >= 2 { ValType::B64 } else { ValType::B32 }
         }
         _ => ValType::B32,
@@ -246,7 +246,7 @@ enum Role {
 fn role(kind: &Kind) -> Role {
     match *kind {
         Kind::SDst { .. } | Kind::SDst8 { .. } | Kind::SDstNoM0 { .. } | Kind::SDstX { .. } => Role::SDst,
-        Kind::VDst { .. } | Kind::VDstLo128 { .. } | Kind::ADst { .. } => Role::VDst,
+        Kind::VDst { .. } | Kind::VDstAnyAlign { .. } | Kind::VDstLo128 { .. } | Kind::ADst { .. } => Role::VDst,
         Kind::Fixed(name) => Role::Fixed(name),
         Kind::Omod | Kind::OpSel { .. } | Kind::OpSelMasked { .. } | Kind::PkBits { .. } | Kind::Flag(_) | Kind::SmemCachePolicy => Role::Modifier,
         _ => Role::Src,
@@ -870,6 +870,9 @@ fn exec_ds(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut G
         }
         _ => {}
     }
+    if mem_ops::is_transpose_load(m) {
+        return Err(unsupported(inst, mem_ops::TRANSPOSE_REFUSED));
+    }
     let shape = mem_ops::classify(m).ok_or_else(|| unsupported(inst, "this LDS operation"))?;
     let op = shape.to_op(offset as u8, (offset >> 8) as u8, false);
     let addr = need(addr, "address")?;
@@ -917,6 +920,9 @@ pub fn exec_vmem(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: 
     if let Some(size) = crate::async_lds::async_load_size(m) {
         crate::async_lds::exec_async_load(wave, wave_index, inst, group, o, size)?;
         return Ok(Flow::Next);
+    }
+    if mem_ops::is_transpose_load(m) {
+        return Err(unsupported(inst, mem_ops::TRANSPOSE_REFUSED));
     }
     let shape = mem_ops::classify(m).ok_or_else(|| unsupported(inst, "this memory operation"))?;
     let op = shape.to_op(0, 0, o.returns);

@@ -633,6 +633,7 @@ pub fn decode_operand(
             Ok(Operand::Imm(v))
         }
         Kind::VDst { dwords }
+        | Kind::VDstAnyAlign { dwords }
         | Kind::VReg { dwords }
         | Kind::VRegAnyAlign { dwords }
         | Kind::VRegLo128 { dwords }

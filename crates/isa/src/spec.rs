@@ -507,6 +507,9 @@ pub enum Kind {
     /// As `VReg`, but LLVM prints a misaligned tuple without a note (gfx1250 v_fmamk_f64's
     /// vsrc1).
     VRegAnyAlign { dwords: u8 },
+    /// As `VDst`, but LLVM prints a misaligned tuple without a note (the 96-bit transpose loads
+    /// ds_load_tr6_b96, global_load_tr6_b96, gfx950 ds_read_b96_tr_b6).
+    VDstAnyAlign { dwords: u8 },
     /// As `VDst`/`VReg` for operands of LLVM's AGPR-or-VGPR classes (`AV_*`): the same VGPRs,
     /// but misaligned tuples print with the `AV_.._Align2` class name (GFX9 DS).
     VDstAv { dwords: u8 },

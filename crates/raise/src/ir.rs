@@ -24,6 +24,8 @@ mod mem_model_ir;
 mod dpp_ir;
 #[path = "wmma_mfma.rs"]
 mod wmma_mfma;
+#[path = "buffer_ir.rs"]
+pub mod buffer_ir;
 
 impl From<BuilderError> for RaiseError {
     fn from(e: BuilderError) -> Self {
@@ -215,7 +217,7 @@ fn raise_inner<'ctx>(
         .flat_map(|i| i.operands().filter_map(|o| match o.value {
             Operand::Reg(r) if r.class == RegClass::Vgpr => Some(r.index as usize + r.dwords.max(1) as usize),
             _ => None,
-        }).collect::<Vec<_>>())
+        }).chain(buffer_ir::vgpr_end(&i)).collect::<Vec<_>>())
         .max()
         .unwrap_or(1)
         .max(1);
@@ -625,8 +627,15 @@ impl<'ctx> Raiser<'ctx, '_> {
         if matches!(m, "v_readlane_b32" | "v_readfirstlane_b32" | "v_writelane_b32") {
             return self.lane_move(inst);
         }
+        // Before ds(): its plain loads are recognised by their width suffix alone.
+        if hx_emu::mem_ops::is_transpose_load(m) {
+            return Err(self.err(inst, hx_emu::mem_ops::TRANSPOSE_REFUSED));
+        }
         if m.starts_with("ds_") {
             return self.ds(inst);
+        }
+        if let Some(v) = inst.vbuffer() {
+            return self.vbuffer(inst, &v);
         }
         if m.starts_with("global_") || m.starts_with("scratch_") {
             let o = hx_emu::exec::vmem_operands(inst).map_err(|e| self.err(inst, e))?;
@@ -1425,14 +1434,13 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// global_* and scratch_*: loads, stores and atomics under the thread's EXEC bit. Global
     /// addresses are addrspace(1) pointers; the source's scratch is the thread's private array.
     pub fn vmem(&mut self, inst: &Instruction, o: &hx_emu::exec::VmemOperands) -> Result<(), RaiseError> {
-        use hx_emu::mem_ops::{self, AtomicOp, MemKind, Space, Width};
-        use hx_llvm::inkwell::AtomicRMWBinOp as Rmw;
+        use hx_emu::mem_ops::{self, Space};
         let m = inst.mnemonic();
         if let Some(bytes) = hx_emu::async_lds::async_load_size(m) {
             return self.async_to_lds(inst, o, bytes);
         }
         let shape = mem_ops::classify(m).ok_or_else(|| self.err(inst, "this memory operation"))?;
-        let (i32t, i64t) = (self.ctx.i32_type(), self.ctx.i64_type());
+        let i64t = self.ctx.i64_type();
         let bytes = shape.width.bytes() as u64;
         let scale = if o.scale_offset { bytes } else { 1 };
         let active = self.active()?;
@@ -1476,6 +1484,27 @@ impl<'ctx> Raiser<'ctx, '_> {
             }
             _ => return Err(self.err(inst, "flat and LDS-space vector memory are not raised yet")),
         };
+        self.vmem_access(inst, &shape, ptr, active, active, o.vdst, o.vdata, o.returns)
+    }
+
+    /// The access of a global/scratch/buffer instruction at `ptr`, performed where `guard` holds;
+    /// the destination is written where `active` holds (0 where the guard is off: a buffer's
+    /// out-of-range lanes).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn vmem_access(
+        &mut self,
+        inst: &Instruction,
+        shape: &hx_emu::mem_ops::MemShape,
+        ptr: PointerValue<'ctx>,
+        guard: IntValue<'ctx>,
+        active: IntValue<'ctx>,
+        vdst: Option<Reg>,
+        vdata: Option<Reg>,
+        returns: bool,
+    ) -> Result<(), RaiseError> {
+        use hx_emu::mem_ops::{AtomicOp, MemKind, Width};
+        use hx_llvm::inkwell::AtomicRMWBinOp as Rmw;
+        let (i32t, i64t) = (self.ctx.i32_type(), self.ctx.i64_type());
         let align = match shape.width {
             Width::U8 | Width::I8 => 1,
             Width::U16 | Width::I16 => 2,
@@ -1484,7 +1513,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         let dwords = shape.width.reg_dwords() as u8;
         match shape.kind {
             MemKind::Load => {
-                let got = self.guarded(active, vec![i32t.const_zero(); dwords as usize], &mut |r| {
+                let got = self.guarded(guard, vec![i32t.const_zero(); dwords as usize], &mut |r| {
                     let mut out = Vec::new();
                     match shape.width {
                         Width::U8 | Width::I8 | Width::U16 | Width::I16 => {
@@ -1511,16 +1540,16 @@ impl<'ctx> Raiser<'ctx, '_> {
                     }
                     Ok(out)
                 })?;
-                let dst = o.vdst.ok_or_else(|| self.err(inst, "no destination"))?;
+                let dst = vdst.ok_or_else(|| self.err(inst, "no destination"))?;
                 for (i, v) in got.into_iter().enumerate() {
                     self.write_vreg(Reg { index: dst.index + i as u16, dwords: 1, ..dst }, 1, v, active, inst)?;
                 }
             }
             MemKind::Store => {
-                let data = o.vdata.ok_or_else(|| self.err(inst, "no data"))?;
+                let data = vdata.ok_or_else(|| self.err(inst, "no data"))?;
                 let words: Vec<IntValue<'ctx>> =
                     (0..dwords).map(|i| self.read_vreg(Reg { index: data.index + i as u16, dwords: 1, ..data }, 1, inst)).collect::<Result<_, _>>()?;
-                self.guarded(active, vec![], &mut |r| {
+                self.guarded(guard, vec![], &mut |r| {
                     match shape.width {
                         Width::U8 | Width::I8 | Width::U16 | Width::I16 => {
                             let t = if matches!(shape.width, Width::U8 | Width::I8) { r.ctx.i8_type() } else { r.ctx.i16_type() };
@@ -1546,7 +1575,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                 let wide = shape.width == Width::B64;
                 let t = if wide { i64t } else { i32t };
                 let w = if wide { 2 } else { 1 };
-                let data = o.vdata.ok_or_else(|| self.err(inst, "no data"))?;
+                let data = vdata.ok_or_else(|| self.err(inst, "no data"))?;
                 let src = self.read_vreg(Reg { dwords: w, ..data }, w, inst)?;
                 let cmp = if a == AtomicOp::CmpSwap {
                     // VMEM compare-and-swap data is the register tuple {src, cmp}.
@@ -1571,7 +1600,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                     AtomicOp::CmpSwap => None,
                     _ => return Err(self.err(inst, "this global atomic is not raised yet")),
                 };
-                let got = self.guarded(active, vec![t.const_zero()], &mut |r| {
+                let got = self.guarded(guard, vec![t.const_zero()], &mut |r| {
                     let old = match (rmw, cmp) {
                         (Some(op), _) => {
                             let v = r.b.build_atomicrmw(op, ptr, src, ord)?;
@@ -1587,8 +1616,8 @@ impl<'ctx> Raiser<'ctx, '_> {
                     };
                     Ok(vec![old])
                 })?;
-                if o.returns {
-                    let dst = o.vdst.ok_or_else(|| self.err(inst, "no destination"))?;
+                if returns {
+                    let dst = vdst.ok_or_else(|| self.err(inst, "no destination"))?;
                     self.write_vreg(Reg { dwords: w, ..dst }, w, got[0], active, inst)?;
                 }
             }
