@@ -35,3 +35,25 @@ pub fn registers(bytes: &[u8], kernel: &str) -> Result<(u64, u64)> {
     let m = co.metadata.as_ref().and_then(|m| m.kernel(kernel)).with_context(|| format!("no metadata for kernel {kernel}"))?;
     Ok((m.vgpr_count, m.sgpr_count))
 }
+
+/// How many instructions of the code object's kernels (static) have a mnemonic starting with
+/// `prefix` (e.g. "v_mfma").
+pub fn static_count(bytes: &[u8], prefix: &str) -> Result<usize> {
+    let co = CodeObject::parse(bytes)?;
+    let target = match co.processor() {
+        Some("gfx942") => hotswap::isa::Target::Gfx942,
+        Some("gfx950") => hotswap::isa::Target::Gfx950,
+        _ => hotswap::isa::Target::Gfx1250,
+    };
+    let mut n = 0;
+    for k in &co.kernels {
+        let code = co.kernel_code(k);
+        let mut at = 0;
+        while at < code.len() {
+            let i = hotswap::isa::decode(target, code, at).with_context(|| format!("kernel {}, offset {at:#x}", k.name))?;
+            n += usize::from(i.mnemonic().starts_with(prefix));
+            at += i.len as usize;
+        }
+    }
+    Ok(n)
+}

@@ -63,20 +63,37 @@ pub fn build_gfx1250(ir: &str, stem: &str, work: &Path) -> Result<Vec<u8>> {
 
 /// Instructions in the kernels of a code object (decoded; undecodable words count as one each).
 pub fn instruction_count(bytes: &[u8]) -> Result<usize> {
+    Ok(instructions(bytes)?.0)
+}
+
+/// Whether any kernel of a gfx1250 code object uses a WMMA-family instruction (their lowering,
+/// not the instruction count, dominates such an object's translation cost).
+pub fn has_wmma(bytes: &[u8]) -> Result<bool> {
+    Ok(instructions(bytes)?.1)
+}
+
+/// (instructions, any WMMA-family instruction) over every kernel of a code object.
+fn instructions(bytes: &[u8]) -> Result<(usize, bool)> {
     let co = hotswap::codeobj::CodeObject::parse(bytes)?;
     let target = match co.processor() {
         Some("gfx942") => hotswap::isa::Target::Gfx942,
         Some("gfx950") => hotswap::isa::Target::Gfx950,
         _ => hotswap::isa::Target::Gfx1250,
     };
-    let mut n = 0;
+    let (mut n, mut wmma) = (0, false);
     for k in &co.kernels {
         let code = co.kernel_code(k);
         let mut at = 0;
         while at < code.len() {
-            at += hotswap::isa::decode(target, code, at).map(|i| i.len as usize).unwrap_or(4);
+            at += match hotswap::isa::decode(target, code, at) {
+                Ok(i) => {
+                    wmma |= i.wmma_shape().is_some();
+                    i.len as usize
+                }
+                Err(_) => 4,
+            };
             n += 1;
         }
     }
-    Ok(n)
+    Ok((n, wmma))
 }

@@ -10,7 +10,7 @@ use hx_tests::{run_corpus_launch, run_launch_bytes};
 /// Objects the translator refuses today, with the part of the error that says why: each must
 /// fail closed with that error for both targets. Every other gfx1250 object must translate for
 /// gfx942 and gfx950, and every launch of the translation must verify.
-const REFUSED: &[(&str, &str)] = &[("buffer_raw", "buffer_load_b32: this instruction is not raised yet")];
+const REFUSED: &[(&str, &str)] = &[];
 
 #[test]
 fn translations_compute_what_the_source_computes() {

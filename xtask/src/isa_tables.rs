@@ -433,7 +433,6 @@ fn candidates(f: Field) -> Vec<Kind> {
                 ValType::Pk16B,
                 ValType::PkF32,
                 ValType::Plain32,
-                ValType::Pk2x32,
             ];
             let mut v = Vec::new();
             for mods in [
@@ -459,6 +458,7 @@ fn candidates(f: Field) -> Vec<Kind> {
             .map(|dwords| Kind::VDst { dwords })
             .into_iter()
             .chain([2, 3, 4].map(|dwords| Kind::VDstAv { dwords }))
+            .chain([Kind::VDstAnyAlign { dwords: 3 }])
             .collect(),
         Field::DsAddr | Field::DsData0 | Field::DsData1 => [1, 2, 3, 4]
             .map(|dwords| Kind::VReg { dwords })
@@ -572,6 +572,7 @@ fn candidates(f: Field) -> Vec<Kind> {
             .into_iter()
             .chain([1, 2, 3, 4].map(|dwords| Kind::VDst { dwords }))
             .chain([2, 3, 4].map(|dwords| Kind::VDstAv { dwords }))
+            .chain([Kind::VDstAnyAlign { dwords: 3 }])
             .collect(),
         Field::VfVdata => [1, 2, 3, 4]
             .map(|dwords| Kind::VReg { dwords })

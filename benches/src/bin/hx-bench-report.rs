@@ -90,17 +90,23 @@ fn main() -> Result<()> {
     std::fs::create_dir_all(&work)?;
     let cfg = Cfg { quick, work: work.clone(), headline: Default::default() };
     let mut out = String::new();
-    let sections: [(&str, fn(&Cfg, &mut String) -> Result<()>); 8] = [
+    let sections: [(&str, fn(&Cfg, &mut String) -> Result<()>); 9] = [
         ("1. Translation latency: in-process against the shell-out pipeline", latency),
         ("2. Cold, warm and cached translations", cold_warm),
         ("3. Decode throughput against LLVM's disassembler", decode),
         ("4. Scaling: kernels per object, threads, kernel size", scaling),
         ("5. Code quality: translated against native, in the emulator", quality),
+        ("5b. WMMA kernels: MFMA and cross-lane lowerings against the gfx1250 original", wmma_quality),
         ("6. Peak memory of a translation", peak_memory),
         ("7. Where the time of a translation goes", breakdown),
         ("8. Instruction counts (callgrind)", callgrind),
     ];
+    // `--only 5b`: the sections whose number starts so (for working on one section).
+    let only = args.iter().position(|a| a == "--only").and_then(|i| args.get(i + 1)).cloned();
     for (title, f) in sections {
+        if only.as_ref().is_some_and(|o| !title.starts_with(&format!("{o}."))) {
+            continue;
+        }
         let started = Instant::now();
         let _ = writeln!(out, "## {title}\n");
         if let Err(e) = f(&cfg, &mut out) {
@@ -604,6 +610,61 @@ Registers are the kernels' `.vgpr_count` / `.sgpr_count` metadata.\n"
     Ok(())
 }
 
+fn wmma_quality(cfg: &Cfg, out: &mut String) -> Result<()> {
+    let _ = writeln!(
+        out,
+        "The WMMA corpus kernels use gfx1250-only intrinsics: no native gfx942/gfx950 build of their IR exists, so \
+they are measured against the gfx1250 original instead. Each launch runs in the emulator (inputs from seed 11) on \
+the original (wave32) and on the translation with each WMMA lowering (`--wmma mfma`, the default, and \
+`--wmma cross-lane`). *insts* are wave-instructions executed; *per wave* = (translated instructions per wave64) / \
+(original instructions per wave32): a gfx942/gfx950 wave carries up to two gfx1250 waves, so this is the length of \
+the translated instruction stream against the original one. *MFMAs* counts the translation's v_mfma instructions (static). VGPRs from the metadata (arch VGPRs; AGPRs \
+not included).\n"
+    );
+    let _ = writeln!(out, "| target | object/kernel | gfx1250 insts | MFMA path insts | per wave | MFMAs | cross-lane insts | per wave | VGPRs gfx1250/MFMA/cross-lane |");
+    let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|---:|");
+    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+        for obj in hx_corpus::objects()?.into_iter().filter(|o| o.builds_for("gfx1250") && !o.builds_for(target.cpu()) && cfg.measures(&o.name)) {
+            let src = std::fs::read(hx_corpus::corpus_dir().join("gfx1250").join(format!("{}.hsaco", obj.name)))?;
+            if !hx_benches::synth::has_wmma(&src)? {
+                continue;
+            }
+            let label = |l: &hx_corpus::Launch| format!("{}/{}", obj.name, l.kernel);
+            let mfma = hotswap::translate(&src, &Options { target, wmma: hotswap::WmmaLowering::Mfma, ..Default::default() });
+            let cross = hotswap::translate(&src, &Options { target, wmma: hotswap::WmmaLowering::CrossLane, ..Default::default() });
+            let (mfma, cross) = match (mfma, cross) {
+                (Ok(m), Ok(c)) => (m.bytes, c.bytes),
+                (Err(e), _) | (_, Err(e)) => {
+                    let _ = writeln!(out, "| {target} | {} | fails: {} | | | | | | |", obj.name, short(&e));
+                    continue;
+                }
+            };
+            let mfmas = hx_benches::quality::static_count(&mfma, "v_mfma")?;
+            for l in &obj.launches {
+                let s = hx_benches::quality::run_launch(&src, l, 11)?.wave_instructions;
+                let m = hx_benches::quality::run_launch(&mfma, l, 11)?.wave_instructions;
+                let c = hx_benches::quality::run_launch(&cross, l, 11)?.wave_instructions;
+                let (sv, _) = hx_benches::quality::registers(&src, &l.kernel)?;
+                let (mv, _) = hx_benches::quality::registers(&mfma, &l.kernel)?;
+                let (cv, _) = hx_benches::quality::registers(&cross, &l.kernel)?;
+                let groups: u64 = (0..3).map(|i| (l.grid[i] / l.block[i].max(1)) as u64).product();
+                let threads: u64 = l.block.iter().map(|&b| b as u64).product();
+                let (waves32, waves64) = (groups * threads.div_ceil(32), groups * threads.div_ceil(64));
+                let pair = |t: u64| (t as f64 / waves64 as f64) / (s as f64 / waves32 as f64);
+                let _ = writeln!(
+                    out,
+                    "| {target} | {} | {s} | {m} | {:.2} | {mfmas} | {c} | {:.2} | {sv}/{mv}/{cv} |",
+                    label(l),
+                    pair(m),
+                    pair(c)
+                );
+            }
+        }
+    }
+    let _ = writeln!(out);
+    Ok(())
+}
+
 fn peak_memory(cfg: &Cfg, out: &mut String) -> Result<()> {
     let _ = writeln!(
         out,
@@ -748,9 +809,13 @@ kernel's process creation and page faults are not counted, so this understates t
     let me = std::env::current_exe()?;
     let llc = hx_benches::shellout::find_llc()?;
     let lld = xtask::corpus::rust_lld()?;
-    let list = translatable_by_size(cfg)?;
+    // Every run under callgrind pays some seconds of libLLVM loading: the two smallest objects
+    // without matrix instructions (a WMMA's lowering, not the object's size, dominates those).
+    let list: Vec<_> = translatable_by_size(cfg)?
+        .into_iter()
+        .filter(|(_, p)| !std::fs::read(p).ok().and_then(|b| hx_benches::synth::has_wmma(&b).ok()).unwrap_or(true))
+        .collect();
     let m = |n: u64| format!("{:.1} M", n as f64 / 1e6);
-    // Every run under callgrind pays some seconds of libLLVM loading: the two smallest objects.
     for (name, path) in list.iter().take(2) {
         let p = path.as_os_str();
         let (a, b) = (1, 4);

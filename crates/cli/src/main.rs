@@ -40,6 +40,10 @@ struct Cli {
     /// Optimisation level of the lowering (0-3).
     #[arg(short = 'O', long = "opt-level", default_value = "2")]
     opt_level: String,
+    /// How dense WMMA is lowered: mfma (the target's matrix instructions where exact) or
+    /// cross-lane (ds_bpermute gathers and per-thread sums).
+    #[arg(long, default_value = "mfma")]
+    wmma: String,
     /// Use the translation cache: $HSA_HOTSWAP_CACHE_DIR, else $XDG_CACHE_HOME/rocm/hotswap, else
     /// ~/.cache/rocm/hotswap. On without this flag only when HSA_HOTSWAP_CACHE_DIR is set;
     /// HSA_HOTSWAP_CACHE_READONLY=1 serves hits without writing.
@@ -73,6 +77,10 @@ struct LaunchArgs {
     /// A by-value argument: NAME=NUMBER (repeatable).
     #[arg(long = "value")]
     values: Vec<String>,
+}
+
+fn wmma_lowering(name: &str) -> Result<hotswap::WmmaLowering> {
+    hotswap::WmmaLowering::from_name(name).with_context(|| format!("unknown WMMA lowering {name} (expected mfma or cross-lane)"))
 }
 
 impl LaunchArgs {
@@ -125,6 +133,9 @@ enum Command {
         /// Only this kernel (default: every kernel).
         #[arg(long)]
         kernel: Option<String>,
+        /// WMMA lowering of the translation: mfma or cross-lane.
+        #[arg(long, default_value = "mfma")]
+        wmma: String,
         #[command(flatten)]
         launch: LaunchArgs,
     },
@@ -186,7 +197,7 @@ fn run(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Some(Command::Verify { file, target, translated, kernel, launch }) => {
+        Some(Command::Verify { file, target, translated, kernel, wmma, launch }) => {
             let run = launch.options()?;
             let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
             let (report, target) = match translated {
@@ -206,7 +217,7 @@ fn run(cli: Cli) -> Result<()> {
                 }
                 None => {
                     let target = parse_target(target.as_deref().unwrap_or("gfx942"))?;
-                    let options = hotswap::Options { target, ..Default::default() };
+                    let options = hotswap::Options { target, wmma: wmma_lowering(&wmma)?, ..Default::default() };
                     let report = hotswap::run::verify(&bytes, &options, &run, kernel.as_deref())
                         .with_context(|| format!("verifying {}", file.display()))?;
                     (report, target)
@@ -242,7 +253,13 @@ fn run(cli: Cli) -> Result<()> {
                 .with_context(|| format!("unknown optimisation level {}", cli.opt_level))?;
             let bytes = std::fs::read(&input).with_context(|| format!("reading {}", input.display()))?;
             // Target IDs may carry features and the triple (amdgcn-amd-amdhsa--gfx942:xnack-).
-            let options = hotswap::Options { opt_level, strict: env.strict.unwrap_or(true), skip_kernels: cli.skip_kernels.clone(), ..Default::default() }
+            let options = hotswap::Options {
+                opt_level,
+                strict: env.strict.unwrap_or(true),
+                skip_kernels: cli.skip_kernels.clone(),
+                wmma: wmma_lowering(&cli.wmma)?,
+                ..Default::default()
+            }
                 .with_target_id(&target_name)?;
             let target = options.target;
             let started = std::time::Instant::now();

@@ -25,7 +25,7 @@ pub(crate) fn unsupported(inst: &Instruction, what: impl Into<String>) -> EmuErr
 fn kind_type(kind: &Kind) -> ValType {
     match *kind {
         Kind::SSrc(t) | Kind::SReg(t) | Kind::SSrcM0Space(t) | Kind::VSrc(t) | Kind::VSrcLo128(t) => t,
-        Kind::SDst { dwords } | Kind::SDstNoM0 { dwords } | Kind::VDst { dwords } | Kind::VReg { dwords } | Kind::SBase { dwords } => {
+        Kind::SDst { dwords } | Kind::SDstNoM0 { dwords } | Kind::VDst { dwords } | Kind::VDstAnyAlign { dwords } | Kind::VReg { dwords } | Kind::SBase { dwords } => {
             if dwords >= 2 { ValType::B64 } else { ValType::B32 }
         }
         _ => ValType::B32,
@@ -183,6 +183,7 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
         _ if m.starts_with("s_load_") => return exec_smem_load(wave, inst, group),
         _ if m.starts_with("ds_") => return exec_ds(wave, wave_index, inst, group),
         "v_readlane_b32" | "v_readfirstlane_b32" | "v_writelane_b32" => return exec_lane_move(wave, inst),
+        "v_permlane16_swap_b32_e32" | "v_permlane32_swap_b32_e32" => return exec_permlane_swap(wave, inst),
         _ if m.starts_with("global_") || m.starts_with("scratch_") || m.starts_with("flat_") => {
             let o = vmem_operands(inst).map_err(|e| unsupported(inst, e))?;
             return exec_vmem(wave, wave_index, inst, group, &o);
@@ -245,7 +246,7 @@ enum Role {
 fn role(kind: &Kind) -> Role {
     match *kind {
         Kind::SDst { .. } | Kind::SDst8 { .. } | Kind::SDstNoM0 { .. } | Kind::SDstX { .. } => Role::SDst,
-        Kind::VDst { .. } | Kind::VDstLo128 { .. } | Kind::ADst { .. } => Role::VDst,
+        Kind::VDst { .. } | Kind::VDstAnyAlign { .. } | Kind::VDstLo128 { .. } | Kind::ADst { .. } => Role::VDst,
         Kind::Fixed(name) => Role::Fixed(name),
         Kind::Omod | Kind::OpSel { .. } | Kind::OpSelMasked { .. } | Kind::PkBits { .. } | Kind::Flag(_) | Kind::SmemCachePolicy => Role::Modifier,
         _ => Role::Src,
@@ -869,6 +870,9 @@ fn exec_ds(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut G
         }
         _ => {}
     }
+    if mem_ops::is_transpose_load(m) {
+        return Err(unsupported(inst, mem_ops::TRANSPOSE_REFUSED));
+    }
     let shape = mem_ops::classify(m).ok_or_else(|| unsupported(inst, "this LDS operation"))?;
     let op = shape.to_op(offset as u8, (offset >> 8) as u8, false);
     let addr = need(addr, "address")?;
@@ -916,6 +920,9 @@ pub fn exec_vmem(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: 
     if let Some(size) = crate::async_lds::async_load_size(m) {
         crate::async_lds::exec_async_load(wave, wave_index, inst, group, o, size)?;
         return Ok(Flow::Next);
+    }
+    if mem_ops::is_transpose_load(m) {
+        return Err(unsupported(inst, mem_ops::TRANSPOSE_REFUSED));
     }
     let shape = mem_ops::classify(m).ok_or_else(|| unsupported(inst, "this memory operation"))?;
     let op = shape.to_op(0, 0, o.returns);
@@ -988,6 +995,24 @@ pub fn vmem_operands(inst: &Instruction) -> Result<VmemOperands, String> {
         return Err("this LDS transfer (stores from LDS, cluster and GFX9 LDS loads) is not modelled yet".into());
     }
     Ok(o)
+}
+
+/// v_permlane16_swap_b32 / v_permlane32_swap_b32 vdst, vsrc: both registers rewritten
+/// (lane_ops::permlane_swap).
+fn exec_permlane_swap(wave: &mut Wave, inst: &Instruction) -> Result<Flow, EmuError> {
+    let reg = |i: usize| match inst.operand(i).map(|o| o.value) {
+        Some(Operand::Reg(r)) if r.class == RegClass::Vgpr => Ok(Reg { dwords: 1, ..r }),
+        v => Err(unsupported(inst, format!("operand {v:?}"))),
+    };
+    let (d, s) = (reg(0)?, reg(1)?);
+    let lanes_of = |wave: &Wave, r: Reg| -> Result<Vec<u32>, EmuError> { (0..wave.lanes).map(|l| wave.read_vreg(r, l).map(|v| v as u32)).collect() };
+    let (mut dv, mut sv) = (lanes_of(wave, d)?, lanes_of(wave, s)?);
+    crate::lane_ops::permlane_swap(&mut dv, &mut sv, wave.exec, inst.mnemonic().starts_with("v_permlane16"), inst.target)?;
+    for lane in 0..wave.lanes {
+        wave.write_vreg_dwords(d, lane, &[dv[lane]])?;
+        wave.write_vreg_dwords(s, lane, &[sv[lane]])?;
+    }
+    Ok(Flow::Next)
 }
 
 /// v_readlane / v_readfirstlane (VGPR lane -> SGPR) and v_writelane (SGPR -> one VGPR lane).

@@ -717,6 +717,17 @@ fn atomic_shape(name: &str) -> Option<(AtomicOp, Width)> {
 /// forms not modelled here (buffer/MUBUF, `*_lds` loads to LDS, `ds_wrxchg2*`, GFX9 legacy
 /// float min/max atomics `ds_min_f32`/`global_atomic_min_f64`..., `ds_append`, transposing loads) — the executor reports those as
 /// unsupported. DS compare-and-swap operands still need [`ds_cmpswap_regs`].
+/// Transpose loads (gfx1250 `ds_load_tr*`/`global_load_tr*`, gfx950 `ds_read_b*_tr_b*`): a lane's
+/// result holds elements other lanes addressed. No source at hand (LLVM's .td files, intrinsic
+/// descriptions and docs; public ISA excerpts) states the lane-to-element mapping exactly, so
+/// the emulator and the raiser refuse them ([`TRANSPOSE_REFUSED`]) instead of guessing.
+pub fn is_transpose_load(mnemonic: &str) -> bool {
+    mnemonic.starts_with("ds_load_tr") || mnemonic.starts_with("global_load_tr") || (mnemonic.starts_with("ds_read_b") && mnemonic.contains("_tr_b"))
+}
+
+/// Why [`is_transpose_load`] instructions are refused.
+pub const TRANSPOSE_REFUSED: &str = "transpose loads are not modelled: their lane-to-element mapping is not documented in any source at hand";
+
 pub fn classify(mnemonic: &str) -> Option<MemShape> {
     let shape = |space, kind, width, pair, returns| Some(MemShape { space, kind, width, pair, returns });
     if let Some(rest) = mnemonic.strip_prefix("ds_") {
@@ -1208,6 +1219,24 @@ mod tests {
         run(MemOp::atomic(Space::Lds, AtomicOp::Add, Width::B32, false), &mut w, &mut env, &[1028, 0], MemRegs::vgprs(None, Some(12), None))
             .unwrap();
         assert_eq!(rd(&env, 1028), 4);
+    }
+
+    /// Every transpose load the decoder knows is recognised, and none classifies as a plain load.
+    #[test]
+    fn transpose_loads_are_recognised_and_never_plain_loads() {
+        use hx_isa::{spec::Format, tables, Target};
+        let mut seen = Vec::new();
+        for (t, f) in [(Target::Gfx1250, Format::Ds), (Target::Gfx1250, Format::Global), (Target::Gfx950, Format::Ds), (Target::Gfx942, Format::Ds)] {
+            for i in tables::table(t, f).iter().flatten() {
+                let tr = i.mnemonic.contains("_tr");
+                assert_eq!(is_transpose_load(i.mnemonic), tr, "{}", i.mnemonic);
+                if tr {
+                    assert_eq!(classify(i.mnemonic), None, "{}", i.mnemonic);
+                    seen.push(i.mnemonic);
+                }
+            }
+        }
+        assert_eq!(seen.len(), 12, "{seen:?}");
     }
 
     #[test]

@@ -215,10 +215,6 @@ impl Wave {
 
 /// The value of an inline constant or literal for an operand of type `ty`.
 pub fn constant_value(op: &Operand, ty: ValType) -> Option<u64> {
-    // Which value each half of a 2 x 32-bit packed operand receives is not documented.
-    if ty == ValType::Pk2x32 {
-        return None;
-    }
     Some(match *op {
         Operand::IntConst(i) => match ty.bits() {
             64 => i as i64 as u64,

@@ -6,6 +6,7 @@
 
 pub use hx_codeobj as codeobj;
 pub use hx_llvm::{GpuTarget, OptLevel};
+pub use hx_raise::WmmaLowering;
 
 pub mod disasm;
 pub mod inspect;
@@ -88,11 +89,22 @@ pub struct Options {
     /// Kernels left out of the output: not raised, not lowered, absent from the result (a
     /// loader then does not find them; every other kernel works).
     pub skip_kernels: Vec<String>,
+    /// How dense WMMA is lowered: onto the target's MFMAs where exact (the default), or the
+    /// cross-lane path (hx_raise::wmma_plan).
+    pub wmma: WmmaLowering,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { target: GpuTarget::Gfx942, opt_level: OptLevel::O2, strict: true, xnack: None, sramecc: None, skip_kernels: Vec::new() }
+        Options {
+            target: GpuTarget::Gfx942,
+            opt_level: OptLevel::O2,
+            strict: true,
+            xnack: None,
+            sramecc: None,
+            skip_kernels: Vec::new(),
+            wmma: WmmaLowering::default(),
+        }
     }
 }
 
@@ -101,13 +113,14 @@ impl Options {
     /// The destructuring has no `..`: a new field fails to compile here until it is part of
     /// every translation cache key (C API, COMGR shim, CLI).
     pub fn key_fields(&self, key: hx_cache::KeyBuilder) -> hx_cache::KeyBuilder {
-        let Options { target, opt_level, strict, xnack, sramecc, skip_kernels } = self;
+        let Options { target, opt_level, strict, xnack, sramecc, skip_kernels, wmma } = self;
         key.field("target", target.cpu())
             .field("opt_level", format!("{opt_level:?}"))
             .field("strict", [*strict as u8])
             .field("xnack", format!("{xnack:?}"))
             .field("sramecc", format!("{sramecc:?}"))
             .field("skip_kernels", format!("{skip_kernels:?}"))
+            .field("wmma", wmma.name())
     }
 
     /// Parses a target ID's processor and features: `gfx942`, `gfx950:xnack+`,

@@ -189,7 +189,8 @@ fn compile(co: &CodeObject, kernels: &[&hx_codeobj::Kernel], options: &Options, 
     for k in kernels {
         let abi = hx_raise::KernelAbi::from_descriptor(&k.name, &k.descriptor)?;
         let image = CodeImage::of(co, k)?;
-        hx_raise::raise_program(&ctx, &module, &k.name, &image.program(), &abi)?;
+        let raise = hx_raise::RaiseOptions { target: options.target, wmma: options.wmma };
+        hx_raise::raise_program_with(&ctx, &module, &k.name, &image.program(), &abi, &raise)?;
         attrs.push(kernel_attrs(co, k)?);
     }
     hx_llvm::verify(&module, "hotswap")?;

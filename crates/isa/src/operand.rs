@@ -747,6 +747,7 @@ pub fn decode_operand(
             Ok(Operand::Imm(v))
         }
         Kind::VDst { dwords }
+        | Kind::VDstAnyAlign { dwords }
         | Kind::VReg { dwords }
         | Kind::VRegAnyAlign { dwords }
         | Kind::VRegLo128 { dwords }
@@ -1657,10 +1658,6 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
                 "/*Invalid register, operand has '{class}_{}_Align2' register class*/",
                 32 * r.dwords as u32
             );
-        }
-        // A packed pair of 32-bit values takes a 32-bit constant.
-        (Kind::VSrc(ValType::Pk2x32), other) if !matches!(other, Operand::Reg(_)) => {
-            format_operand(out, target, Kind::SSrc(ValType::F32), &other, names)
         }
         (Kind::VSrc(ty), other) if !matches!(other, Operand::Reg(_)) => {
             format_operand(out, target, Kind::SSrc(ty), &other, names)

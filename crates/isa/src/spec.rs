@@ -393,9 +393,6 @@ pub enum ValType {
     B64,
     /// 64-bit float.
     F64,
-    /// A pair of 32-bit values in a 64-bit register pair (GFX9 v_pk_*_f32, v_pk_mov_b32): the
-    /// registers are 64-bit tuples, constants and literals print as 32-bit float values.
-    Pk2x32,
 }
 
 impl ValType {
@@ -409,7 +406,7 @@ impl ValType {
             | ValType::Pk16B
             | ValType::PkF32
             | ValType::Plain32 => 32,
-            ValType::B64 | ValType::F64 | ValType::Pk2x32 => 64,
+            ValType::B64 | ValType::F64 => 64,
         }
     }
     /// Register width in 32-bit units of a scalar operand of this type.
@@ -510,6 +507,9 @@ pub enum Kind {
     /// As `VReg`, but LLVM prints a misaligned tuple without a note (gfx1250 v_fmamk_f64's
     /// vsrc1).
     VRegAnyAlign { dwords: u8 },
+    /// As `VDst`, but LLVM prints a misaligned tuple without a note (the 96-bit transpose loads
+    /// ds_load_tr6_b96, global_load_tr6_b96, gfx950 ds_read_b96_tr_b6).
+    VDstAnyAlign { dwords: u8 },
     /// As `VDst`/`VReg` for operands of LLVM's AGPR-or-VGPR classes (`AV_*`): the same VGPRs,
     /// but misaligned tuples print with the `AV_.._Align2` class name (GFX9 DS).
     VDstAv { dwords: u8 },

@@ -22,6 +22,10 @@ mod wmma_ir;
 mod mem_model_ir;
 #[path = "dpp_ir.rs"]
 mod dpp_ir;
+#[path = "wmma_mfma.rs"]
+mod wmma_mfma;
+#[path = "buffer_ir.rs"]
+pub mod buffer_ir;
 
 impl From<BuilderError> for RaiseError {
     fn from(e: BuilderError) -> Self {
@@ -123,6 +127,8 @@ struct Raiser<'ctx, 'a> {
     entry_mode: u8,
     /// Source address of offset 0 of the code (s_get_pc values).
     pc_base: u64,
+    /// The target whose MFMAs dense WMMA is lowered onto (None: the cross-lane path).
+    mfma_target: Option<hx_llvm::GpuTarget>,
 }
 
 /// Raises the kernel `name` (machine code `code`, entry state `abi`) into `module` as
@@ -141,13 +147,38 @@ pub fn raise_kernel<'ctx>(
 /// [`raise_kernel`] for a kernel that may call device functions: the kernel and every function
 /// it can reach become one LLVM function over the same machine state (a call jumps to the
 /// callee with the return address in the SGPR pair, a return dispatches on that address), so
-/// the callee's calling convention needs no model.
+/// the callee's calling convention needs no model. Without a target, WMMA takes the
+/// cross-lane path ([`raise_program_with`] chooses).
 pub fn raise_program<'ctx>(
     ctx: &'ctx Context,
     module: &Module<'ctx>,
     name: &str,
     prog: &cfg::Program<'_>,
     abi: &KernelAbi,
+) -> Result<FunctionValue<'ctx>, RaiseError> {
+    raise_inner(ctx, module, name, prog, abi, None)
+}
+
+/// [`raise_program`] for a known target, with the WMMA lowering `opts.wmma`.
+pub fn raise_program_with<'ctx>(
+    ctx: &'ctx Context,
+    module: &Module<'ctx>,
+    name: &str,
+    prog: &cfg::Program<'_>,
+    abi: &KernelAbi,
+    opts: &crate::RaiseOptions,
+) -> Result<FunctionValue<'ctx>, RaiseError> {
+    let mfma = (opts.wmma == crate::WmmaLowering::Mfma).then_some(opts.target);
+    raise_inner(ctx, module, name, prog, abi, mfma)
+}
+
+fn raise_inner<'ctx>(
+    ctx: &'ctx Context,
+    module: &Module<'ctx>,
+    name: &str,
+    prog: &cfg::Program<'_>,
+    abi: &KernelAbi,
+    mfma_target: Option<hx_llvm::GpuTarget>,
 ) -> Result<FunctionValue<'ctx>, RaiseError> {
     let graph = cfg::build_program(Target::Gfx1250, prog, name)?;
     // Allocas must be in the private address space (5): that comes from the AMDGPU data layout,
@@ -186,7 +217,7 @@ pub fn raise_program<'ctx>(
         .flat_map(|i| i.operands().filter_map(|o| match o.value {
             Operand::Reg(r) if r.class == RegClass::Vgpr => Some(r.index as usize + r.dwords.max(1) as usize),
             _ => None,
-        }).collect::<Vec<_>>())
+        }).chain(buffer_ir::vgpr_end(&i)).collect::<Vec<_>>())
         .max()
         .unwrap_or(1)
         .max(1);
@@ -218,6 +249,7 @@ pub fn raise_program<'ctx>(
         half_base: i32t.const_zero(),
         entry_mode: abi.entry_mode,
         pc_base: prog.base,
+        mfma_target,
     };
     let mut abi = abi.clone();
     abi.uses_lds = graph
@@ -595,8 +627,15 @@ impl<'ctx> Raiser<'ctx, '_> {
         if matches!(m, "v_readlane_b32" | "v_readfirstlane_b32" | "v_writelane_b32") {
             return self.lane_move(inst);
         }
+        // Before ds(): its plain loads are recognised by their width suffix alone.
+        if hx_emu::mem_ops::is_transpose_load(m) {
+            return Err(self.err(inst, hx_emu::mem_ops::TRANSPOSE_REFUSED));
+        }
         if m.starts_with("ds_") {
             return self.ds(inst);
+        }
+        if let Some(v) = inst.vbuffer() {
+            return self.vbuffer(inst, &v);
         }
         if m.starts_with("global_") || m.starts_with("scratch_") {
             let o = hx_emu::exec::vmem_operands(inst).map_err(|e| self.err(inst, e))?;
@@ -1395,14 +1434,13 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// global_* and scratch_*: loads, stores and atomics under the thread's EXEC bit. Global
     /// addresses are addrspace(1) pointers; the source's scratch is the thread's private array.
     pub fn vmem(&mut self, inst: &Instruction, o: &hx_emu::exec::VmemOperands) -> Result<(), RaiseError> {
-        use hx_emu::mem_ops::{self, AtomicOp, MemKind, Space, Width};
-        use hx_llvm::inkwell::AtomicRMWBinOp as Rmw;
+        use hx_emu::mem_ops::{self, Space};
         let m = inst.mnemonic();
         if let Some(bytes) = hx_emu::async_lds::async_load_size(m) {
             return self.async_to_lds(inst, o, bytes);
         }
         let shape = mem_ops::classify(m).ok_or_else(|| self.err(inst, "this memory operation"))?;
-        let (i32t, i64t) = (self.ctx.i32_type(), self.ctx.i64_type());
+        let i64t = self.ctx.i64_type();
         let bytes = shape.width.bytes() as u64;
         let scale = if o.scale_offset { bytes } else { 1 };
         let active = self.active()?;
@@ -1446,6 +1484,27 @@ impl<'ctx> Raiser<'ctx, '_> {
             }
             _ => return Err(self.err(inst, "flat and LDS-space vector memory are not raised yet")),
         };
+        self.vmem_access(inst, &shape, ptr, active, active, o.vdst, o.vdata, o.returns)
+    }
+
+    /// The access of a global/scratch/buffer instruction at `ptr`, performed where `guard` holds;
+    /// the destination is written where `active` holds (0 where the guard is off: a buffer's
+    /// out-of-range lanes).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn vmem_access(
+        &mut self,
+        inst: &Instruction,
+        shape: &hx_emu::mem_ops::MemShape,
+        ptr: PointerValue<'ctx>,
+        guard: IntValue<'ctx>,
+        active: IntValue<'ctx>,
+        vdst: Option<Reg>,
+        vdata: Option<Reg>,
+        returns: bool,
+    ) -> Result<(), RaiseError> {
+        use hx_emu::mem_ops::{AtomicOp, MemKind, Width};
+        use hx_llvm::inkwell::AtomicRMWBinOp as Rmw;
+        let (i32t, i64t) = (self.ctx.i32_type(), self.ctx.i64_type());
         let align = match shape.width {
             Width::U8 | Width::I8 => 1,
             Width::U16 | Width::I16 => 2,
@@ -1454,7 +1513,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         let dwords = shape.width.reg_dwords() as u8;
         match shape.kind {
             MemKind::Load => {
-                let got = self.guarded(active, vec![i32t.const_zero(); dwords as usize], &mut |r| {
+                let got = self.guarded(guard, vec![i32t.const_zero(); dwords as usize], &mut |r| {
                     let mut out = Vec::new();
                     match shape.width {
                         Width::U8 | Width::I8 | Width::U16 | Width::I16 => {
@@ -1481,16 +1540,16 @@ impl<'ctx> Raiser<'ctx, '_> {
                     }
                     Ok(out)
                 })?;
-                let dst = o.vdst.ok_or_else(|| self.err(inst, "no destination"))?;
+                let dst = vdst.ok_or_else(|| self.err(inst, "no destination"))?;
                 for (i, v) in got.into_iter().enumerate() {
                     self.write_vreg(Reg { index: dst.index + i as u16, dwords: 1, ..dst }, 1, v, active, inst)?;
                 }
             }
             MemKind::Store => {
-                let data = o.vdata.ok_or_else(|| self.err(inst, "no data"))?;
+                let data = vdata.ok_or_else(|| self.err(inst, "no data"))?;
                 let words: Vec<IntValue<'ctx>> =
                     (0..dwords).map(|i| self.read_vreg(Reg { index: data.index + i as u16, dwords: 1, ..data }, 1, inst)).collect::<Result<_, _>>()?;
-                self.guarded(active, vec![], &mut |r| {
+                self.guarded(guard, vec![], &mut |r| {
                     match shape.width {
                         Width::U8 | Width::I8 | Width::U16 | Width::I16 => {
                             let t = if matches!(shape.width, Width::U8 | Width::I8) { r.ctx.i8_type() } else { r.ctx.i16_type() };
@@ -1516,7 +1575,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                 let wide = shape.width == Width::B64;
                 let t = if wide { i64t } else { i32t };
                 let w = if wide { 2 } else { 1 };
-                let data = o.vdata.ok_or_else(|| self.err(inst, "no data"))?;
+                let data = vdata.ok_or_else(|| self.err(inst, "no data"))?;
                 let src = self.read_vreg(Reg { dwords: w, ..data }, w, inst)?;
                 let cmp = if a == AtomicOp::CmpSwap {
                     // VMEM compare-and-swap data is the register tuple {src, cmp}.
@@ -1541,7 +1600,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                     AtomicOp::CmpSwap => None,
                     _ => return Err(self.err(inst, "this global atomic is not raised yet")),
                 };
-                let got = self.guarded(active, vec![t.const_zero()], &mut |r| {
+                let got = self.guarded(guard, vec![t.const_zero()], &mut |r| {
                     let old = match (rmw, cmp) {
                         (Some(op), _) => {
                             let v = r.b.build_atomicrmw(op, ptr, src, ord)?;
@@ -1557,8 +1616,8 @@ impl<'ctx> Raiser<'ctx, '_> {
                     };
                     Ok(vec![old])
                 })?;
-                if o.returns {
-                    let dst = o.vdst.ok_or_else(|| self.err(inst, "no destination"))?;
+                if returns {
+                    let dst = vdst.ok_or_else(|| self.err(inst, "no destination"))?;
                     self.write_vreg(Reg { dwords: w, ..dst }, w, got[0], active, inst)?;
                 }
             }

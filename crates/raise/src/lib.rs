@@ -19,6 +19,7 @@
 pub mod alu_ir;
 pub mod cfg;
 pub mod ir;
+pub mod wmma_plan;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RaiseError {
@@ -38,4 +39,5 @@ impl RaiseError {
     }
 }
 
-pub use ir::{raise_kernel, raise_program, KernelAbi};
+pub use ir::{raise_kernel, raise_program, raise_program_with, KernelAbi};
+pub use wmma_plan::{RaiseOptions, WmmaLowering};

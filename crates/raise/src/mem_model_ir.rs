@@ -44,7 +44,8 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// Applies the cache policy of `inst` to one raised memory access `i` (see the module notes).
     /// `atomic`: `i` is an atomicrmw/cmpxchg; else a load or store of its natural alignment.
     pub(super) fn apply_cpol(&self, inst: &Instruction, i: InstructionValue<'ctx>, atomic: bool) -> Result<(), RaiseError> {
-        let Some(c) = inst.vf_cpol() else { return Ok(()) };
+        // VBUFFER holds th/scope in its own fields, not as an operand.
+        let Some(c) = inst.vf_cpol().or_else(|| inst.vbuffer().map(|v| v.cpol)) else { return Ok(()) };
         if c.nontemporal() {
             let one = self.ctx.i32_type().const_int(1, false);
             let md = self.ctx.metadata_node(&[one.into()]);

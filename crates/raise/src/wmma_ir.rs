@@ -1,14 +1,14 @@
-//! Raising gfx1250 WMMA, correct first: every thread computes its own eight results of
-//! D = A*B + C from the A rows and B columns it reads across its 32-lane half
-//! (llvm.amdgcn.ds.bpermute), with the semantics the emulator gives WMMA (hx_emu::wmma: exact
-//! products summed in f64 in the same order, rounded once; i32 wrapping for iu8). The forms the
-//! emulator refuses (hx_emu::wmma::refusal: SWMMAC, scaled, 32x16x128_f4, mixed-width f8f6f4)
-//! are refused here with the same reason. No MFMA mapping yet: that is the fast path still to
-//! come.
+//! Raising gfx1250 WMMA. With a target and [`crate::WmmaLowering::Mfma`], a dense shape that
+//! crate::wmma_plan maps goes to the target's MFMAs (wmma_mfma.rs). Otherwise, correct first:
+//! every thread computes its own eight results of D = A*B + C from the A rows and B columns it
+//! reads across its 32-lane half (llvm.amdgcn.ds.bpermute), with the semantics the emulator gives
+//! WMMA (hx_emu::wmma: exact products summed in f64 in the same order, rounded once; i32
+//! wrapping for iu8). The forms the emulator refuses (hx_emu::wmma::refusal: SWMMAC, scaled,
+//! 32x16x128_f4, mixed-width f8f6f4) are refused here with the same reason.
 
 use super::Raiser;
 use crate::RaiseError;
-use hx_isa::wmma::{Elem, Wmma};
+use hx_isa::wmma::{Elem, Shape, Wmma};
 use hx_isa::{Instruction, Operand, Reg, RegClass, ValType};
 use hx_llvm::inkwell::values::{FloatValue, IntValue};
 
@@ -24,27 +24,19 @@ impl<'ctx> Raiser<'ctx, '_> {
             v => Err(self.err(inst, format!("WMMA operand {i} is {v:?}, not a VGPR tuple"))),
         };
         let (d, a, b) = (reg(0)?, reg(1)?, reg(2)?);
-        let (neg_lo, neg_hi) = (inst.mods.neg, inst.mods.neg_hi);
-        let int = s.d == Elem::I32;
-        if (!int && neg_hi & 3 != 0) || (int && neg_lo & 4 != 0) {
-            return Err(self.err(inst, "neg_hi on A/B of a WMMA is not raised"));
+        let mods = self.wmma_mods(inst, s)?;
+        if let Some(plan) = self.mfma_target.and_then(|t| crate::wmma_plan::plan(s, t)) {
+            let results = self.wmma_mfma(inst, s, &plan, &mods, a, b)?;
+            return self.write_wmma_d(inst, s, d, results);
         }
-        let (a_signed, b_signed) = (neg_lo & 1 != 0, neg_lo & 2 != 0);
-        let (neg_a, neg_b) = (!int && neg_lo & 1 != 0, !int && neg_lo & 2 != 0);
-        let (neg_c, abs_c) = (neg_lo & 4 != 0, neg_hi & 4 != 0);
+        let WmmaMods { a_signed, b_signed, neg_a, neg_b, neg_c, abs_c } = mods;
+        let int = s.d == Elem::I32;
         let (i32t, f64t) = (self.ctx.i32_type(), self.ctx.f64_type());
         let (abn, bbn) = (a.dwords as usize, b.dwords as usize);
         let dd = s.d_dwords() as usize;
         let d_bits = s.d.bits();
         let c_bits = s.c.bits();
-        let regs = |r: Reg, n: usize| -> Result<Vec<IntValue<'ctx>>, RaiseError> {
-            (0..n)
-                .map(|j| {
-                    let slot = *self.vgpr.get(r.index as usize + j).ok_or_else(|| self.err(inst, "VGPR out of range"))?;
-                    self.load(slot)
-                })
-                .collect()
-        };
+        let regs = |r: Reg, n: usize| self.wmma_regs(inst, r, n);
         // Each WMMA works on its own copy of A and B: without the barrier, the element conversions of
         // WMMAs sharing an operand (A*B1, then A*B2) are merged and all kept live from the first to
         // the last, hundreds of VGPRs (one fp8 kernel spilled 655 and took minutes to allocate).
@@ -99,23 +91,9 @@ impl<'ctx> Raiser<'ctx, '_> {
                 }
             })
         };
-        // C: a VGPR tuple in the D layout or one inline constant for every element.
-        let c_op = inst.operand(3).ok_or_else(|| self.err(inst, "no C operand"))?;
-        let c_regs = match c_op.value {
-            Operand::Reg(r) if r.class == RegClass::Vgpr => Some(regs(r, r.dwords as usize)?),
-            _ => None,
-        };
-        let c_const = match c_op.value {
-            Operand::Reg(_) => 0,
-            v => {
-                let ty = match s.c {
-                    Elem::F16 => ValType::F16,
-                    Elem::BF16 => ValType::BF16,
-                    Elem::I32 => ValType::B32,
-                    _ => ValType::F32,
-                };
-                hx_emu::wave::constant_value(&v, ty).ok_or_else(|| self.err(inst, format!("C operand {v:?}")))?
-            }
+        let (c_regs, c_const) = match self.wmma_c(inst, s)? {
+            WmmaC::Regs(r) => (Some(r), 0),
+            WmmaC::Const(k) => (None, k),
         };
         // The eight sums, each in the order the emulator adds (C, then k in order): element by
         // element across the eight outputs, so that only the A dword in use per output is live
@@ -196,15 +174,71 @@ impl<'ctx> Raiser<'ctx, '_> {
         // Anchored here: otherwise the optimiser sinks the arithmetic towards the registers' later
         // uses, past the next WMMAs' cross-lane reads, and every fetched value stays live.
         let results = self.opaque(results)?;
-        // Write D (after every read: D may overlap A, B or C).
+        let results = if d_bits == 32 {
+            results
+        } else {
+            (0..dd)
+                .map(|j| {
+                    let hi = self.b.build_left_shift(results[2 * j + 1], self.i32(16), "")?;
+                    Ok(self.b.build_or(results[2 * j], hi, "")?)
+                })
+                .collect::<Result<_, RaiseError>>()?
+        };
+        self.write_wmma_d(inst, s, d, results)
+    }
+
+    /// The modifiers of a WMMA (neg_hi on A/B is refused: not modelled by the emulator either).
+    fn wmma_mods(&self, inst: &Instruction, s: &Shape) -> Result<WmmaMods, RaiseError> {
+        let (neg_lo, neg_hi) = (inst.mods.neg, inst.mods.neg_hi);
+        let int = s.d == Elem::I32;
+        if (!int && neg_hi & 3 != 0) || (int && neg_lo & 4 != 0) {
+            return Err(self.err(inst, "neg_hi on A/B of a WMMA is not raised"));
+        }
+        Ok(WmmaMods {
+            a_signed: neg_lo & 1 != 0,
+            b_signed: neg_lo & 2 != 0,
+            neg_a: !int && neg_lo & 1 != 0,
+            neg_b: !int && neg_lo & 2 != 0,
+            neg_c: neg_lo & 4 != 0,
+            abs_c: neg_hi & 4 != 0,
+        })
+    }
+
+    /// `n` VGPRs from `r`, as this thread's values.
+    pub(super) fn wmma_regs(&self, inst: &Instruction, r: Reg, n: usize) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+        (0..n)
+            .map(|j| {
+                let slot = *self.vgpr.get(r.index as usize + j).ok_or_else(|| self.err(inst, "VGPR out of range"))?;
+                self.load(slot)
+            })
+            .collect()
+    }
+
+    /// C: a VGPR tuple in the C layout or one inline constant (bits of the C type) for every element.
+    pub(super) fn wmma_c(&self, inst: &Instruction, s: &Shape) -> Result<WmmaC<'ctx>, RaiseError> {
+        let c_op = inst.operand(3).ok_or_else(|| self.err(inst, "no C operand"))?;
+        Ok(match c_op.value {
+            Operand::Reg(r) if r.class == RegClass::Vgpr => WmmaC::Regs(self.wmma_regs(inst, r, s.c_dwords() as usize)?),
+            Operand::Reg(r) => return Err(self.err(inst, format!("C in {:?} registers", r.class))),
+            v => {
+                let ty = match s.c {
+                    Elem::F16 => ValType::F16,
+                    Elem::BF16 => ValType::BF16,
+                    Elem::I32 => ValType::B32,
+                    _ => ValType::F32,
+                };
+                WmmaC::Const(hx_emu::wave::constant_value(&v, ty).ok_or_else(|| self.err(inst, format!("C operand {v:?}")))?)
+            }
+        })
+    }
+
+    /// Writes D's dwords where this thread is active (after every read: D may overlap A, B or C).
+    fn write_wmma_d(&self, inst: &Instruction, s: &Shape, d: Reg, dwords: Vec<IntValue<'ctx>>) -> Result<(), RaiseError> {
+        if dwords.len() != s.d_dwords() as usize {
+            return Err(self.err(inst, format!("{} result dwords for a {}-dword D", dwords.len(), s.d_dwords())));
+        }
         let active = self.active()?;
-        for j in 0..dd {
-            let v = if d_bits == 32 {
-                results[j]
-            } else {
-                let hi = self.b.build_left_shift(results[2 * j + 1], self.i32(16), "")?;
-                self.b.build_or(results[2 * j], hi, "")?
-            };
+        for (j, v) in dwords.into_iter().enumerate() {
             let r = Reg { class: RegClass::Vgpr, index: d.index + j as u16, dwords: 1 };
             self.write_vreg(r, 1, v, active, inst)?;
         }
@@ -214,7 +248,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// The values unchanged, through an empty inline assembly statement that the optimiser
     /// cannot see through (so it does not merge work on them with work on the same registers
     /// elsewhere).
-    fn opaque(&self, vals: Vec<IntValue<'ctx>>) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+    pub(super) fn opaque(&self, vals: Vec<IntValue<'ctx>>) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
         let i32t = self.ctx.i32_type();
         let ty = i32t.fn_type(&[i32t.into()], false);
         let asm = self.ctx.create_inline_asm(ty, String::new(), "=v,0".into(), true, false, None, false);
@@ -249,22 +283,22 @@ impl<'ctx> Raiser<'ctx, '_> {
         Ok(b.build_bit_cast(bits, f32t, "")?.into_float_value())
     }
 
-    fn err_plain(&self, msg: &str) -> RaiseError {
+    pub(super) fn err_plain(&self, msg: &str) -> RaiseError {
         RaiseError::Kernel { kernel: self.kernel.into(), msg: msg.into() }
     }
 
-    fn emitter(&self) -> crate::alu_ir::OpEmitter<'ctx, '_> {
+    pub(super) fn emitter(&self) -> crate::alu_ir::OpEmitter<'ctx, '_> {
         crate::alu_ir::OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane }
     }
 
-    fn call_f(&self, name: &str, x: FloatValue<'ctx>) -> Result<FloatValue<'ctx>, RaiseError> {
+    pub(super) fn call_f(&self, name: &str, x: FloatValue<'ctx>) -> Result<FloatValue<'ctx>, RaiseError> {
         let f = self.intrinsic(name, &[x.get_type().into()])?;
         let v = self.b.build_call(f, &[x.into()], "")?.try_as_basic_value().basic();
         v.map(|v| v.into_float_value()).ok_or_else(|| RaiseError::Kernel { kernel: self.kernel.into(), msg: format!("{name} returns nothing") })
     }
 
     /// A C/D element's bits (in the low bits of `x`) as f64.
-    fn to_f64(&self, x: IntValue<'ctx>, ty: Elem) -> Result<FloatValue<'ctx>, RaiseError> {
+    pub(super) fn to_f64(&self, x: IntValue<'ctx>, ty: Elem) -> Result<FloatValue<'ctx>, RaiseError> {
         let (b, f64t) = (&self.b, self.ctx.f64_type());
         Ok(match ty {
             Elem::F16 => {
@@ -285,7 +319,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     /// An f64 rounded (RNE) to the result type, as bits in an i32.
-    fn from_f64(&self, x: FloatValue<'ctx>, ty: Elem) -> Result<IntValue<'ctx>, RaiseError> {
+    pub(super) fn from_f64(&self, x: FloatValue<'ctx>, ty: Elem) -> Result<IntValue<'ctx>, RaiseError> {
         let (b, i32t) = (&self.b, self.ctx.i32_type());
         let half = |t: hx_llvm::inkwell::types::FloatType<'ctx>| -> Result<IntValue<'ctx>, RaiseError> {
             let h = b.build_float_trunc(x, t, "")?;
@@ -301,6 +335,25 @@ impl<'ctx> Raiser<'ctx, '_> {
             }
         })
     }
+}
+
+/// A WMMA's modifiers: iu8 signedness, float negation of A/B, and C's neg/abs.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct WmmaMods {
+    pub a_signed: bool,
+    pub b_signed: bool,
+    pub neg_a: bool,
+    pub neg_b: bool,
+    pub neg_c: bool,
+    pub abs_c: bool,
+}
+
+/// A WMMA's C operand.
+pub(super) enum WmmaC<'ctx> {
+    /// The C-layout registers of this thread.
+    Regs(Vec<IntValue<'ctx>>),
+    /// One constant (bits of the C type) for every element.
+    Const(u64),
 }
 
 /// An element as the type it is summed in.

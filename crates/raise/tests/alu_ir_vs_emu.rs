@@ -53,6 +53,35 @@ fn operand(state: &mut u64, ty: Ty) -> u64 {
     }
 }
 
+/// A function `f(out: ptr, src0, src1, src2: i64, extra: i64, lane: i32)` (the [`OpFn`] the tests
+/// call), its builder at the entry and its sources cut to the operation's source widths.
+struct OpFnIr<'ctx> {
+    module: hx_llvm::inkwell::module::Module<'ctx>,
+    b: hx_llvm::inkwell::builder::Builder<'ctx>,
+    out: hx_llvm::inkwell::values::PointerValue<'ctx>,
+    srcs: Vec<hx_llvm::inkwell::values::IntValue<'ctx>>,
+    extra: hx_llvm::inkwell::values::IntValue<'ctx>,
+    lane: hx_llvm::inkwell::values::IntValue<'ctx>,
+}
+
+fn op_fn_ir<'ctx>(ctx: &'ctx Context, name: &str, src_types: &[Ty]) -> OpFnIr<'ctx> {
+    let module = ctx.create_module(name);
+    let i64t = ctx.i64_type();
+    let fn_ty = ctx.void_type().fn_type(&[ctx.ptr_type(Default::default()).into(), i64t.into(), i64t.into(), i64t.into(), i64t.into(), ctx.i32_type().into()], false);
+    let f = module.add_function("f", fn_ty, None);
+    let b = ctx.create_builder();
+    b.position_at_end(ctx.append_basic_block(f, "entry"));
+    let param = |k: u32| f.get_nth_param(k).unwrap();
+    let srcs = (0..src_types.len())
+        .map(|k| {
+            let p = param(k as u32 + 1).into_int_value();
+            if src_types[k].bits() == 64 { p } else { b.build_int_truncate(p, ctx.i32_type(), "").unwrap() }
+        })
+        .collect();
+    let (out, extra, lane) = (param(0).into_pointer_value(), param(4).into_int_value(), param(5).into_int_value());
+    OpFnIr { module, b, out, srcs, extra, lane }
+}
+
 #[test]
 fn raised_alu_ops_compute_what_the_emulator_computes() {
     let mode = FpMode::ieee_default();
@@ -68,20 +97,9 @@ fn raised_alu_ops_compute_what_the_emulator_computes() {
         }
         // 16-bit and packed ops are not raised yet (they error out below and are listed).
         let ctx = Context::create();
-        let module = ctx.create_module(&m);
         let i64t = ctx.i64_type();
-        let fn_ty = ctx.void_type().fn_type(&[ctx.ptr_type(Default::default()).into(), i64t.into(), i64t.into(), i64t.into(), i64t.into(), ctx.i32_type().into()], false);
-        let f = module.add_function("f", fn_ty, None);
-        let b = ctx.create_builder();
-        b.position_at_end(ctx.append_basic_block(f, "entry"));
-        let out = f.get_nth_param(0).unwrap().into_pointer_value();
-        let mut srcs = Vec::new();
-        for (k, t) in op.srcs.iter().enumerate() {
-            let p = f.get_nth_param(k as u32 + 1).unwrap().into_int_value();
-            srcs.push(if t.bits() == 64 { p } else { b.build_int_truncate(p, ctx.i32_type(), "").unwrap() });
-        }
-        let flag = b.build_int_truncate(f.get_nth_param(4).unwrap().into_int_value(), ctx.bool_type(), "").unwrap();
-        let lane = f.get_nth_param(5).unwrap().into_int_value();
+        let OpFnIr { module, b, out, srcs, extra, lane } = op_fn_ir(&ctx, &m, op.srcs);
+        let flag = b.build_int_truncate(extra, ctx.bool_type(), "").unwrap();
         let em = OpEmitter { ctx: &ctx, module: &module, b: &b, lane };
         let (value, flag_out) = match em.emit(&op, &srcs, flag) {
             Ok(r) => r,
@@ -200,20 +218,9 @@ fn raised_modifier_ops_compute_what_the_emulator_computes() {
                 _ => x = Extra { clamp: true, ..Extra::default() },
             }
             let ctx = Context::create();
-            let module = ctx.create_module(m);
             let i64t = ctx.i64_type();
-            let fn_ty = ctx.void_type().fn_type(&[ctx.ptr_type(Default::default()).into(), i64t.into(), i64t.into(), i64t.into(), i64t.into(), ctx.i32_type().into()], false);
-            let f = module.add_function("f", fn_ty, None);
-            let b = ctx.create_builder();
-            b.position_at_end(ctx.append_basic_block(f, "entry"));
-            let out = f.get_nth_param(0).unwrap().into_pointer_value();
-            let mut srcs = Vec::new();
-            for (k, t) in op.srcs.iter().enumerate() {
-                let p = f.get_nth_param(k as u32 + 1).unwrap().into_int_value();
-                srcs.push(if t.bits() == 64 { p } else { b.build_int_truncate(p, ctx.i32_type(), "").unwrap() });
-            }
-            let old = b.build_int_truncate(f.get_nth_param(4).unwrap().into_int_value(), ctx.i32_type(), "").unwrap();
-            let lane = f.get_nth_param(5).unwrap().into_int_value();
+            let OpFnIr { module, b, out, srcs, extra, lane } = op_fn_ir(&ctx, m, op.srcs);
+            let old = b.build_int_truncate(extra, ctx.i32_type(), "").unwrap();
             let em = OpEmitter { ctx: &ctx, module: &module, b: &b, lane };
             let value = if float_clamp {
                 let (v, _) = em.emit(&op, &srcs, ctx.bool_type().const_zero()).unwrap();

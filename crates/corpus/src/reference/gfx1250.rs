@@ -84,32 +84,22 @@ impl Fp8 {
         if a == 0.0 {
             return Ok(sign);
         }
-        let (m, bias) = (self.mbits(), self.bias());
-        let emin = 1 - bias;
-        let e = ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023; // floor(log2 a), a is a normal f64
-        // The spacing of representable values around a: 2^(e - m), or the subnormal spacing.
-        let qexp = e.max(emin) - m;
-        let scaled = a / 2f64.powi(qexp); // exact: a power-of-two scaling
-        let fl = scaled.floor();
-        let frac = scaled - fl;
-        let mut n = fl as u32;
-        if frac > 0.5 || (frac == 0.5 && n & 1 == 1) {
-            n += 1;
-        }
-        let code = if e < emin {
-            // Subnormal: the code is the multiple of the spacing (2^m rounds up into the smallest normal).
-            n
-        } else {
-            let mut exp = e;
-            if n == 2 << m {
-                exp += 1;
-                n = 1 << m;
+        // The nearest of the format's magnitudes, ties to the even code (the even significand),
+        // found by search over the codes' values (the emulator computes it arithmetically: this
+        // oracle does not share its method). One step past the largest code stands for overflow.
+        let top = self.max_code();
+        let value = |c: u8| if c > top { 2.0 * self.decode(top) - self.decode(top - 1) } else { self.decode(c) };
+        let mut best = 0u8;
+        for c in 1..=top + 1 {
+            let (d, db) = ((value(c) - a).abs(), (value(best) - a).abs());
+            if d < db || (d == db && c & 1 == 0) {
+                best = c;
             }
-            (((exp + bias) as u32) << m) | (n - (1 << m))
-        };
-        if code > self.max_code() as u32 {
+        }
+        if best > top {
             return Err(format!("{x} overflows the format (the kernels saturate before converting)"));
         }
+        let code = best;
         Ok(sign | code as u8)
     }
 }

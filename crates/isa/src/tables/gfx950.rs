@@ -3005,7 +3005,7 @@ pub static DS: [Option<OpInfo>; 256] = [
     Some(OpInfo { mnemonic: "ds_write_b96", format: Format::Ds, opcode: 0xde, operands: &[OperandSpec { field: DsAddr, kind: VReg { dwords: 1 } }, OperandSpec { field: DsData0, kind: VRegAv { dwords: 3 } }, OperandSpec { field: DsOffset, kind: DsOffset16 }], unused: &[(DsVdst, MustBe(0)), (DsData1, MustBe(0)), (DsGds, Ignored)] }),
     Some(OpInfo { mnemonic: "ds_write_b128", format: Format::Ds, opcode: 0xdf, operands: &[OperandSpec { field: DsAddr, kind: VReg { dwords: 1 } }, OperandSpec { field: DsData0, kind: VRegAv { dwords: 4 } }, OperandSpec { field: DsOffset, kind: DsOffset16 }], unused: &[(DsVdst, MustBe(0)), (DsData1, MustBe(0)), (DsGds, Ignored)] }),
     Some(OpInfo { mnemonic: "ds_read_b64_tr_b4", format: Format::Ds, opcode: 0xe0, operands: &[OperandSpec { field: DsVdst, kind: VDstAv { dwords: 2 } }, OperandSpec { field: DsAddr, kind: VReg { dwords: 1 } }, OperandSpec { field: DsOffset, kind: DsOffset16 }], unused: &[(DsData0, MustBe(0)), (DsData1, MustBe(0)), (DsGds, Ignored)] }),
-    None, // 0xe1 unsupported: ds_read_b96_tr_b6 v[10:12], v30
+    Some(OpInfo { mnemonic: "ds_read_b96_tr_b6", format: Format::Ds, opcode: 0xe1, operands: &[OperandSpec { field: DsVdst, kind: VDstAnyAlign { dwords: 3 } }, OperandSpec { field: DsAddr, kind: VReg { dwords: 1 } }, OperandSpec { field: DsOffset, kind: DsOffset16 }], unused: &[(DsData0, MustBe(0)), (DsData1, MustBe(0)), (DsGds, Ignored)] }),
     Some(OpInfo { mnemonic: "ds_read_b64_tr_b8", format: Format::Ds, opcode: 0xe2, operands: &[OperandSpec { field: DsVdst, kind: VDstAv { dwords: 2 } }, OperandSpec { field: DsAddr, kind: VReg { dwords: 1 } }, OperandSpec { field: DsOffset, kind: DsOffset16 }], unused: &[(DsData0, MustBe(0)), (DsData1, MustBe(0)), (DsGds, Ignored)] }),
     Some(OpInfo { mnemonic: "ds_read_b64_tr_b16", format: Format::Ds, opcode: 0xe3, operands: &[OperandSpec { field: DsVdst, kind: VDstAv { dwords: 2 } }, OperandSpec { field: DsAddr, kind: VReg { dwords: 1 } }, OperandSpec { field: DsOffset, kind: DsOffset16 }], unused: &[(DsData0, MustBe(0)), (DsData1, MustBe(0)), (DsGds, Ignored)] }),
     None, // 0xe4
@@ -3672,5 +3672,4 @@ pub static UNSUPPORTED: &[(Format, u16, &str, &str)] = &[
     (Format::Ds, 0x9b, "ds_gws_sema_br v30 gds", "no operand kind reproduces operand 0 (v30 gds) of field DsAddr"),
     (Format::Ds, 0x9c, "ds_gws_sema_p gds", "no operand kind reproduces operand 1 () of field DsOffset"),
     (Format::Ds, 0x9d, "ds_gws_barrier v30 gds", "no operand kind reproduces operand 0 (v30 gds) of field DsAddr"),
-    (Format::Ds, 0xe1, "ds_read_b96_tr_b6 v[10:12], v30", "no operand kind reproduces operand 0 (v[10:12]) of field DsVdst"),
 ];

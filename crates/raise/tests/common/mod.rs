@@ -1,5 +1,7 @@
 //! Host JIT for the raise tests: the raiser's IR is target-independent LLVM IR, so it can run
 //! on the host (x86) and be compared with the emulator's semantics.
+// Each test crate uses only some of these helpers.
+#![allow(dead_code)]
 
 use hx_llvm::inkwell::module::Module;
 use hx_llvm::llvm_sys::execution_engine as ee;
@@ -47,3 +49,35 @@ pub fn compile_f(module: Module<'_>, label: &str) -> Jit {
         Jit { engine, addr }
     }
 }
+
+/// gfx1250 assembly to the bytes of its .text.
+pub fn assemble(body: &str) -> Vec<u8> {
+    use hx_llvm::GpuTarget;
+    let obj = hx_llvm::assemble(&format!(".text\n{body}\n"), "t", GpuTarget::Gfx1250).unwrap();
+    let co = hx_codeobj::CodeObject::parse(&obj).unwrap();
+    let text = co.section(".text").unwrap();
+    obj[text.offset as usize..(text.offset + text.size) as usize].to_vec()
+}
+
+/// Raises `body` (gfx1250 assembly) as kernel `k`: the verified IR as text, or the error.
+pub fn raise(body: &str) -> Result<String, String> {
+    raise_code(&assemble(body))
+}
+
+pub fn raise_code(code: &[u8]) -> Result<String, String> {
+    let abi = hx_raise::KernelAbi {
+        kernarg_ptr_sgpr: Some(0),
+        preload: None,
+        private_segment_size: 0,
+        group_segment_size: 0,
+        kernarg_size: 16,
+        uses_lds: false,
+        entry_mode: 0xf0,
+    };
+    let ctx = hx_llvm::inkwell::context::Context::create();
+    let module = ctx.create_module("raised");
+    hx_raise::raise_kernel(&ctx, &module, "k", code, &abi).map_err(|e| e.to_string())?;
+    hx_llvm::verify(&module, "raised").unwrap();
+    Ok(module.print_to_string().to_string())
+}
+

@@ -1,0 +1,508 @@
+//! Dense WMMA on the target's MFMAs (plans, layouts and why they are exact: crate::wmma_plan).
+//!
+//! Whole-wave region: every register value enters through llvm.amdgcn.set.inactive (a copy that
+//! bounds the region, so nothing before it, loads included, runs with lanes forced on) and every
+//! result leaves through llvm.amdgcn.strict.wwm. Inside, all 64 lanes run: an MFMA needs them
+//! (the ISA leaves a partial EXEC undefined), and the other source wave's half may be inactive
+//! or absent. The results for this thread's half never depend on the other half's registers:
+//! each wave's MFMAs read only its own lanes' data (moved by lane swaps) or constants.
+//!
+//! Lane groups: the 64 lanes as four rows of 16, `[r0, r1, r2, r3]`; source wave w is rows
+//! 2w and 2w+1 (K halves h = 0, 1 of its WMMA layout).
+//! - 16x16 f32/i32 MFMA layout: lane 16g + j of register r holds D[4g + r][j]; A row i, k-chunk
+//!   g at lane 16g + i (B likewise with columns), consecutive k in consecutive slots.
+//! - WMMA layout: lane 16h + j of dword e holds D[8h + e][j]; A/B: lane 16h + i holds the h-th
+//!   K half of row/column i.
+//!
+//! So wave w's MFMA operand is, by rows, `[x_2w, y_2w, x_2w+1, y_2w+1]` where x/y are the first
+//! and second halves of each lane's A/B dwords (its K chunk g covers WMMA k = g*K/4.. in the
+//! emulator's order), and its C the same with x/y = C dwords r and r + 4: [`Raiser::spread`].
+//! D comes back by the inverse, [`Raiser::gather`].
+
+use super::wmma_ir::{WmmaC, WmmaMods};
+use super::Raiser;
+use crate::wmma_plan::{Layout, MfmaPlan};
+use crate::RaiseError;
+use hx_isa::wmma::{Elem, Shape};
+use hx_isa::{Instruction, Reg};
+use hx_llvm::inkwell::types::BasicTypeEnum;
+use hx_llvm::inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FloatValue, IntValue};
+use hx_llvm::inkwell::{FloatPredicate, IntPredicate};
+use hx_llvm::GpuTarget;
+
+/// Lane facts of the whole wave, valid in every lane inside the whole-wave region (the backend
+/// computes the values a strict.wwm result depends on with all lanes on).
+struct Lanes<'ctx> {
+    /// 0..63.
+    lane: IntValue<'ctx>,
+    /// Lanes 0..31 (source wave 0).
+    half0: IntValue<'ctx>,
+    /// Rows 0 and 2.
+    row_even: IntValue<'ctx>,
+}
+
+impl<'ctx> Raiser<'ctx, '_> {
+    /// The D dwords (WMMA layout, this thread's) of a WMMA lowered by `plan`.
+    pub(super) fn wmma_mfma(&self, inst: &Instruction, s: &Shape, plan: &MfmaPlan, mods: &WmmaMods, a: Reg, b: Reg) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+        let target = self.mfma_target.ok_or_else(|| self.err(inst, "MFMA lowering without a target"))?;
+        let abn = s.ab_dwords() as usize;
+        // Float negation of A/B flips every element's sign bit (products stay exact).
+        let sign = match s.a {
+            Elem::F32 => 0x8000_0000u64,
+            _ => 0x8000_8000,
+        };
+        // Each WMMA's own copies (as on the cross-lane path): without the barrier, WMMAs sharing
+        // an operand share its whole-wave moves and conversions, whose registers then stay
+        // reserved for whole-wave use from the first WMMA to the last.
+        let operand = |r: Reg, neg: bool| -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+            self.opaque(self.wmma_regs(inst, r, abn)?)?
+                .into_iter()
+                .map(|v| {
+                    let v = if neg { self.b.build_xor(v, self.i32(sign), "")? } else { v };
+                    self.set_inactive(v)
+                })
+                .collect()
+        };
+        let (av, bv) = (operand(a, mods.neg_a)?, operand(b, mods.neg_b)?);
+        let c = self.wmma_c(inst, s)?;
+        let lanes = self.lanes()?;
+        let out = match plan.layout {
+            Layout::F64 => self.wmma_f64(inst, s, target, &lanes, mods, &av, &bv, c)?,
+            _ => self.wmma_native(inst, s, plan, target, &lanes, mods, av, bv, c)?,
+        };
+        // Out of the whole-wave region; a NaN result is the default quiet NaN, as the emulator
+        // defines WMMA (the f64 path has done it before rounding).
+        out.into_iter()
+            .map(|v| {
+                let v = self.call("llvm.amdgcn.strict.wwm", &[self.ctx.i32_type().into()], &[v.into()])?;
+                if s.d != Elem::F32 || plan.layout == Layout::F64 {
+                    return Ok(v);
+                }
+                let f = self.b.build_bit_cast(v, self.ctx.f32_type(), "")?.into_float_value();
+                let nan = self.b.build_float_compare(FloatPredicate::UNO, f, f, "")?;
+                Ok(self.b.build_select(nan, self.i32(0x7fc0_0000), v, "")?.into_int_value())
+            })
+            .collect()
+    }
+
+    /// Spread and HalfMasked layouts: f32/i32 16x16 MFMAs, one chain per source wave.
+    #[allow(clippy::too_many_arguments)]
+    fn wmma_native(
+        &self,
+        inst: &Instruction,
+        s: &Shape,
+        plan: &MfmaPlan,
+        target: GpuTarget,
+        lanes: &Lanes<'ctx>,
+        mods: &WmmaMods,
+        av: Vec<IntValue<'ctx>>,
+        bv: Vec<IntValue<'ctx>>,
+        c: WmmaC<'ctx>,
+    ) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+        if s.d_dwords() != 8 {
+            return Err(self.err(inst, "an MFMA layout for a 16-bit result (only the f64 path has one)"));
+        }
+        let int = s.d == Elem::I32;
+        // Per wave, the (A, B) dwords of each MFMA of its chain.
+        let mut chunks: [Vec<(Vec<IntValue<'ctx>>, Vec<IntValue<'ctx>>)>; 2] = [Vec::new(), Vec::new()];
+        match plan.layout {
+            Layout::Spread { pad } => {
+                let half = av.len() / 2;
+                let mut ops = [[Vec::new(), Vec::new()], [Vec::new(), Vec::new()]];
+                for (o, v) in [&av, &bv].into_iter().enumerate() {
+                    for i in 0..half {
+                        let (m0, m1) = self.spread(target, lanes, v[i], v[half + i])?;
+                        ops[0][o].push(m0);
+                        ops[1][o].push(m1);
+                    }
+                }
+                for (w, [a, b]) in ops.into_iter().enumerate() {
+                    let (mut a, mut b) = (a, b);
+                    if pad {
+                        // -0 (fp8/bf8 0x80) times +0: the exact zero of the module comment.
+                        a.extend((0..half).map(|_| self.i32(0x8080_8080)));
+                        b.extend((0..half).map(|_| self.i32(0)));
+                    }
+                    chunks[w].push((a, b));
+                }
+            }
+            Layout::HalfMasked { chunks: n } => {
+                if !int {
+                    return Err(self.err(inst, "a half-masked MFMA layout for floats"));
+                }
+                let per = av.len() / n as usize;
+                for (w, ch) in chunks.iter_mut().enumerate() {
+                    let mine = if w == 0 { lanes.half0 } else { self.b.build_not(lanes.half0, "")? };
+                    for k in 0..n as usize {
+                        let a = (0..per).map(|j| Ok(self.b.build_select(mine, av[k * per + j], self.i32(0), "")?.into_int_value())).collect::<Result<Vec<_>, RaiseError>>()?;
+                        ch.push((a, bv[k * per..(k + 1) * per].to_vec()));
+                    }
+                }
+            }
+            Layout::F64 => return Err(self.err(inst, "the f64 layout in the native path")),
+        }
+        // C in the MFMA layout, per wave.
+        let c_w: [Vec<IntValue<'ctx>>; 2] = match c {
+            WmmaC::Regs(regs) => {
+                let regs = regs.into_iter().map(|v| self.set_inactive(self.c_mods(v, s, mods)?)).collect::<Result<Vec<_>, _>>()?;
+                let (mut c0, mut c1) = (Vec::new(), Vec::new());
+                for r in 0..4 {
+                    let (x, y) = self.spread(target, lanes, regs[r], regs[r + 4])?;
+                    c0.push(x);
+                    c1.push(y);
+                }
+                [c0, c1]
+            }
+            WmmaC::Const(k) => {
+                let k = self.c_mods(self.i32(k), s, mods)?;
+                [vec![k; 4], vec![k; 4]]
+            }
+        };
+        let zero = vec![self.i32(0); 4];
+        let mut d_w = Vec::new();
+        for (w, ch) in chunks.iter().enumerate() {
+            // iu8: an unsigned byte is its signed reading plus 256 times its top bit, so
+            // D = C + sum(sA sB) + 256 sum(hA sB + sA hB) + 65536 sum(hA hB), each sum an MFMA
+            // chain (i32 sums wrap: any split is exact).
+            let hi = |v: &[IntValue<'ctx>]| -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+                v.iter().map(|&x| Ok(self.b.build_and(self.b.build_right_shift(x, self.i32(7), false, "")?, self.i32(0x0101_0101), "")?)).collect()
+            };
+            let (ua, ub) = (int && !mods.a_signed, int && !mods.b_signed);
+            let mut terms: Vec<(bool, bool, u64)> = vec![(false, false, 0)];
+            if ub {
+                terms.push((false, true, 8));
+            }
+            if ua {
+                terms.push((true, false, 8));
+            }
+            if ua && ub {
+                terms.push((true, true, 16));
+            }
+            let mut sums: Vec<(u64, Vec<IntValue<'ctx>>)> = Vec::new();
+            for (ha, hb, shift) in terms {
+                let pos = sums.iter().position(|(sh, _)| *sh == shift);
+                let mut acc = match pos {
+                    Some(p) => sums.remove(p).1,
+                    None if shift == 0 => c_w[w].clone(),
+                    None => zero.clone(),
+                };
+                for (a, b) in ch {
+                    let a = if ha { hi(a)? } else { a.clone() };
+                    let b = if hb { hi(b)? } else { b.clone() };
+                    acc = self.mfma(plan, &a, &b, &acc)?;
+                }
+                sums.push((shift, acc));
+            }
+            let mut d = Vec::new();
+            for r in 0..4 {
+                let mut v = self.i32(0);
+                for (shift, acc) in &sums {
+                    let t = self.b.build_left_shift(acc[r], self.i32(*shift), "")?;
+                    v = self.b.build_int_add(v, t, "")?;
+                }
+                d.push(v);
+            }
+            d_w.push(d);
+        }
+        let mut out = vec![self.i32(0); 8];
+        for r in 0..4 {
+            let (p, q) = self.gather(target, lanes, d_w[0][r], d_w[1][r])?;
+            out[r] = p;
+            out[r + 4] = q;
+        }
+        Ok(out)
+    }
+
+    /// The F64 layout: per step, four k of each wave through v_mfma_f64_16x16x4_f64 (its
+    /// k-chunk g in lane row g, fetched from the wave's half with ds_bpermute).
+    ///
+    /// MFMA row i = 4p + g (D pair p, lane row g) stands for WMMA row
+    /// sigma(i) = 8(g % 2) + 2p + g / 2, so that D pair p of both waves' MFMAs becomes WMMA
+    /// elements 2p and 2p + 1 with one v_permlane32_swap ([`Raiser::swap32`]); C comes in by the
+    /// same swap. A's rows are fetched in that order.
+    #[allow(clippy::too_many_arguments)]
+    fn wmma_f64(
+        &self,
+        inst: &Instruction,
+        s: &Shape,
+        target: GpuTarget,
+        lanes: &Lanes<'ctx>,
+        mods: &WmmaMods,
+        av: &[IntValue<'ctx>],
+        bv: &[IntValue<'ctx>],
+        c: WmmaC<'ctx>,
+    ) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+        let b = &self.b;
+        let f64t = self.ctx.f64_type();
+        let d_bits = s.d.bits() as usize;
+        // C as f64 in the MFMA layout of each wave, after abs/neg.
+        let c_f64 = |bits: IntValue<'ctx>| -> Result<FloatValue<'ctx>, RaiseError> {
+            let mut x = self.to_f64(bits, s.d)?;
+            if mods.abs_c {
+                x = self.call_f("llvm.fabs", x)?;
+            }
+            if mods.neg_c {
+                x = b.build_float_neg(x, "")?;
+            }
+            Ok(x)
+        };
+        let mut acc: [Vec<FloatValue<'ctx>>; 2] = [Vec::new(), Vec::new()];
+        match c {
+            WmmaC::Regs(regs) => {
+                let regs = regs.into_iter().map(|v| self.set_inactive(v)).collect::<Result<Vec<_>, _>>()?;
+                let el = |e: usize| -> Result<IntValue<'ctx>, RaiseError> {
+                    let w = b.build_right_shift(regs[e * d_bits / 32], self.i32((e * d_bits % 32) as u64), false, "")?;
+                    Ok(if d_bits == 32 { w } else { b.build_and(w, self.i32(0xffff), "")? })
+                };
+                for p in 0..4 {
+                    let (x, y) = self.swap32(target, lanes, el(2 * p)?, el(2 * p + 1)?)?;
+                    acc[0].push(c_f64(x)?);
+                    acc[1].push(c_f64(y)?);
+                }
+            }
+            WmmaC::Const(k) => {
+                let k = c_f64(self.i32(k))?;
+                acc = [vec![k; 4], vec![k; 4]];
+            }
+        }
+        // Lane 16g + i: k-chunk g of each wave's MFMA, row sigma(i) / column i; wave w's values
+        // come from its lanes 32w + 16h + sigma(i) (A) and 32w + 16h + i (B).
+        let i = b.build_and(lanes.lane, self.i32(15), "")?;
+        let g = b.build_right_shift(lanes.lane, self.i32(4), false, "")?;
+        let sigma = {
+            let g0 = b.build_left_shift(b.build_and(i, self.i32(1), "")?, self.i32(3), "")?;
+            let p2 = b.build_left_shift(b.build_right_shift(i, self.i32(2), false, "")?, self.i32(1), "")?;
+            let g1 = b.build_and(b.build_right_shift(i, self.i32(1), false, "")?, self.i32(1), "")?;
+            b.build_or(b.build_or(g0, p2, "")?, g1, "")?
+        };
+        let addr = |row: IntValue<'ctx>, base: u64| -> Result<IntValue<'ctx>, RaiseError> {
+            Ok(b.build_left_shift(b.build_or(row, self.i32(base), "")?, self.i32(2), "")?)
+        };
+        // [operand][wave][h]
+        let mut addrs = [[[self.i32(0); 2]; 2]; 2];
+        for w in 0..2u64 {
+            for h in 0..2u64 {
+                addrs[0][w as usize][h as usize] = addr(sigma, 32 * w + 16 * h)?;
+                addrs[1][w as usize][h as usize] = addr(i, 32 * w + 16 * h)?;
+            }
+        }
+        let bits = s.a.bits() as usize;
+        // Element g of the chunk: its dword (16-bit: chunks 0-1 from the first of two, 2-3 from
+        // the second; 8-bit: one dword) and its place in that dword.
+        let lane_shift = if bits == 16 {
+            b.build_left_shift(b.build_and(g, self.i32(1), "")?, self.i32(4), "")?
+        } else {
+            b.build_left_shift(g, self.i32(3), "")?
+        };
+        let element = |x: IntValue<'ctx>, ty: Elem| -> Result<FloatValue<'ctx>, RaiseError> {
+            Ok(match ty {
+                Elem::Fp8 | Elem::Bf8 => {
+                    let f = self.emitter().fp8_to_f32(x, ty == Elem::Bf8).map_err(|e| self.err(inst, e.0))?;
+                    b.build_float_ext(f, f64t, "")?
+                }
+                Elem::F16 | Elem::BF16 => self.to_f64(b.build_and(x, self.i32(0xffff), "")?, ty)?,
+                _ => return Err(self.err(inst, format!("{ty:?} elements on the f64 path"))),
+            })
+        };
+        // This lane's element of operand `o` (0 = A) for wave w's MFMA of step (h, e0).
+        let fetch = |o: usize, w: usize, h: usize, e0: usize| -> Result<FloatValue<'ctx>, RaiseError> {
+            let regs = if o == 0 { av } else { bv };
+            let ad = addrs[o][w][h];
+            let dw = e0 * bits / 32;
+            let mut v = self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), regs[dw].into()])?;
+            if bits == 16 {
+                let hi = self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), regs[dw + 1].into()])?;
+                v = self.select(lanes.half0, v, hi)?;
+            }
+            element(b.build_right_shift(v, lane_shift, false, "")?, if o == 0 { s.a } else { s.b })
+        };
+        let per_lane = s.k as usize / 2;
+        for t in 0..s.k as usize / 4 {
+            // WMMA k-steps 4t..4t+3 (the emulator's order: K half h, then element e0 + g).
+            let (h, e0) = (4 * t / per_lane, 4 * t % per_lane);
+            for w in 0..2 {
+                let (aw, bw) = (fetch(0, w, h, e0)?, fetch(1, w, h, e0)?);
+                let c: Vec<BasicValueEnum<'ctx>> = acc[w].iter().map(|&v| v.into()).collect();
+                let cv = self.vector(&c)?;
+                let f = self.intrinsic("llvm.amdgcn.mfma.f64.16x16x4f64", &[])?;
+                let args: Vec<BasicMetadataValueEnum<'ctx>> = vec![aw.into(), bw.into(), cv.into(), self.i32(0).into(), self.i32(0).into(), self.i32(0).into()];
+                let r = b.build_call(f, &args, "")?.try_as_basic_value().basic().ok_or_else(|| self.err(inst, "the f64 MFMA returns nothing"))?;
+                let r = r.into_vector_value();
+                acc[w] = (0..4).map(|p| Ok(b.build_extract_element(r, self.i32(p), "")?.into_float_value())).collect::<Result<_, RaiseError>>()?;
+            }
+        }
+        // D: round once (a NaN to the default quiet NaN), then to the WMMA layout.
+        let mut el = vec![self.i32(0); 8];
+        for p in 0..4 {
+            let mut r = Vec::new();
+            for a in &acc {
+                let v = a[p];
+                let nan = b.build_float_compare(FloatPredicate::UNO, v, v, "")?;
+                let v = b.build_select(nan, f64t.const_float(f64::NAN), v, "")?.into_float_value();
+                r.push(self.from_f64(v, s.d)?);
+            }
+            let (x, y) = self.swap32(target, lanes, r[0], r[1])?;
+            el[2 * p] = x;
+            el[2 * p + 1] = y;
+        }
+        if d_bits == 32 {
+            return Ok(el);
+        }
+        (0..4)
+            .map(|j| {
+                let hi = b.build_left_shift(el[2 * j + 1], self.i32(16), "")?;
+                Ok(b.build_or(el[2 * j], hi, "")?)
+            })
+            .collect()
+    }
+
+    /// C's abs/neg on 32-bit float bits (integers: unchanged).
+    fn c_mods(&self, v: IntValue<'ctx>, s: &Shape, mods: &WmmaMods) -> Result<IntValue<'ctx>, RaiseError> {
+        if s.d != Elem::F32 {
+            return Ok(v);
+        }
+        let mut v = v;
+        if mods.abs_c {
+            v = self.b.build_and(v, self.i32(0x7fff_ffff), "")?;
+        }
+        if mods.neg_c {
+            v = self.b.build_xor(v, self.i32(0x8000_0000), "")?;
+        }
+        Ok(v)
+    }
+
+    fn lanes(&self) -> Result<Lanes<'ctx>, RaiseError> {
+        let lane = self.b.build_or(self.half_base, self.lane, "")?;
+        let half0 = self.b.build_int_compare(IntPredicate::ULT, lane, self.i32(32), "")?;
+        let row = self.b.build_and(lane, self.i32(16), "")?;
+        let row_even = self.b.build_int_compare(IntPredicate::EQ, row, self.i32(0), "")?;
+        Ok(Lanes { lane, half0, row_even })
+    }
+
+    /// A register value entering the whole-wave region (inactive lanes: undefined).
+    fn set_inactive(&self, v: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
+        let i32t = self.ctx.i32_type();
+        self.call("llvm.amdgcn.set.inactive", &[i32t.into()], &[v.into(), i32t.get_poison().into()])
+    }
+
+    fn select(&self, c: IntValue<'ctx>, x: IntValue<'ctx>, y: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
+        Ok(self.b.build_select(c, x, y, "")?.into_int_value())
+    }
+
+    /// The value of `v` at lane `lane` (0..63), for every lane.
+    fn from_lane(&self, v: IntValue<'ctx>, lane: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
+        let addr = self.b.build_left_shift(lane, self.i32(2), "")?;
+        self.call("llvm.amdgcn.ds.bpermute", &[], &[addr.into(), v.into()])
+    }
+
+    /// gfx950 v_permlane16_swap / v_permlane32_swap of two values.
+    fn permlane_swap(&self, rows16: bool, x: IntValue<'ctx>, y: IntValue<'ctx>) -> Result<(IntValue<'ctx>, IntValue<'ctx>), RaiseError> {
+        let name = if rows16 { "llvm.amdgcn.permlane16.swap" } else { "llvm.amdgcn.permlane32.swap" };
+        let f = self.intrinsic(name, &[])?;
+        let no = self.ctx.bool_type().const_zero();
+        let r = self.b.build_call(f, &[x.into(), y.into(), no.into(), no.into()], "")?.try_as_basic_value().basic();
+        let r = r.ok_or_else(|| self.err_plain(&format!("{name} returns nothing")))?.into_struct_value();
+        let x = self.b.build_extract_value(r, 0, "")?.into_int_value();
+        let y = self.b.build_extract_value(r, 1, "")?.into_int_value();
+        Ok((x, y))
+    }
+
+    /// By rows: (x, y) -> ([x0, x1, y0, y1], [x2, x3, y2, y3]).
+    fn swap32(&self, target: GpuTarget, l: &Lanes<'ctx>, x: IntValue<'ctx>, y: IntValue<'ctx>) -> Result<(IntValue<'ctx>, IntValue<'ctx>), RaiseError> {
+        if target == GpuTarget::Gfx950 {
+            return self.permlane_swap(false, x, y);
+        }
+        // [y0, y1, x2, x3] read from the other half gives [x2, x3, y0, y1].
+        let w = self.select(l.half0, y, x)?;
+        let w = self.from_lane(w, self.b.build_xor(l.lane, self.i32(32), "")?)?;
+        Ok((self.select(l.half0, x, w)?, self.select(l.half0, w, y)?))
+    }
+
+    /// By rows: (x, y) -> ([x0, y0, x1, y1], [x2, y2, x3, y3]): each lane's first and second
+    /// halves of a source wave's registers to that wave's MFMA operand (module comment).
+    fn spread(&self, target: GpuTarget, l: &Lanes<'ctx>, x: IntValue<'ctx>, y: IntValue<'ctx>) -> Result<(IntValue<'ctx>, IntValue<'ctx>), RaiseError> {
+        if target == GpuTarget::Gfx950 {
+            // ([x0, y0, x2, y2], [x1, y1, x3, y3]), then the halves exchanged.
+            let (x, y) = self.permlane_swap(true, x, y)?;
+            return self.permlane_swap(false, x, y);
+        }
+        // u = [x0, y2, x1, y3] from z1 = [x0, x1, y2, y3]; v = [x2, y0, x3, y1] from
+        // z2 = [y0, y1, x2, x3] (v's lanes are u's xor 32).
+        let b = &self.b;
+        let z1 = self.select(l.half0, x, y)?;
+        let z2 = self.select(l.half0, y, x)?;
+        let j = b.build_and(l.lane, self.i32(15), "")?;
+        let g = b.build_right_shift(l.lane, self.i32(4), false, "")?;
+        let src_row = self.select(l.row_even, b.build_right_shift(g, self.i32(1), false, "")?, b.build_or(b.build_right_shift(g, self.i32(1), false, "")?, self.i32(2), "")?)?;
+        let ul = b.build_or(b.build_left_shift(src_row, self.i32(4), "")?, j, "")?;
+        let u = self.from_lane(z1, ul)?;
+        let v = self.from_lane(z2, b.build_xor(ul, self.i32(32), "")?)?;
+        Ok((self.select(l.row_even, u, v)?, self.select(l.row_even, v, u)?))
+    }
+
+    /// The inverse of [`Raiser::spread`]: by rows, (d0, d1) -> ([d0_0, d0_2, d1_0, d1_2],
+    /// [d0_1, d0_3, d1_1, d1_3]): both waves' MFMA results to WMMA dwords r and r + 4.
+    fn gather(&self, target: GpuTarget, l: &Lanes<'ctx>, d0: IntValue<'ctx>, d1: IntValue<'ctx>) -> Result<(IntValue<'ctx>, IntValue<'ctx>), RaiseError> {
+        if target == GpuTarget::Gfx950 {
+            let (x, y) = self.permlane_swap(false, d0, d1)?;
+            return self.permlane_swap(true, x, y);
+        }
+        // u = [p0, p1, q2, q3] from z1 = [d0_0, d1_1, d0_2, d1_3] at rows [0, 2, 1, 3];
+        // v = [q0, q1, p2, p3] from z2 = [d1_0, d0_1, d1_2, d0_3] at rows [1, 3, 0, 2].
+        let b = &self.b;
+        let z1 = self.select(l.row_even, d0, d1)?;
+        let z2 = self.select(l.row_even, d1, d0)?;
+        let j = b.build_and(l.lane, self.i32(15), "")?;
+        let g = b.build_and(b.build_right_shift(l.lane, self.i32(4), false, "")?, self.i32(3), "")?;
+        let g_swapped = b.build_or(b.build_left_shift(b.build_and(g, self.i32(1), "")?, self.i32(1), "")?, b.build_right_shift(g, self.i32(1), false, "")?, "")?;
+        let ul = b.build_or(b.build_left_shift(g_swapped, self.i32(4), "")?, j, "")?;
+        let u = self.from_lane(z1, ul)?;
+        let v = self.from_lane(z2, b.build_xor(ul, self.i32(16), "")?)?;
+        Ok((self.select(l.half0, u, v)?, self.select(l.half0, v, u)?))
+    }
+
+    /// Values as one vector.
+    fn vector(&self, vals: &[BasicValueEnum<'ctx>]) -> Result<hx_llvm::inkwell::values::VectorValue<'ctx>, RaiseError> {
+        let first = vals.first().ok_or_else(|| self.err_plain("an empty vector"))?;
+        let ty = match first {
+            BasicValueEnum::IntValue(v) => v.get_type().vec_type(vals.len() as u32),
+            BasicValueEnum::FloatValue(v) => v.get_type().vec_type(vals.len() as u32),
+            _ => return Err(self.err_plain("a vector of neither integers nor floats")),
+        };
+        let mut v = ty.get_poison();
+        for (i, x) in vals.iter().enumerate() {
+            v = self.b.build_insert_element(v, *x, self.i32(i as u64), "")?;
+        }
+        Ok(v)
+    }
+
+    /// Dwords as a value of type `ty` (same size).
+    fn pack(&self, dwords: &[IntValue<'ctx>], ty: BasicTypeEnum<'ctx>) -> Result<BasicValueEnum<'ctx>, RaiseError> {
+        let v: BasicValueEnum<'ctx> = if dwords.len() == 1 {
+            dwords[0].into()
+        } else {
+            let vals: Vec<BasicValueEnum<'ctx>> = dwords.iter().map(|&d| d.into()).collect();
+            self.vector(&vals)?.into()
+        };
+        Ok(self.b.build_bit_cast(v, ty, "")?)
+    }
+
+    /// One f32/i32 16x16 MFMA of the plan: D = A * B + C, every operand as dwords.
+    fn mfma(&self, plan: &MfmaPlan, a: &[IntValue<'ctx>], b: &[IntValue<'ctx>], c: &[IntValue<'ctx>]) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+        let i32t = self.ctx.i32_type();
+        let scaled = plan.intrinsic.contains(".scale.");
+        let overloads: Vec<BasicTypeEnum<'ctx>> = if scaled { vec![i32t.vec_type(8).into(), i32t.vec_type(8).into()] } else { vec![] };
+        let f = self.intrinsic(plan.intrinsic, &overloads)?;
+        let params = f.get_type().get_param_types();
+        let ty = |i: usize| -> Result<BasicTypeEnum<'ctx>, RaiseError> {
+            params.get(i).copied().and_then(|t| BasicTypeEnum::try_from(t).ok()).ok_or_else(|| self.err_plain(&format!("{} has no operand {i}", plan.intrinsic)))
+        };
+        let mut args: Vec<BasicMetadataValueEnum<'ctx>> = vec![self.pack(a, ty(0)?)?.into(), self.pack(b, ty(1)?)?.into(), self.pack(c, ty(2)?)?.into()];
+        // cbsz, abid, blgp; the scaled form: A format, B format, then zero scales.
+        let imms: Vec<u64> = if scaled { vec![plan.formats.0 as u64, plan.formats.1 as u64, 0, 0, 0, 0] } else { vec![0, 0, 0] };
+        args.extend(imms.into_iter().map(|v| BasicMetadataValueEnum::from(self.i32(v))));
+        let r = self.b.build_call(f, &args, "")?.try_as_basic_value().basic().ok_or_else(|| self.err_plain(&format!("{} returns nothing", plan.intrinsic)))?;
+        let r = self.b.build_bit_cast(r, i32t.vec_type(4), "")?.into_vector_value();
+        (0..4).map(|i| Ok(self.b.build_extract_element(r, self.i32(i), "")?.into_int_value())).collect()
+    }
+}

@@ -1,0 +1,454 @@
+//! Every dense WMMA shape, lowered onto MFMA (hx_raise::wmma_plan), must compute in the
+//! emulator exactly what the gfx1250 original computes: one kernel per shape and modifier
+//! variant (C in registers or an inline constant, C negated or absolute, A/B negated, iu8
+//! signedness), run on one source wave (block 32: the other half of the wave64 absent) and on
+//! two (block 64), with random bits (NaN, infinities, denormals) and with finite values of
+//! spread magnitudes (where the order and precision of the sum decide the rounding). The target
+//! assembly must hold the planned MFMA instruction, and the cross-lane lowering none.
+
+use hotswap::isa::wmma::{Elem, Shape, SHAPES};
+use hotswap::translate::{translate_code_object_to, Output};
+use hotswap::{GpuTarget, Options, WmmaLowering};
+use hx_emu::launch::{launch, Arg};
+
+/// One kernel: the WMMA's extra operands.
+#[derive(Clone, Copy, Debug)]
+struct Variant {
+    /// A and B negated (float A/B) or signed (iu8).
+    a_flag: bool,
+    b_flag: bool,
+    /// The i16 matrix-C modifier: 1 neg, 2 abs.
+    c_mod: u16,
+    /// C an inline constant (1 in the C type) instead of registers.
+    c_const: bool,
+}
+
+fn variants(s: &Shape) -> Vec<Variant> {
+    let v = |a_flag, b_flag, c_mod, c_const| Variant { a_flag, b_flag, c_mod, c_const };
+    match s.a {
+        Elem::Iu8 => vec![v(true, true, 0, false), v(true, false, 0, false), v(false, true, 0, true), v(false, false, 0, false)],
+        // LLVM sets neg_hi with neg_lo for 16-bit A/B, which neither raiser nor emulator model.
+        Elem::F32 => vec![v(false, false, 0, false), v(true, false, 1, false), v(false, true, 2, false), v(false, false, 0, true)],
+        _ => vec![v(false, false, 0, false), v(false, false, 1, false), v(false, false, 3, false), v(false, false, 0, true)],
+    }
+}
+
+fn llvm_elem(e: Elem) -> &'static str {
+    match e {
+        Elem::F32 => "float",
+        Elem::F16 => "half",
+        Elem::BF16 => "bfloat",
+        _ => "i32",
+    }
+}
+
+/// (IR vector type, mangled suffix) of an A/B or C/D operand of `dwords` dwords.
+fn vec_type(e: Elem, dwords: u32) -> (String, String) {
+    let (n, short) = match e {
+        Elem::F32 => (dwords, "f32"),
+        Elem::F16 => (2 * dwords, "f16"),
+        Elem::BF16 => (2 * dwords, "bf16"),
+        _ => (dwords, "i32"),
+    };
+    (format!("<{n} x {}>", llvm_elem(e)), format!("v{n}{short}"))
+}
+
+/// A module with one kernel per variant of `s`, each lane loading its A, B and C registers
+/// from its own slots of the buffers and storing D likewise.
+fn module(s: &Shape) -> (String, usize) {
+    let abn = s.ab_dwords() as u32;
+    let dd = s.d_dwords() as u32;
+    let (ab_ty, ab_suffix) = vec_type(s.a, abn);
+    let (d_ty, d_suffix) = vec_type(s.d, dd);
+    let parts: Vec<&str> = s.mnemonic.trim_start_matches("v_wmma_").split('_').collect();
+    let name = format!("llvm.amdgcn.wmma.{}.{}.{}.{}", parts[0], parts[1..].join("."), d_suffix, ab_suffix);
+    let one = match s.d {
+        Elem::I32 => "1".to_string(),
+        _ => "1.0".to_string(),
+    };
+    // D always has 8 elements per lane.
+    let splat = format!("<{}>", vec![format!("{} {one}", llvm_elem(s.d)); 8].join(", "));
+    let signature = match s.a {
+        Elem::Fp8 | Elem::Bf8 => format!("({ab_ty}, {ab_ty}, i16, {d_ty}, i1, i1)"),
+        Elem::Iu8 => format!("(i1, {ab_ty}, i1, {ab_ty}, {d_ty}, i1, i1)"),
+        _ => format!("(i1, {ab_ty}, i1, {ab_ty}, i16, {d_ty}, i1, i1)"),
+    };
+    let mut ir = String::from("target triple = \"amdgcn-amd-amdhsa\"\n");
+    let vs = variants(s);
+    for (i, v) in vs.iter().enumerate() {
+        let c = if v.c_const { splat.clone() } else { "%c".to_string() };
+        let call = match s.a {
+            Elem::Fp8 | Elem::Bf8 => format!("{ab_ty} %a, {ab_ty} %b, i16 {}, {d_ty} {c}, i1 false, i1 false", v.c_mod),
+            Elem::Iu8 => format!("i1 {}, {ab_ty} %a, i1 {}, {ab_ty} %b, {d_ty} {c}, i1 false, i1 false", v.a_flag, v.b_flag),
+            _ => format!("i1 {}, {ab_ty} %a, i1 {}, {ab_ty} %b, i16 {}, {d_ty} {c}, i1 false, i1 false", v.a_flag, v.b_flag, v.c_mod),
+        };
+        ir += &format!(
+            "define amdgpu_kernel void @k{i}(ptr addrspace(1) %pa, ptr addrspace(1) %pb, ptr addrspace(1) %pc, ptr addrspace(1) %pd) #0 {{
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %qa = getelementptr <{abn} x i32>, ptr addrspace(1) %pa, i32 %tid
+  %ia = load <{abn} x i32>, ptr addrspace(1) %qa, align 4
+  %a = bitcast <{abn} x i32> %ia to {ab_ty}
+  %qb = getelementptr <{abn} x i32>, ptr addrspace(1) %pb, i32 %tid
+  %ib = load <{abn} x i32>, ptr addrspace(1) %qb, align 4
+  %b = bitcast <{abn} x i32> %ib to {ab_ty}
+  %qc = getelementptr <{dd} x i32>, ptr addrspace(1) %pc, i32 %tid
+  %ic = load <{dd} x i32>, ptr addrspace(1) %qc, align 4
+  %c = bitcast <{dd} x i32> %ic to {d_ty}
+  %d = call {d_ty} @{name}({call})
+  %id = bitcast {d_ty} %d to <{dd} x i32>
+  %qd = getelementptr <{dd} x i32>, ptr addrspace(1) %pd, i32 %tid
+  store <{dd} x i32> %id, ptr addrspace(1) %qd, align 4
+  ret void
+}}
+"
+        );
+    }
+    ir += &format!(
+        "declare i32 @llvm.amdgcn.workitem.id.x()
+declare {d_ty} @{name}{signature}
+attributes #0 = {{ \"amdgpu-flat-work-group-size\"=\"1,64\" }}
+!llvm.module.flags = !{{!0}}
+!0 = !{{i32 1, !\"amdhsa_code_object_version\", i32 500}}
+"
+    );
+    (ir, vs.len())
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A finite element of `e` with its exponent field within `spread` of the bias (zeros and
+/// denormals now and then), as bits.
+fn finite(e: Elem, r: u64, spread: u64) -> u64 {
+    let (ebits, mbits, bias): (u64, u64, u64) = match e {
+        Elem::F32 => (8, 23, 127),
+        Elem::F16 => (5, 10, 15),
+        Elem::BF16 => (8, 7, 127),
+        Elem::Fp8 => (4, 3, 7),
+        Elem::Bf8 => (5, 2, 15),
+        _ => return r,
+    };
+    let max_e = (1u64 << ebits) - 2; // no infinity or NaN exponent (E4M3's NaN is S.1111.111)
+    let lo = bias.saturating_sub(spread).max(1);
+    let hi = (bias + spread).min(max_e);
+    let mut exp = lo + (r >> 40) % (hi - lo + 1);
+    if (r >> 56) % 16 == 0 {
+        exp = 0;
+    }
+    let mant = r & ((1 << mbits) - 1);
+    let sign = (r >> 63) & 1;
+    let bits = sign << (ebits + mbits) | exp << mbits | mant;
+    if e == Elem::Fp8 && exp == 15 && mant == 7 {
+        return bits & !1;
+    }
+    bits
+}
+
+/// A buffer of `dwords` dwords of elements of `e`: random bits, or finite values.
+fn buffer(e: Elem, dwords: usize, seed: u64, finite_spread: Option<u64>) -> Vec<u8> {
+    let mut state = seed;
+    let bits = e.bits() as usize;
+    let mut out = Vec::with_capacity(4 * dwords);
+    for _ in 0..dwords {
+        let mut dw = 0u32;
+        for k in 0..32 / bits {
+            let r = splitmix(&mut state);
+            let v = match finite_spread {
+                Some(s) => finite(e, r, s),
+                None => r,
+            };
+            dw |= ((v as u32) & (((1u64 << bits) - 1) as u32)) << (k * bits);
+        }
+        out.extend_from_slice(&dw.to_le_bytes());
+    }
+    out
+}
+
+/// The bits of a float of `e` with sign `neg`, unbiased exponent `exp` (below the normal range:
+/// a denormal) and mantissa bits `mant`.
+fn float_bits(e: Elem, neg: bool, exp: i32, mant: u64) -> u64 {
+    let (ebits, mbits, bias) = match e {
+        Elem::F32 => (8, 23, 127),
+        Elem::F16 => (5, 10, 15),
+        Elem::BF16 => (8, 7, 127),
+        Elem::Fp8 => (4, 3, 7),
+        _ => (5, 2, 15),
+    };
+    let field = (exp + bias).max(0) as u64;
+    let mant = mant & ((1 << mbits) - 1);
+    (neg as u64) << (ebits + mbits) | field << mbits | mant
+}
+
+/// (largest, smallest) unbiased exponents used for the big and small values of `e`.
+fn ranges(e: Elem) -> ((i32, i32), (i32, i32)) {
+    match e {
+        Elem::F32 | Elem::BF16 => ((38, 42), (-44, -38)),
+        Elem::F16 => ((14, 15), (-16, -10)),
+        Elem::Fp8 => ((7, 8), (-9, -5)),
+        _ => ((14, 15), (-16, -12)),
+    }
+}
+
+/// A and B in the WMMA lane layout (64 lanes, both waves) made of small values and a few pairs
+/// of big products that cancel exactly (A[k+1] = -A[k], B[k+1] = B[k], the same k for every
+/// row and column): summed in the emulator's order the pair cancels before the small terms
+/// meet it; in another order the small terms are absorbed by a big partial sum and lost.
+fn cancelling(s: &Shape, seed: u64) -> (Vec<u8>, Vec<u8>) {
+    let mut st = seed;
+    let k = s.k as usize;
+    let mut big_at = vec![false; k];
+    let mut first = splitmix(&mut st) as usize % 3;
+    while first + 1 < k {
+        big_at[first] = true;
+        first += 2 + splitmix(&mut st) as usize % (k / 4);
+    }
+    let mut matrix = |e: Elem, negate_second: bool| -> Vec<Vec<Vec<u64>>> {
+        let ((blo, bhi), (slo, shi)) = ranges(e);
+        let mut v = vec![vec![vec![0u64; k]; 16]; 2];
+        for w in v.iter_mut() {
+            for row in w.iter_mut() {
+                let mut kk = 0;
+                while kk < k {
+                    let r = splitmix(&mut st);
+                    let (lo, hi) = if big_at[kk] { (blo, bhi) } else { (slo, shi) };
+                    let exp = lo + (r >> 32) as i32 % (hi - lo + 1);
+                    row[kk] = float_bits(e, r >> 63 == 1, exp, r);
+                    if big_at[kk] {
+                        row[kk + 1] = row[kk] ^ if negate_second { 1 << (e.bits() - 1) } else { 0 };
+                        kk += 1;
+                    }
+                    kk += 1;
+                }
+            }
+        }
+        v
+    };
+    let (a, b) = (matrix(s.a, true), matrix(s.b, false));
+    let pack = |m: &Vec<Vec<Vec<u64>>>, e: Elem| -> Vec<u8> {
+        let bits = e.bits() as usize;
+        let mut out = Vec::new();
+        for lane in 0..64 {
+            let (w, i, h) = (lane / 32, lane % 16, lane % 32 / 16);
+            let mut dws = vec![0u32; s.ab_dwords() as usize];
+            for el in 0..k / 2 {
+                let v = m[w][i][h * k / 2 + el] as u32 & ((1u64 << bits) - 1) as u32;
+                dws[el * bits / 32] |= v << (el * bits % 32);
+            }
+            out.extend(dws.iter().flat_map(|d| d.to_le_bytes()));
+        }
+        out
+    };
+    (pack(&a, s.a), pack(&b, s.b))
+}
+
+fn run(co: &[u8], kernel: &str, lanes: u32, args: &[Arg]) -> Vec<u8> {
+    let co = hotswap::codeobj::CodeObject::parse(co).unwrap();
+    let d = hx_emu::Dispatch { grid: [lanes, 1, 1], block: [lanes, 1, 1], dynamic_lds: 0 };
+    let r = launch(&co, kernel, &d, args, &hx_emu::Limits::default()).unwrap_or_else(|e| panic!("{kernel}: {e}"));
+    match &r.args[3] {
+        Arg::Buffer(b) => b.clone(),
+        a => panic!("{a:?}"),
+    }
+}
+
+fn check_shape(s: &Shape) {
+    let (ir, kernels) = module(s);
+    let obj = hx_llvm::compile_ir(&ir, "wmma", GpuTarget::Gfx1250, hx_llvm::OptLevel::O2, hx_llvm::Emit::Object)
+        .unwrap_or_else(|e| panic!("{}: {e}\n{ir}", s.mnemonic));
+    let source = hx_relink::link(&obj).unwrap();
+    let abn = s.ab_dwords() as usize;
+    let dd = s.d_dwords() as usize;
+    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+        let plan = hx_raise::wmma_plan::plan(s, target).unwrap_or_else(|| panic!("no plan for {} on {target:?}", s.mnemonic));
+        let options = Options { target, wmma: WmmaLowering::Mfma, ..Default::default() };
+        let asm = String::from_utf8(translate_code_object_to(&source, &options, Output::Assembly).unwrap()).unwrap();
+        assert!(asm.contains(plan.mnemonic), "{} on {target:?}: no {} in the assembly", s.mnemonic, plan.mnemonic);
+        let cross = Options { wmma: WmmaLowering::CrossLane, ..options.clone() };
+        let asm = String::from_utf8(translate_code_object_to(&source, &cross, Output::Assembly).unwrap()).unwrap();
+        assert!(!asm.contains("v_mfma"), "{}: the cross-lane lowering used an MFMA", s.mnemonic);
+        let translated = hotswap::translate(&source, &options).unwrap().bytes;
+        // Random bits, finite values of three spreads, cancelling big products (floats).
+        // Seed 6 (floats): A +0, B and C -0: D is -0 only if every padding product is -0 too.
+        for (seed, spread) in [(1u64, None), (2, Some(6)), (3, Some(20)), (4, Some(3)), (5, Some(3)), (6, None)] {
+            for lanes in [32u32, 64] {
+                let float = s.d != Elem::I32;
+                let negative_zeros = |e: Elem, dwords: usize| -> Vec<u8> {
+                    let bits = e.bits();
+                    let dw: u32 = (0..32 / bits).map(|i| 1u32 << (bits - 1) << (i * bits)).sum();
+                    dw.to_le_bytes().repeat(dwords)
+                };
+                let (a, b) = match seed {
+                    4 | 5 if float => cancelling(s, seed),
+                    6 if float => (vec![0; 4 * 64 * abn], negative_zeros(s.b, 64 * abn)),
+                    _ => (buffer(s.a, 64 * abn, seed * 7 + 1, spread), buffer(s.b, 64 * abn, seed * 7 + 2, spread)),
+                };
+                let c = if seed == 6 && float { negative_zeros(s.d, 64 * dd) } else { buffer(s.d, 64 * dd, seed * 7 + 3, spread) };
+                let args = vec![Arg::Buffer(a), Arg::Buffer(b), Arg::Buffer(c), Arg::Buffer(vec![0xa5; 4 * 64 * dd])];
+                for k in 0..kernels {
+                    let kernel = format!("k{k}");
+                    let want = run(&source, &kernel, lanes, &args);
+                    let got = run(&translated, &kernel, lanes, &args);
+                    if let Some(at) = want.iter().zip(&got).position(|(x, y)| x != y) {
+                        let dw = |v: &[u8]| u32::from_le_bytes(v[at / 4 * 4..at / 4 * 4 + 4].try_into().unwrap());
+                        panic!(
+                            "{} {kernel} ({:?}) on {target:?}, {lanes} lanes, seed {seed}: D differs at byte {at} (lane {}, dword {}): {:#010x} != {:#010x}",
+                            s.mnemonic,
+                            variants(s)[k],
+                            at / 4 / dd,
+                            at / 4 % dd,
+                            dw(&got),
+                            dw(&want)
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn f32_shape() {
+    check_shape(hotswap::isa::wmma::by_mnemonic("v_wmma_f32_16x16x4_f32").unwrap());
+}
+
+#[test]
+fn f16_and_bf16_shapes() {
+    for s in SHAPES.iter().filter(|s| hx_raise::wmma_plan::has_plan(s) && matches!(s.a, Elem::F16 | Elem::BF16)) {
+        check_shape(s);
+    }
+}
+
+#[test]
+fn fp8_and_bf8_shapes() {
+    for s in SHAPES.iter().filter(|s| hx_raise::wmma_plan::has_plan(s) && matches!(s.a, Elem::Fp8 | Elem::Bf8)) {
+        check_shape(s);
+    }
+}
+
+#[test]
+fn iu8_shape() {
+    check_shape(hotswap::isa::wmma::by_mnemonic("v_wmma_i32_16x16x64_iu8").unwrap());
+}
+
+/// Runs every kernel of `ir` (buffers: `args` dwords each, all random bits or finite f16) on
+/// the gfx1250 original and both MFMA translations, one and two source waves.
+fn check_module(ir: &str, kernels: &[&str], args: usize) {
+    let obj = hx_llvm::compile_ir(ir, "wmma", GpuTarget::Gfx1250, hx_llvm::OptLevel::O2, hx_llvm::Emit::Object).unwrap_or_else(|e| panic!("{e}\n{ir}"));
+    let source = hx_relink::link(&obj).unwrap();
+    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+        let options = Options { target, wmma: WmmaLowering::Mfma, ..Default::default() };
+        let translated = hotswap::translate(&source, &options).unwrap().bytes;
+        for seed in 1..=3u64 {
+            let spread = (seed > 1).then_some(4 * seed);
+            let bufs: Vec<Arg> = (0..args).map(|i| Arg::Buffer(buffer(Elem::F16, 4096, seed * 31 + i as u64, spread))).collect();
+            for lanes in [32u32, 64] {
+                for k in kernels {
+                    let co = |bytes: &[u8]| {
+                        let co = hotswap::codeobj::CodeObject::parse(bytes).unwrap();
+                        let d = hx_emu::Dispatch { grid: [lanes, 1, 1], block: [lanes, 1, 1], dynamic_lds: 0 };
+                        launch(&co, k, &d, &bufs, &hx_emu::Limits::default()).unwrap_or_else(|e| panic!("{k}: {e}")).args
+                    };
+                    let (want, got) = (co(&source), co(&translated));
+                    for (i, (x, y)) in want.iter().zip(&got).enumerate() {
+                        let (Arg::Buffer(x), Arg::Buffer(y)) = (x, y) else { continue };
+                        let at = x.iter().zip(y).position(|(p, q)| p != q);
+                        assert!(at.is_none(), "{k} on {target:?}, {lanes} lanes, seed {seed}: buffer {i} differs at byte {at:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+const F16_WMMA: &str = "declare <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1, <16 x half>, i1, <16 x half>, i16, <8 x float>, i1, i1)";
+
+fn header(params: &str) -> String {
+    format!(
+        "target triple = \"amdgcn-amd-amdhsa\"
+define amdgpu_kernel void @k({params}) #0 {{
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %t = zext i32 %tid to i64
+"
+    )
+}
+
+const FOOTER: &str = "declare i32 @llvm.amdgcn.workitem.id.x()
+attributes #0 = { \"amdgpu-flat-work-group-size\"=\"1,64\" }
+!llvm.module.flags = !{!0}
+!0 = !{i32 1, !\"amdhsa_code_object_version\", i32 500}
+";
+
+/// The two source waves of a wave64 take different branches, each to its own WMMA, with values
+/// of both live across: each runs its MFMAs in whole-wave mode while the other half's lanes are
+/// inactive, and must neither read nor clobber them.
+#[test]
+fn diverged_source_waves() {
+    let mut ir = header("ptr addrspace(1) %pa, ptr addrspace(1) %pb, ptr addrspace(1) %pc, ptr addrspace(1) %pd, ptr addrspace(1) %pe, ptr addrspace(1) %pf");
+    ir += "  %qa = getelementptr <8 x i32>, ptr addrspace(1) %pa, i64 %t
+  %a = load <16 x half>, ptr addrspace(1) %qa, align 4
+  %qb = getelementptr <8 x i32>, ptr addrspace(1) %pb, i64 %t
+  %b = load <16 x half>, ptr addrspace(1) %qb, align 4
+  %qc = getelementptr <8 x float>, ptr addrspace(1) %pc, i64 %t
+  %c = load <8 x float>, ptr addrspace(1) %qc, align 4
+";
+    for i in 0..24 {
+        ir += &format!("  %lq{i} = getelementptr i32, ptr addrspace(1) %pe, i64 {}\n  %lx{i} = getelementptr i32, ptr addrspace(1) %lq{i}, i64 %t\n  %l{i} = load volatile i32, ptr addrspace(1) %lx{i}, align 4\n", 64 * i);
+    }
+    ir += "  %w0 = icmp ult i32 %tid, 32
+  br i1 %w0, label %then, label %else
+then:
+  %d1 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %b, i16 0, <8 x float> %c, i1 false, i1 false)
+  br label %join
+else:
+  %d2 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %b, i1 false, <16 x half> %a, i16 1, <8 x float> %c, i1 false, i1 false)
+  br label %join
+join:
+  %d = phi <8 x float> [ %d1, %then ], [ %d2, %else ]
+  %qd = getelementptr <8 x float>, ptr addrspace(1) %pd, i64 %t
+  store <8 x float> %d, ptr addrspace(1) %qd, align 4
+";
+    for i in 0..24 {
+        ir += &format!("  %sq{i} = getelementptr i32, ptr addrspace(1) %pf, i64 {}\n  %sx{i} = getelementptr i32, ptr addrspace(1) %sq{i}, i64 %t\n  store volatile i32 %l{i}, ptr addrspace(1) %sx{i}, align 4\n", 64 * i);
+    }
+    ir += &format!("  ret void\n}}\n{F16_WMMA}\n{FOOTER}");
+    check_module(&ir, &["k"], 6);
+}
+
+/// A K loop (its trip count from memory) accumulating through a loop-carried C, and two WMMAs
+/// sharing A.
+#[test]
+fn accumulating_loop() {
+    let mut ir = header("ptr addrspace(1) noalias readonly %pa, ptr addrspace(1) noalias readonly %pb, ptr addrspace(1) noalias readonly %pn, ptr addrspace(1) %pd");
+    ir += "  %n0 = load i32, ptr addrspace(1) %pn, align 4
+  %n = and i32 %n0, 3
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
+  %acc = phi <8 x float> [ zeroinitializer, %entry ], [ %acc2, %loop ]
+  %i64 = zext i32 %i to i64
+  %row = mul i64 %i64, 64
+  %idx = add i64 %row, %t
+  %qa = getelementptr <8 x i32>, ptr addrspace(1) %pa, i64 %idx
+  %a = load <16 x half>, ptr addrspace(1) %qa, align 4
+  %qb = getelementptr <8 x i32>, ptr addrspace(1) %pb, i64 %idx
+  %b = load <16 x half>, ptr addrspace(1) %qb, align 4
+  %acc1 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %b, i16 0, <8 x float> %acc, i1 false, i1 false)
+  %acc2 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %a, i16 0, <8 x float> %acc1, i1 false, i1 false)
+  %i1 = add i32 %i, 1
+  %more = icmp ule i32 %i1, %n
+  br i1 %more, label %loop, label %done
+done:
+  %qd = getelementptr <8 x float>, ptr addrspace(1) %pd, i64 %t
+  store <8 x float> %acc2, ptr addrspace(1) %qd, align 4
+  ret void
+}
+";
+    ir += &format!("{F16_WMMA}\n{FOOTER}");
+    check_module(&ir, &["k"], 4);
+}
