@@ -8,6 +8,7 @@ pub use hx_codeobj as codeobj;
 pub use hx_llvm::{GpuTarget, OptLevel};
 
 pub mod disasm;
+pub mod heap;
 pub mod inspect;
 pub mod run;
 pub mod translate;
@@ -148,6 +149,7 @@ pub fn translate(bytes: &[u8], options: &Options) -> Result<Translated, Error> {
     if options.target == GpuTarget::Gfx1250 {
         return Err(Error::Run("the target must be gfx942 or gfx950".into()));
     }
+    heap::keep_translation_heap();
     if hx_codeobj::bundle::is_bundle(bytes) {
         return Ok(Translated { bytes: translate::translate_bundle(bytes, options)? });
     }
