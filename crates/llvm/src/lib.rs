@@ -153,6 +153,22 @@ impl std::fmt::Display for GpuTarget {
     }
 }
 
+/// Gives `module` the amdgcn triple and data layout. The layout is the same for every AMDGPU
+/// processor; it is read from one target machine made once per process (a target machine per
+/// raised module cost about as much as raising a small kernel).
+pub fn set_amdgpu_layout(module: &Module<'_>) -> Result<()> {
+    static LAYOUT: std::sync::OnceLock<std::result::Result<String, String>> = std::sync::OnceLock::new();
+    let layout = LAYOUT.get_or_init(|| {
+        let tm = GpuTarget::Gfx942.target_machine(OptLevel::O2).map_err(|e| e.to_string())?;
+        let dl = tm.get_target_data().get_data_layout();
+        Ok(dl.as_str().to_string_lossy().into_owned())
+    });
+    let layout = layout.as_ref().map_err(|msg| LlvmError::TargetMachine { cpu: GpuTarget::Gfx942.cpu().to_string(), msg: msg.clone() })?;
+    module.set_triple(&TargetTriple::create(AMDHSA_TRIPLE));
+    module.set_data_layout(&inkwell::targets::TargetData::create(layout).get_data_layout());
+    Ok(())
+}
+
 /// Optimisation level for both the middle-end pipeline and the backend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum OptLevel {

@@ -153,9 +153,7 @@ pub fn raise_program<'ctx>(
     // Allocas must be in the private address space (5): that comes from the AMDGPU data layout,
     // which is the same for every amdgcn processor.
     if module.get_triple().as_str().to_bytes().is_empty() {
-        let tm = hx_llvm::GpuTarget::Gfx942.target_machine(hx_llvm::OptLevel::O2)?;
-        module.set_triple(&tm.get_triple());
-        module.set_data_layout(&tm.get_target_data().get_data_layout());
+        hx_llvm::set_amdgpu_layout(module)?;
     }
     // The kernarg segment as one byref argument of the source's size: the backend then reserves
     // the segment and gives its address (a kernel without arguments gets a null kernarg
