@@ -22,6 +22,9 @@ mod wmma_ir;
 mod mem_model_ir;
 #[path = "dpp_ir.rs"]
 mod dpp_ir;
+#[path = "regfile_ir.rs"]
+mod regfile_ir;
+use regfile_ir::RegFile;
 
 impl From<BuilderError> for RaiseError {
     fn from(e: BuilderError) -> Self {
@@ -99,10 +102,12 @@ struct Raiser<'ctx, 'a> {
     ctx: &'ctx Context,
     module: &'a Module<'ctx>,
     b: Builder<'ctx>,
+    /// Positioned at the end of the function's first block, where register allocas are made.
+    regs_b: Builder<'ctx>,
     kernel: &'a str,
-    sgpr: Vec<PointerValue<'ctx>>,
-    vgpr: Vec<PointerValue<'ctx>>,
-    ttmp: Vec<PointerValue<'ctx>>,
+    sgpr: RegFile<'ctx>,
+    vgpr: RegFile<'ctx>,
+    ttmp: RegFile<'ctx>,
     vcc_lo: PointerValue<'ctx>,
     vcc_hi: PointerValue<'ctx>,
     exec: PointerValue<'ctx>,
@@ -172,7 +177,12 @@ pub fn raise_program<'ctx>(
         func.add_attribute(AttributeLoc::Param(0), align);
     }
     let b = ctx.create_builder();
+    let regs = ctx.append_basic_block(func, "regs");
     let entry = ctx.append_basic_block(func, "entry");
+    b.position_at_end(regs);
+    let to_entry = b.build_unconditional_branch(entry)?;
+    let regs_b = ctx.create_builder();
+    regs_b.position_before(&to_entry);
     b.position_at_end(entry);
     let i32t = ctx.i32_type();
     let max_v = graph
@@ -188,16 +198,15 @@ pub fn raise_program<'ctx>(
         .max()
         .unwrap_or(1)
         .max(1);
-    let alloca = |n: &str| b.build_alloca(i32t, n);
-    let sgpr = (0..NUM_SGPRS).map(|i| alloca(&format!("s{i}"))).collect::<Result<Vec<_>, _>>()?;
-    let vgpr = (0..max_v).map(|i| alloca(&format!("v{i}"))).collect::<Result<Vec<_>, _>>()?;
-    let ttmp = (0..16).map(|i| alloca(&format!("ttmp{i}"))).collect::<Result<Vec<_>, _>>()?;
+    let alloca = |n: &str| regs_b.build_alloca(i32t, n);
+    let (sgpr, vgpr, ttmp) = (RegFile::new("s", NUM_SGPRS), RegFile::new("v", max_v), RegFile::new("ttmp", 16));
     let (vcc_lo, vcc_hi, exec, m0) = (alloca("vcc_lo")?, alloca("vcc_hi")?, alloca("exec_lo")?, alloca("m0")?);
-    let scc = b.build_alloca(ctx.bool_type(), "scc")?;
+    let scc = regs_b.build_alloca(ctx.bool_type(), "scc")?;
     let mut r = Raiser {
         ctx,
         module,
         b,
+        regs_b,
         kernel: name,
         sgpr,
         vgpr,
@@ -313,7 +322,8 @@ impl<'ctx> Raiser<'ctx, '_> {
             let base = self.b.build_ptr_to_int(g.as_pointer_value(), i32t, "lds_base")?;
             self.lds_base = Some(base);
         }
-        for p in self.sgpr.iter().chain(&self.vgpr).chain(&self.ttmp).chain([&self.vcc_lo, &self.vcc_hi, &self.m0]) {
+        // SGPRs, VGPRs and TTMPs are zeroed where they are made (regfile_ir).
+        for p in [&self.vcc_lo, &self.vcc_hi, &self.m0] {
             self.b.build_store(*p, i32t.const_zero())?;
         }
         self.b.build_store(self.scc, self.ctx.bool_type().const_zero())?;
@@ -327,14 +337,15 @@ impl<'ctx> Raiser<'ctx, '_> {
         let y = self.b.build_left_shift(y, self.i32(10), "")?;
         let z = self.b.build_left_shift(z, self.i32(20), "")?;
         let v0 = self.b.build_or(self.b.build_or(x, y, "")?, z, "tid")?;
-        self.b.build_store(self.vgpr[0], v0)?;
+        self.b.build_store(self.slot(&self.vgpr, 0)?.expect("every kernel has v0"), v0)?;
         // Architected workgroup IDs: TTMP9 = x, TTMP7 = y | z << 16; TTMP6 = 0 (no cluster).
         let wx = self.call("llvm.amdgcn.workgroup.id.x", &[], &[])?;
         let wy = self.call("llvm.amdgcn.workgroup.id.y", &[], &[])?;
         let wz = self.call("llvm.amdgcn.workgroup.id.z", &[], &[])?;
-        self.b.build_store(self.ttmp[9], wx)?;
+        let ttmp = |i| self.slot(&self.ttmp, i).map(|p| p.expect("16 TTMPs"));
+        self.b.build_store(ttmp(9)?, wx)?;
         let wz = self.b.build_left_shift(wz, self.i32(16), "")?;
-        self.b.build_store(self.ttmp[7], self.b.build_or(wy, wz, "")?)?;
+        self.b.build_store(ttmp(7)?, self.b.build_or(wy, wz, "")?)?;
         if let Some(s) = abi.kernarg_ptr_sgpr {
             let kp = self.kernarg_ptr()?;
             let a = self.b.build_ptr_to_int(kp, i64t, "")?;
@@ -345,7 +356,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             for i in 0..n as u64 {
                 let p = unsafe { self.b.build_gep(self.ctx.i8_type(), kp, &[self.ctx.i64_type().const_int(4 * (off as u64 + i), false)], "")? };
                 let v = self.b.build_load(i32t, p, "")?.into_int_value();
-                self.b.build_store(self.sgpr[first as usize + i as usize], v)?;
+                self.b.build_store(self.abi_sgpr(first as usize + i as usize)?, v)?;
             }
         }
         Ok(())
@@ -362,21 +373,27 @@ impl<'ctx> Raiser<'ctx, '_> {
         let i32t = self.ctx.i32_type();
         let lo = self.b.build_int_truncate(v, i32t, "")?;
         let hi = self.b.build_int_truncate(self.b.build_right_shift(v, self.ctx.i64_type().const_int(32, false), false, "")?, i32t, "")?;
-        self.b.build_store(self.sgpr[s], lo)?;
-        self.b.build_store(self.sgpr[s + 1], hi)?;
+        self.b.build_store(self.abi_sgpr(s)?, lo)?;
+        self.b.build_store(self.abi_sgpr(s + 1)?, hi)?;
         Ok(())
+    }
+
+    /// An SGPR the kernel descriptor names (kernarg pointer, preloaded arguments).
+    fn abi_sgpr(&self, s: usize) -> Result<PointerValue<'ctx>, RaiseError> {
+        self.slot(&self.sgpr, s)?
+            .ok_or_else(|| RaiseError::Kernel { kernel: self.kernel.into(), msg: format!("the descriptor names s{s}, beyond the SGPRs") })
     }
 
     /// The alloca of one 32-bit scalar register (None: reads 0, writes dropped).
     fn sreg_slot(&self, class: RegClass, index: usize, inst: &Instruction) -> Result<Option<PointerValue<'ctx>>, RaiseError> {
         Ok(match class {
-            RegClass::Sgpr => Some(*self.sgpr.get(index).ok_or_else(|| self.err(inst, format!("s{index}")))?),
+            RegClass::Sgpr => Some(self.slot(&self.sgpr, index)?.ok_or_else(|| self.err(inst, format!("s{index}")))?),
             RegClass::Vcc => Some(if index & 1 == 0 { self.vcc_lo } else { self.vcc_hi }),
             // Wave32: EXEC_HI reads 0 and ignores writes.
             RegClass::Exec => (index & 1 == 0).then_some(self.exec),
             RegClass::M0 => Some(self.m0),
             RegClass::Null => None,
-            RegClass::Ttmp => Some(*self.ttmp.get(index).ok_or_else(|| self.err(inst, format!("ttmp{index}")))?),
+            RegClass::Ttmp => Some(self.slot(&self.ttmp, index)?.ok_or_else(|| self.err(inst, format!("ttmp{index}")))?),
             other => return Err(self.err(inst, format!("register {other:?} is not raised"))),
         })
     }
@@ -433,7 +450,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     fn read_vreg(&self, r: Reg, dwords: u8, inst: &Instruction) -> Result<IntValue<'ctx>, RaiseError> {
-        let get = |i: usize| self.vgpr.get(r.index as usize + i).copied().ok_or_else(|| self.err(inst, "VGPR out of range"));
+        let get = |i: usize| self.slot(&self.vgpr, r.index as usize + i)?.ok_or_else(|| self.err(inst, "VGPR out of range"));
         let lo = self.load(get(0)?)?;
         if dwords == 1 {
             return Ok(lo);
@@ -444,7 +461,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// Writes a VGPR where this thread is active (the predicated-SIMT write).
     fn write_vreg(&self, r: Reg, dwords: u8, v: IntValue<'ctx>, active: IntValue<'ctx>, inst: &Instruction) -> Result<(), RaiseError> {
         for (i, p) in self.split(v, dwords)?.into_iter().enumerate() {
-            let slot = *self.vgpr.get(r.index as usize + i).ok_or_else(|| self.err(inst, "VGPR out of range"))?;
+            let slot = self.slot(&self.vgpr, r.index as usize + i)?.ok_or_else(|| self.err(inst, "VGPR out of range"))?;
             let old = self.load(slot)?;
             let new = self.b.build_select(active, p, old, "")?.into_int_value();
             self.b.build_store(slot, new)?;
