@@ -305,9 +305,15 @@ pub fn emit_module(module: &Module<'_>, name: &str, target: GpuTarget, opt: OptL
 
 /// As [`emit_module`], with a target machine the caller made (extra features, reuse).
 pub fn emit_with_machine(module: &Module<'_>, name: &str, tm: &TargetMachine, opt: OptLevel, emit: Emit) -> Result<Vec<u8>> {
+    verify(module, name)?;
+    emit_verified(module, name, tm, opt, emit)
+}
+
+/// [`emit_with_machine`] for a module the caller has just verified (and not changed since but
+/// for attributes): the verifier is not run a second time on the same IR.
+pub fn emit_verified(module: &Module<'_>, name: &str, tm: &TargetMachine, opt: OptLevel, emit: Emit) -> Result<Vec<u8>> {
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
-    verify(module, name)?;
     let options = PassBuilderOptions::create();
     module.run_passes(opt.pipeline(), tm, options).map_err(|e| LlvmError::Passes {
         name: name.to_string(),
@@ -331,8 +337,10 @@ pub fn emit_with_machine(module: &Module<'_>, name: &str, tm: &TargetMachine, op
 pub fn compile_ir(ir: &str, name: &str, target: GpuTarget, opt: OptLevel, emit: Emit) -> Result<Vec<u8>> {
     let ctx = Context::create();
     let diags = Diagnostics::install(&ctx);
+    // parse_ir verified the module.
     let module = parse_ir(&ctx, ir, name)?;
-    let out = emit_module(&module, name, target, opt, emit)?;
+    let tm = target.target_machine(opt)?;
+    let out = emit_verified(&module, name, &tm, opt, emit)?;
     diags.check(name)?;
     Ok(out)
 }
