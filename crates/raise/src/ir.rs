@@ -126,6 +126,8 @@ struct Raiser<'ctx, 'a> {
     half_base: IntValue<'ctx>,
     /// MODE bits 7:0 at entry ([`KernelAbi::entry_mode`]).
     entry_mode: u8,
+    /// EXEC still holds its entry value here (crate::exec_full): every running thread is active.
+    exec_full: bool,
     /// Source address of offset 0 of the code (s_get_pc values).
     pc_base: u64,
 }
@@ -224,6 +226,7 @@ pub fn raise_program<'ctx>(
         scratch: None,
         half_base: i32t.const_zero(),
         entry_mode: abi.entry_mode,
+        exec_full: false,
         pc_base: prog.base,
     };
     let mut abi = abi.clone();
@@ -238,9 +241,14 @@ pub fn raise_program<'ctx>(
         r.blocks.insert(bl.start, bb);
     }
     r.b.build_unconditional_branch(r.blocks[&graph.blocks[0].start])?;
-    for bl in &graph.blocks {
+    let full = crate::exec_full::full_on_entry(&graph);
+    for (bl, full) in graph.blocks.iter().zip(full) {
         r.b.position_at_end(r.blocks[&bl.start]);
+        r.exec_full = full;
         for inst in &bl.insts {
+            if r.exec_full && crate::exec_full::may_write_exec(inst) {
+                r.exec_full = false;
+            }
             r.inst(inst)?;
         }
         match bl.exit {
@@ -292,6 +300,9 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     fn active(&self) -> Result<IntValue<'ctx>, RaiseError> {
+        if self.exec_full {
+            return Ok(self.ctx.bool_type().const_all_ones());
+        }
         let e = self.load(self.exec)?;
         self.my_bit(e)
     }
@@ -460,8 +471,13 @@ impl<'ctx> Raiser<'ctx, '_> {
 
     /// Writes a VGPR where this thread is active (the predicated-SIMT write).
     fn write_vreg(&self, r: Reg, dwords: u8, v: IntValue<'ctx>, active: IntValue<'ctx>, inst: &Instruction) -> Result<(), RaiseError> {
+        let always = active.get_zero_extended_constant() == Some(1);
         for (i, p) in self.split(v, dwords)?.into_iter().enumerate() {
             let slot = self.slot(&self.vgpr, r.index as usize + i)?.ok_or_else(|| self.err(inst, "VGPR out of range"))?;
+            if always {
+                self.b.build_store(slot, p)?;
+                continue;
+            }
             let old = self.load(slot)?;
             let new = self.b.build_select(active, p, old, "")?.into_int_value();
             self.b.build_store(slot, new)?;
@@ -1127,6 +1143,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         defaults: Vec<IntValue<'ctx>>,
         body: &mut dyn FnMut(&mut Self) -> Result<Vec<IntValue<'ctx>>, RaiseError>,
     ) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+        if cond.get_zero_extended_constant() == Some(1) {
+            return body(self);
+        }
         let from = self.b.get_insert_block().expect("the builder is in a block");
         let then_bb = self.ctx.append_basic_block(self.func, "active");
         let join_bb = self.ctx.append_basic_block(self.func, "join");
