@@ -128,6 +128,10 @@ struct Raiser<'ctx, 'a> {
     entry_mode: u8,
     /// EXEC still holds its entry value here (crate::exec_full): every running thread is active.
     exec_full: bool,
+    /// This thread's EXEC bit, computed once per stretch of code where EXEC does not change
+    /// (forgotten at block starts, around instructions that may write EXEC, and inside guarded
+    /// code, whose values do not reach the code after it).
+    active_memo: std::cell::Cell<Option<IntValue<'ctx>>>,
     /// Source address of offset 0 of the code (s_get_pc values).
     pc_base: u64,
 }
@@ -227,6 +231,7 @@ pub fn raise_program<'ctx>(
         half_base: i32t.const_zero(),
         entry_mode: abi.entry_mode,
         exec_full: false,
+        active_memo: std::cell::Cell::new(None),
         pc_base: prog.base,
     };
     let mut abi = abi.clone();
@@ -245,11 +250,17 @@ pub fn raise_program<'ctx>(
     for (bl, full) in graph.blocks.iter().zip(full) {
         r.b.position_at_end(r.blocks[&bl.start]);
         r.exec_full = full;
+        r.active_memo.set(None);
         for inst in &bl.insts {
-            if r.exec_full && crate::exec_full::may_write_exec(inst) {
+            let writes_exec = crate::exec_full::may_write_exec(inst);
+            if writes_exec {
                 r.exec_full = false;
+                r.active_memo.set(None);
             }
             r.inst(inst)?;
+            if writes_exec {
+                r.active_memo.set(None);
+            }
         }
         match bl.exit {
             Exit::Call { ret } => r.call_exit(bl.insts.last().expect("a call ends its block"), ret, &graph)?,
@@ -303,8 +314,13 @@ impl<'ctx> Raiser<'ctx, '_> {
         if self.exec_full {
             return Ok(self.ctx.bool_type().const_all_ones());
         }
+        if let Some(a) = self.active_memo.get() {
+            return Ok(a);
+        }
         let e = self.load(self.exec)?;
-        self.my_bit(e)
+        let a = self.my_bit(e)?;
+        self.active_memo.set(Some(a));
+        Ok(a)
     }
 
     fn init_state(&mut self, abi: &KernelAbi) -> Result<(), RaiseError> {
@@ -1151,7 +1167,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         let join_bb = self.ctx.append_basic_block(self.func, "join");
         self.b.build_conditional_branch(cond, then_bb, join_bb)?;
         self.b.position_at_end(then_bb);
+        let memo = self.active_memo.take();
         let vals = body(self)?;
+        self.active_memo.set(memo);
         let then_end = self.b.get_insert_block().expect("the builder is in a block");
         self.b.build_unconditional_branch(join_bb)?;
         self.b.position_at_end(join_bb);
