@@ -9,6 +9,7 @@ pub use hx_llvm::{GpuTarget, OptLevel};
 pub use hx_raise::WmmaLowering;
 
 pub mod disasm;
+pub mod heap;
 pub mod inspect;
 pub mod run;
 pub mod translate;
@@ -45,7 +46,7 @@ pub enum Error {
 
 /// Identifies the translator's behaviour for caches: bump it whenever any stage changes what a
 /// translation produces, so that a cache never serves an older translator's output.
-pub const TRANSLATOR_ID: &str = concat!("hotswap-xlate/", env!("CARGO_PKG_VERSION"), "/pipeline-1");
+pub const TRANSLATOR_ID: &str = concat!("hotswap-xlate/", env!("CARGO_PKG_VERSION"), "/pipeline-2");
 
 /// What kind of failure an [`Error`] is, for callers that map errors to status codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -161,6 +162,7 @@ pub fn translate(bytes: &[u8], options: &Options) -> Result<Translated, Error> {
     if options.target == GpuTarget::Gfx1250 {
         return Err(Error::Run("the target must be gfx942 or gfx950".into()));
     }
+    heap::keep_translation_heap();
     if hx_codeobj::bundle::is_bundle(bytes) {
         return Ok(Translated { bytes: translate::translate_bundle(bytes, options)? });
     }

@@ -193,13 +193,13 @@ fn compile(co: &CodeObject, kernels: &[&hx_codeobj::Kernel], options: &Options, 
         hx_raise::raise_program_with(&ctx, &module, &k.name, &image.program(), &abi, &raise)?;
         attrs.push(kernel_attrs(co, k)?);
     }
-    hx_llvm::verify(&module, "hotswap")?;
     hx_lower::apply_kernel_attrs(&module, &attrs)?;
+    hx_llvm::verify(&module, "hotswap")?;
     let Some(emit) = emit else {
         return Ok(module.print_to_string().to_bytes().to_vec());
     };
     let lower = LowerOptions { target: options.target, opt: options.opt_level, xnack: options.xnack, sramecc: options.sramecc };
-    let out = hx_lower::lower(&module, "hotswap", &lower, emit)?;
+    let out = hx_lower::lower_verified(&module, "hotswap", &lower, emit)?;
     diags.check("hotswap")?;
     Ok(out)
 }
@@ -208,26 +208,29 @@ fn compile(co: &CodeObject, kernels: &[&hx_codeobj::Kernel], options: &Options, 
 /// target compiles' resources in its metadata.
 fn link(co: &CodeObject, source_md: &Metadata, objects: &[&[u8]]) -> Result<Vec<u8>, Error> {
     let mut target_md: Option<Metadata> = None;
+    let mut patched = Vec::with_capacity(objects.len());
     for object in objects {
-        let md = CodeObject::parse(object)?.metadata.ok_or_else(|| Error::Run("the target compile wrote no metadata".into()))?;
+        let mut obj = CodeObject::parse(object)?;
+        // The raised kernels read their arguments through the kernarg pointer as the source
+        // does: the descriptor's kernarg size is the source's. The relinker copies descriptors
+        // as they are, so the objects' descriptors are patched (no second parse of the output).
+        for k in &obj.kernels {
+            let src = co.kernel(&k.name).ok_or_else(|| Error::Run(format!("kernel {} appeared in the output", k.name)))?;
+            let at = k.descriptor_offset as usize + 8;
+            obj.bytes[at..at + 4].copy_from_slice(&src.descriptor.kernarg_size.to_le_bytes());
+        }
+        let md = obj.metadata.take().ok_or_else(|| Error::Run("the target compile wrote no metadata".into()))?;
         match &mut target_md {
             None => target_md = Some(md),
             Some(all) => all.kernels.extend(md.kernels),
         }
+        patched.push(obj.bytes);
     }
     let target_md = target_md.ok_or_else(|| Error::Run("no kernel was compiled".into()))?;
     let merged = merge_metadata(source_md, &target_md)?;
     let link = hx_relink::LinkOptions { e_flags_override: None, metadata: Some(merged.to_msgpack()) };
-    let mut linked = hx_relink::link_objects(objects, &link)?;
-    // The raised kernels read their arguments through the kernarg pointer as the source does:
-    // the descriptor's kernarg size is the source's.
-    let out = CodeObject::parse(&linked)?;
-    for k in &out.kernels {
-        let src = co.kernel(&k.name).ok_or_else(|| Error::Run(format!("kernel {} appeared in the output", k.name)))?;
-        let at = k.descriptor_offset as usize + 8;
-        linked[at..at + 4].copy_from_slice(&src.descriptor.kernarg_size.to_le_bytes());
-    }
-    Ok(linked)
+    let refs: Vec<&[u8]> = patched.iter().map(Vec::as_slice).collect();
+    Ok(hx_relink::link_objects(&refs, &link)?)
 }
 
 /// Translates every gfx1250 code object of an offload bundle and adds it under the target's

@@ -153,6 +153,22 @@ impl std::fmt::Display for GpuTarget {
     }
 }
 
+/// Gives `module` the amdgcn triple and data layout. The layout is the same for every AMDGPU
+/// processor; it is read from one target machine made once per process (a target machine per
+/// raised module cost about as much as raising a small kernel).
+pub fn set_amdgpu_layout(module: &Module<'_>) -> Result<()> {
+    static LAYOUT: std::sync::OnceLock<std::result::Result<String, String>> = std::sync::OnceLock::new();
+    let layout = LAYOUT.get_or_init(|| {
+        let tm = GpuTarget::Gfx942.target_machine(OptLevel::O2).map_err(|e| e.to_string())?;
+        let dl = tm.get_target_data().get_data_layout();
+        Ok(dl.as_str().to_string_lossy().into_owned())
+    });
+    let layout = layout.as_ref().map_err(|msg| LlvmError::TargetMachine { cpu: GpuTarget::Gfx942.cpu().to_string(), msg: msg.clone() })?;
+    module.set_triple(&TargetTriple::create(AMDHSA_TRIPLE));
+    module.set_data_layout(&inkwell::targets::TargetData::create(layout).get_data_layout());
+    Ok(())
+}
+
 /// Optimisation level for both the middle-end pipeline and the backend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum OptLevel {
@@ -289,9 +305,15 @@ pub fn emit_module(module: &Module<'_>, name: &str, target: GpuTarget, opt: OptL
 
 /// As [`emit_module`], with a target machine the caller made (extra features, reuse).
 pub fn emit_with_machine(module: &Module<'_>, name: &str, tm: &TargetMachine, opt: OptLevel, emit: Emit) -> Result<Vec<u8>> {
+    verify(module, name)?;
+    emit_verified(module, name, tm, opt, emit)
+}
+
+/// [`emit_with_machine`] for a module the caller has just verified (and not changed since but
+/// for attributes): the verifier is not run a second time on the same IR.
+pub fn emit_verified(module: &Module<'_>, name: &str, tm: &TargetMachine, opt: OptLevel, emit: Emit) -> Result<Vec<u8>> {
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
-    verify(module, name)?;
     let options = PassBuilderOptions::create();
     module.run_passes(opt.pipeline(), tm, options).map_err(|e| LlvmError::Passes {
         name: name.to_string(),
@@ -315,8 +337,10 @@ pub fn emit_with_machine(module: &Module<'_>, name: &str, tm: &TargetMachine, op
 pub fn compile_ir(ir: &str, name: &str, target: GpuTarget, opt: OptLevel, emit: Emit) -> Result<Vec<u8>> {
     let ctx = Context::create();
     let diags = Diagnostics::install(&ctx);
+    // parse_ir verified the module.
     let module = parse_ir(&ctx, ir, name)?;
-    let out = emit_module(&module, name, target, opt, emit)?;
+    let tm = target.target_machine(opt)?;
+    let out = emit_verified(&module, name, &tm, opt, emit)?;
     diags.check(name)?;
     Ok(out)
 }

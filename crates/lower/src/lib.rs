@@ -128,6 +128,13 @@ pub fn apply_kernel_attrs(module: &Module<'_>, kernels: &[KernelAttrs]) -> Resul
 /// Optimises and compiles `module` for the target. Codegen mutates the module: give each
 /// emission its own module (shared/LLVM.md).
 pub fn lower(module: &Module<'_>, name: &str, options: &LowerOptions, emit: Emit) -> Result<Vec<u8>, LowerError> {
+    hx_llvm::verify(module, name)?;
+    lower_verified(module, name, options, emit)
+}
+
+/// [`lower`] for a module the caller has just verified (attributes applied after the verifier
+/// ran are fine): the verifier does not run twice on the same IR.
+pub fn lower_verified(module: &Module<'_>, name: &str, options: &LowerOptions, emit: Emit) -> Result<Vec<u8>, LowerError> {
     if options.target == GpuTarget::Gfx1250 {
         return Err(LowerError::NotATarget { target: options.target });
     }
@@ -142,7 +149,7 @@ pub fn lower(module: &Module<'_>, name: &str, options: &LowerOptions, emit: Emit
             cache.push((key.clone(), tm));
         }
         let tm = &cache.iter().find(|(k, _)| *k == key).expect("inserted above").1;
-        Ok(hx_llvm::emit_with_machine(module, name, tm, options.opt, emit)?)
+        Ok(hx_llvm::emit_verified(module, name, tm, options.opt, emit)?)
     })
 }
 
@@ -159,7 +166,7 @@ pub fn lower_ir(ir: &str, name: &str, kernels: &[KernelAttrs], options: &LowerOp
     let diags = hx_llvm::Diagnostics::install(&ctx);
     let module = hx_llvm::parse_ir(&ctx, ir, name)?;
     apply_kernel_attrs(&module, kernels)?;
-    let out = lower(&module, name, options, emit)?;
+    let out = lower_verified(&module, name, options, emit)?;
     diags.check(name)?;
     Ok(out)
 }

@@ -26,6 +26,9 @@ mod dpp_ir;
 mod wmma_mfma;
 #[path = "buffer_ir.rs"]
 pub mod buffer_ir;
+#[path = "regfile_ir.rs"]
+mod regfile_ir;
+use regfile_ir::RegFile;
 
 impl From<BuilderError> for RaiseError {
     fn from(e: BuilderError) -> Self {
@@ -103,10 +106,12 @@ struct Raiser<'ctx, 'a> {
     ctx: &'ctx Context,
     module: &'a Module<'ctx>,
     b: Builder<'ctx>,
+    /// Positioned at the end of the function's first block, where register allocas are made.
+    regs_b: Builder<'ctx>,
     kernel: &'a str,
-    sgpr: Vec<PointerValue<'ctx>>,
-    vgpr: Vec<PointerValue<'ctx>>,
-    ttmp: Vec<PointerValue<'ctx>>,
+    sgpr: RegFile<'ctx>,
+    vgpr: RegFile<'ctx>,
+    ttmp: RegFile<'ctx>,
     vcc_lo: PointerValue<'ctx>,
     vcc_hi: PointerValue<'ctx>,
     exec: PointerValue<'ctx>,
@@ -125,6 +130,12 @@ struct Raiser<'ctx, 'a> {
     half_base: IntValue<'ctx>,
     /// MODE bits 7:0 at entry ([`KernelAbi::entry_mode`]).
     entry_mode: u8,
+    /// EXEC still holds its entry value here (crate::exec_full): every running thread is active.
+    exec_full: bool,
+    /// This thread's EXEC bit, computed once per stretch of code where EXEC does not change
+    /// (forgotten at block starts, around instructions that may write EXEC, and inside guarded
+    /// code, whose values do not reach the code after it).
+    active_memo: std::cell::Cell<Option<IntValue<'ctx>>>,
     /// Source address of offset 0 of the code (s_get_pc values).
     pc_base: u64,
     /// The target whose MFMAs dense WMMA is lowered onto (None: the cross-lane path).
@@ -184,9 +195,7 @@ fn raise_inner<'ctx>(
     // Allocas must be in the private address space (5): that comes from the AMDGPU data layout,
     // which is the same for every amdgcn processor.
     if module.get_triple().as_str().to_bytes().is_empty() {
-        let tm = hx_llvm::GpuTarget::Gfx942.target_machine(hx_llvm::OptLevel::O2)?;
-        module.set_triple(&tm.get_triple());
-        module.set_data_layout(&tm.get_target_data().get_data_layout());
+        hx_llvm::set_amdgpu_layout(module)?;
     }
     // The kernarg segment as one byref argument of the source's size: the backend then reserves
     // the segment and gives its address (a kernel without arguments gets a null kernarg
@@ -205,7 +214,12 @@ fn raise_inner<'ctx>(
         func.add_attribute(AttributeLoc::Param(0), align);
     }
     let b = ctx.create_builder();
+    let regs = ctx.append_basic_block(func, "regs");
     let entry = ctx.append_basic_block(func, "entry");
+    b.position_at_end(regs);
+    let to_entry = b.build_unconditional_branch(entry)?;
+    let regs_b = ctx.create_builder();
+    regs_b.position_before(&to_entry);
     b.position_at_end(entry);
     let i32t = ctx.i32_type();
     let max_v = graph
@@ -221,16 +235,15 @@ fn raise_inner<'ctx>(
         .max()
         .unwrap_or(1)
         .max(1);
-    let alloca = |n: &str| b.build_alloca(i32t, n);
-    let sgpr = (0..NUM_SGPRS).map(|i| alloca(&format!("s{i}"))).collect::<Result<Vec<_>, _>>()?;
-    let vgpr = (0..max_v).map(|i| alloca(&format!("v{i}"))).collect::<Result<Vec<_>, _>>()?;
-    let ttmp = (0..16).map(|i| alloca(&format!("ttmp{i}"))).collect::<Result<Vec<_>, _>>()?;
+    let alloca = |n: &str| regs_b.build_alloca(i32t, n);
+    let (sgpr, vgpr, ttmp) = (RegFile::new("s", NUM_SGPRS), RegFile::new("v", max_v), RegFile::new("ttmp", 16));
     let (vcc_lo, vcc_hi, exec, m0) = (alloca("vcc_lo")?, alloca("vcc_hi")?, alloca("exec_lo")?, alloca("m0")?);
-    let scc = b.build_alloca(ctx.bool_type(), "scc")?;
+    let scc = regs_b.build_alloca(ctx.bool_type(), "scc")?;
     let mut r = Raiser {
         ctx,
         module,
         b,
+        regs_b,
         kernel: name,
         sgpr,
         vgpr,
@@ -248,6 +261,8 @@ fn raise_inner<'ctx>(
         scratch: None,
         half_base: i32t.const_zero(),
         entry_mode: abi.entry_mode,
+        exec_full: false,
+        active_memo: std::cell::Cell::new(None),
         pc_base: prog.base,
         mfma_target,
     };
@@ -263,10 +278,21 @@ fn raise_inner<'ctx>(
         r.blocks.insert(bl.start, bb);
     }
     r.b.build_unconditional_branch(r.blocks[&graph.blocks[0].start])?;
-    for bl in &graph.blocks {
+    let full = crate::exec_full::full_on_entry(&graph);
+    for (bl, full) in graph.blocks.iter().zip(full) {
         r.b.position_at_end(r.blocks[&bl.start]);
+        r.exec_full = full;
+        r.active_memo.set(None);
         for inst in &bl.insts {
+            let writes_exec = crate::exec_full::may_write_exec(inst);
+            if writes_exec {
+                r.exec_full = false;
+                r.active_memo.set(None);
+            }
             r.inst(inst)?;
+            if writes_exec {
+                r.active_memo.set(None);
+            }
         }
         match bl.exit {
             Exit::Call { ret } => r.call_exit(bl.insts.last().expect("a call ends its block"), ret, &graph)?,
@@ -317,8 +343,16 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     fn active(&self) -> Result<IntValue<'ctx>, RaiseError> {
+        if self.exec_full {
+            return Ok(self.ctx.bool_type().const_all_ones());
+        }
+        if let Some(a) = self.active_memo.get() {
+            return Ok(a);
+        }
         let e = self.load(self.exec)?;
-        self.my_bit(e)
+        let a = self.my_bit(e)?;
+        self.active_memo.set(Some(a));
+        Ok(a)
     }
 
     fn init_state(&mut self, abi: &KernelAbi) -> Result<(), RaiseError> {
@@ -347,7 +381,8 @@ impl<'ctx> Raiser<'ctx, '_> {
             let base = self.b.build_ptr_to_int(g.as_pointer_value(), i32t, "lds_base")?;
             self.lds_base = Some(base);
         }
-        for p in self.sgpr.iter().chain(&self.vgpr).chain(&self.ttmp).chain([&self.vcc_lo, &self.vcc_hi, &self.m0]) {
+        // SGPRs, VGPRs and TTMPs are zeroed where they are made (regfile_ir).
+        for p in [&self.vcc_lo, &self.vcc_hi, &self.m0] {
             self.b.build_store(*p, i32t.const_zero())?;
         }
         self.b.build_store(self.scc, self.ctx.bool_type().const_zero())?;
@@ -361,14 +396,15 @@ impl<'ctx> Raiser<'ctx, '_> {
         let y = self.b.build_left_shift(y, self.i32(10), "")?;
         let z = self.b.build_left_shift(z, self.i32(20), "")?;
         let v0 = self.b.build_or(self.b.build_or(x, y, "")?, z, "tid")?;
-        self.b.build_store(self.vgpr[0], v0)?;
+        self.b.build_store(self.slot(&self.vgpr, 0)?.expect("every kernel has v0"), v0)?;
         // Architected workgroup IDs: TTMP9 = x, TTMP7 = y | z << 16; TTMP6 = 0 (no cluster).
         let wx = self.call("llvm.amdgcn.workgroup.id.x", &[], &[])?;
         let wy = self.call("llvm.amdgcn.workgroup.id.y", &[], &[])?;
         let wz = self.call("llvm.amdgcn.workgroup.id.z", &[], &[])?;
-        self.b.build_store(self.ttmp[9], wx)?;
+        let ttmp = |i| self.slot(&self.ttmp, i).map(|p| p.expect("16 TTMPs"));
+        self.b.build_store(ttmp(9)?, wx)?;
         let wz = self.b.build_left_shift(wz, self.i32(16), "")?;
-        self.b.build_store(self.ttmp[7], self.b.build_or(wy, wz, "")?)?;
+        self.b.build_store(ttmp(7)?, self.b.build_or(wy, wz, "")?)?;
         if let Some(s) = abi.kernarg_ptr_sgpr {
             let kp = self.kernarg_ptr()?;
             let a = self.b.build_ptr_to_int(kp, i64t, "")?;
@@ -379,7 +415,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             for i in 0..n as u64 {
                 let p = unsafe { self.b.build_gep(self.ctx.i8_type(), kp, &[self.ctx.i64_type().const_int(4 * (off as u64 + i), false)], "")? };
                 let v = self.b.build_load(i32t, p, "")?.into_int_value();
-                self.b.build_store(self.sgpr[first as usize + i as usize], v)?;
+                self.b.build_store(self.abi_sgpr(first as usize + i as usize)?, v)?;
             }
         }
         Ok(())
@@ -396,21 +432,27 @@ impl<'ctx> Raiser<'ctx, '_> {
         let i32t = self.ctx.i32_type();
         let lo = self.b.build_int_truncate(v, i32t, "")?;
         let hi = self.b.build_int_truncate(self.b.build_right_shift(v, self.ctx.i64_type().const_int(32, false), false, "")?, i32t, "")?;
-        self.b.build_store(self.sgpr[s], lo)?;
-        self.b.build_store(self.sgpr[s + 1], hi)?;
+        self.b.build_store(self.abi_sgpr(s)?, lo)?;
+        self.b.build_store(self.abi_sgpr(s + 1)?, hi)?;
         Ok(())
+    }
+
+    /// An SGPR the kernel descriptor names (kernarg pointer, preloaded arguments).
+    fn abi_sgpr(&self, s: usize) -> Result<PointerValue<'ctx>, RaiseError> {
+        self.slot(&self.sgpr, s)?
+            .ok_or_else(|| RaiseError::Kernel { kernel: self.kernel.into(), msg: format!("the descriptor names s{s}, beyond the SGPRs") })
     }
 
     /// The alloca of one 32-bit scalar register (None: reads 0, writes dropped).
     fn sreg_slot(&self, class: RegClass, index: usize, inst: &Instruction) -> Result<Option<PointerValue<'ctx>>, RaiseError> {
         Ok(match class {
-            RegClass::Sgpr => Some(*self.sgpr.get(index).ok_or_else(|| self.err(inst, format!("s{index}")))?),
+            RegClass::Sgpr => Some(self.slot(&self.sgpr, index)?.ok_or_else(|| self.err(inst, format!("s{index}")))?),
             RegClass::Vcc => Some(if index & 1 == 0 { self.vcc_lo } else { self.vcc_hi }),
             // Wave32: EXEC_HI reads 0 and ignores writes.
             RegClass::Exec => (index & 1 == 0).then_some(self.exec),
             RegClass::M0 => Some(self.m0),
             RegClass::Null => None,
-            RegClass::Ttmp => Some(*self.ttmp.get(index).ok_or_else(|| self.err(inst, format!("ttmp{index}")))?),
+            RegClass::Ttmp => Some(self.slot(&self.ttmp, index)?.ok_or_else(|| self.err(inst, format!("ttmp{index}")))?),
             other => return Err(self.err(inst, format!("register {other:?} is not raised"))),
         })
     }
@@ -467,7 +509,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     fn read_vreg(&self, r: Reg, dwords: u8, inst: &Instruction) -> Result<IntValue<'ctx>, RaiseError> {
-        let get = |i: usize| self.vgpr.get(r.index as usize + i).copied().ok_or_else(|| self.err(inst, "VGPR out of range"));
+        let get = |i: usize| self.slot(&self.vgpr, r.index as usize + i)?.ok_or_else(|| self.err(inst, "VGPR out of range"));
         let lo = self.load(get(0)?)?;
         if dwords == 1 {
             return Ok(lo);
@@ -477,8 +519,13 @@ impl<'ctx> Raiser<'ctx, '_> {
 
     /// Writes a VGPR where this thread is active (the predicated-SIMT write).
     fn write_vreg(&self, r: Reg, dwords: u8, v: IntValue<'ctx>, active: IntValue<'ctx>, inst: &Instruction) -> Result<(), RaiseError> {
+        let always = active.get_zero_extended_constant() == Some(1);
         for (i, p) in self.split(v, dwords)?.into_iter().enumerate() {
-            let slot = *self.vgpr.get(r.index as usize + i).ok_or_else(|| self.err(inst, "VGPR out of range"))?;
+            let slot = self.slot(&self.vgpr, r.index as usize + i)?.ok_or_else(|| self.err(inst, "VGPR out of range"))?;
+            if always {
+                self.b.build_store(slot, p)?;
+                continue;
+            }
             let old = self.load(slot)?;
             let new = self.b.build_select(active, p, old, "")?.into_int_value();
             self.b.build_store(slot, new)?;
@@ -1151,12 +1198,17 @@ impl<'ctx> Raiser<'ctx, '_> {
         defaults: Vec<IntValue<'ctx>>,
         body: &mut dyn FnMut(&mut Self) -> Result<Vec<IntValue<'ctx>>, RaiseError>,
     ) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+        if cond.get_zero_extended_constant() == Some(1) {
+            return body(self);
+        }
         let from = self.b.get_insert_block().expect("the builder is in a block");
         let then_bb = self.ctx.append_basic_block(self.func, "active");
         let join_bb = self.ctx.append_basic_block(self.func, "join");
         self.b.build_conditional_branch(cond, then_bb, join_bb)?;
         self.b.position_at_end(then_bb);
+        let memo = self.active_memo.take();
         let vals = body(self)?;
+        self.active_memo.set(memo);
         let then_end = self.b.get_insert_block().expect("the builder is in a block");
         self.b.build_unconditional_branch(join_bb)?;
         self.b.position_at_end(join_bb);

@@ -18,6 +18,7 @@
 
 pub mod alu_ir;
 pub mod cfg;
+mod exec_full;
 pub mod ir;
 pub mod wmma_plan;
 

@@ -208,7 +208,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     pub(super) fn wmma_regs(&self, inst: &Instruction, r: Reg, n: usize) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
         (0..n)
             .map(|j| {
-                let slot = *self.vgpr.get(r.index as usize + j).ok_or_else(|| self.err(inst, "VGPR out of range"))?;
+                let slot = self.slot(&self.vgpr, r.index as usize + j)?.ok_or_else(|| self.err(inst, "VGPR out of range"))?;
                 self.load(slot)
             })
             .collect()
