@@ -136,19 +136,7 @@ pub fn exec_mubuf_in(wave: &mut Wave, mem: &mut Memories<'_>, inst: &Instruction
         MemKind::Store => MemRegs { dst: None, data: m.vdata, data2: None },
         MemKind::Atomic(_) => MemRegs { dst, data: m.vdata, data2: None },
     };
-    // Out-of-range lanes take no part in the access; their results read 0.
-    let exec = wave.exec;
-    wave.exec &= !out_lanes;
-    let r = mem_ops::execute(&op, wave, mem, &addrs, &regs);
-    wave.exec = exec;
-    r?;
-    if let Some(d) = dst {
-        let dwords = if matches!(op.kind, MemKind::Atomic(mem_ops::AtomicOp::CmpSwap)) { d.dwords as usize / 2 } else { op.width.reg_dwords() };
-        for lane in (0..wave.lanes).filter(|l| out_lanes >> l & 1 == 1) {
-            wave.write_vreg_dwords(Reg { dwords: dwords as u8, ..d }, lane, &vec![0; dwords])?;
-        }
-    }
-    Ok(())
+    access_in_range(&op, wave, mem, &addrs, &regs, out_lanes, dst)
 }
 
 /// The fields of a gfx1250 buffer resource that raw addressing uses, as LLVM 22's lowering of
@@ -233,9 +221,23 @@ pub fn exec_vbuffer_in(wave: &mut Wave, mem: &mut Memories<'_>, inst: &Instructi
         MemKind::Store => MemRegs { dst: None, data: Some(b.vdata), data2: None },
         MemKind::Atomic(_) => MemRegs { dst, data: Some(b.vdata), data2: None },
     };
+    access_in_range(&op, wave, mem, &addrs, &regs, out_lanes, dst)
+}
+
+/// Runs a buffer access for the lanes in range only: the lanes of `out_lanes` take no part, and
+/// their results (`dst`: a load's data, an atomic's return) read 0.
+fn access_in_range(
+    op: &mem_ops::MemOp,
+    wave: &mut Wave,
+    mem: &mut Memories<'_>,
+    addrs: &[u64],
+    regs: &MemRegs,
+    out_lanes: u64,
+    dst: Option<Reg>,
+) -> Result<(), EmuError> {
     let exec = wave.exec;
     wave.exec &= !out_lanes;
-    let r = mem_ops::execute(&op, wave, mem, &addrs, &regs);
+    let r = mem_ops::execute(op, wave, mem, addrs, regs);
     wave.exec = exec;
     r?;
     if let Some(d) = dst {

@@ -1152,15 +1152,22 @@ pub fn format_operand_w(
 fn mai_note_needed(r: &Reg, dwords: u8, c: bool) -> bool {
     match r.class {
         RegClass::Vgpr | RegClass::Agpr => dwords >= 2 && !r.index.is_multiple_of(2),
-        RegClass::Sgpr
-        | RegClass::Ttmp
-        | RegClass::Vcc
-        | RegClass::Exec
-        | RegClass::M0
-        | RegClass::FlatScratch
-        | RegClass::XnackMask => c,
-        _ => false,
+        class => c && scalar_class(class),
     }
+}
+
+/// SGPRs, TTMPs and the special scalar registers a vector-source operand may name.
+fn scalar_class(class: RegClass) -> bool {
+    matches!(
+        class,
+        RegClass::Sgpr
+            | RegClass::Ttmp
+            | RegClass::Vcc
+            | RegClass::Exec
+            | RegClass::M0
+            | RegClass::FlatScratch
+            | RegClass::XnackMask
+    )
 }
 
 /// Prints an operand of kind `kind` as LLVM does.
@@ -1533,19 +1540,7 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
             format_operand(out, target, Kind::SSrc(ty), &other, names)
         }
         (Kind::MaiSrc { dwords, .. }, Operand::Reg(r))
-            if matches!(
-                r.class,
-                RegClass::Vgpr
-                    | RegClass::Agpr
-                    | RegClass::Sgpr
-                    | RegClass::Ttmp
-                    | RegClass::Vcc
-                    | RegClass::Exec
-                    | RegClass::M0
-                    | RegClass::FlatScratch
-                    | RegClass::XnackMask
-                    | RegClass::LdsDirect
-            ) =>
+            if matches!(r.class, RegClass::Vgpr | RegClass::Agpr | RegClass::LdsDirect) || scalar_class(r.class) =>
         {
             let vector = matches!(r.class, RegClass::Vgpr | RegClass::Agpr);
             if r.class == RegClass::LdsDirect {
@@ -1589,19 +1584,7 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
                 note(out, class);
             }
         }
-        (Kind::VSrcVgpr { class, .. }, Operand::Reg(r))
-            if matches!(
-                r.class,
-                RegClass::Sgpr
-                    | RegClass::Ttmp
-                    | RegClass::Vcc
-                    | RegClass::Exec
-                    | RegClass::M0
-                    | RegClass::FlatScratch
-                    | RegClass::XnackMask
-                    | RegClass::LdsDirect
-            ) =>
-        {
+        (Kind::VSrcVgpr { class, .. }, Operand::Reg(r)) if r.class == RegClass::LdsDirect || scalar_class(r.class) => {
             format_reg(out, r);
             note(out, class);
         }
