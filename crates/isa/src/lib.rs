@@ -51,6 +51,7 @@ pub mod cpol;
 pub mod mai;
 pub mod mubuf;
 pub mod sdwa;
+pub mod tensor;
 pub mod dpp;
 pub mod vbuffer;
 pub mod vopd;
@@ -129,7 +130,7 @@ impl Instruction {
 
     /// LLVM's text for this instruction.
     pub fn text(&self) -> String {
-        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.dpp_text()).or_else(|| self.mubuf_text()).or_else(|| self.vbuffer_text()).or_else(|| self.bitop3_text()).or_else(|| self.wmma_text()) {
+        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.dpp_text()).or_else(|| self.mubuf_text()).or_else(|| self.vbuffer_text()).or_else(|| self.bitop3_text()).or_else(|| self.wmma_text()).or_else(|| self.tensor_text()) {
             return t;
         }
         operand::format_inst(
@@ -328,6 +329,9 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
     }
     if format == Format::Vopd {
         return vopd::decode_vopd(bytes, offset);
+    }
+    if target == Target::Gfx1250 && word & tensor::MASK == tensor::MATCH {
+        return tensor::decode_tensor(bytes, offset);
     }
     if target == Target::Gfx1250 && word & vbuffer::MASK == vbuffer::MATCH {
         return vbuffer::decode_vbuffer(bytes, offset);
