@@ -581,3 +581,32 @@ pub fn cluster_barrier(c: &mut Ctx) -> R {
         .collect();
     c.set("out", &out)
 }
+
+// ---------------------------------------------------------------- tensor data mover
+
+/// tensor_tile.ll: work-group (wx, wy) writes the 8 x 16 tile of the 12 x 20 tensor at
+/// (row 8wy, column 16wx), row by row, with 0 for the elements outside the tensor.
+pub fn tensor_tile(c: &mut Ctx) -> R {
+    c.expect_block([64, 1, 1])?;
+    let bc = c.launch.hidden_block_count();
+    if bc != [2, 2, 1] {
+        return Err(c.err(format!("tensor_tile is written for 2 x 2 work-groups, not {bc:?}")));
+    }
+    let (rows, cols) = (12usize, 20usize);
+    c.expect_len("in", rows * cols)?;
+    c.expect_len("out", 4 * 128)?;
+    let x = c.buf::<u32>("in")?;
+    let mut out = c.buf::<u32>("out")?;
+    for wy in 0..2 {
+        for wx in 0..2 {
+            for r in 0..8 {
+                for col in 0..16 {
+                    let (gr, gc) = (8 * wy + r, 16 * wx + col);
+                    let v = if gr < rows && gc < cols { x[gr * cols + gc] } else { 0 };
+                    out[(2 * wy + wx) * 128 + r * 16 + col] = v;
+                }
+            }
+        }
+    }
+    c.set("out", &out)
+}
