@@ -85,3 +85,6 @@ declare void @llvm.amdgcn.s.wait.tensorcnt(i16)
 declare void @llvm.amdgcn.s.barrier()
 
 attributes #0 = { "amdgpu-flat-work-group-size"="64,64" }
+
+!llvm.module.flags = !{!0}
+!0 = !{i32 1, !"amdhsa_code_object_version", i32 500}
