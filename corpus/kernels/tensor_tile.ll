@@ -10,9 +10,14 @@
 ; Descriptor (see crates/emu/src/tensor.rs): group 0 = {pred 1, LDS address, global address,
 ; type 2 in bits 127:126}; group 1 = {data size 2 (4 bytes) in bits 17:16, tensor_dim0/1,
 ; tile_dim0 = 16, tile_dim1 = 8, row stride 20}.
+; tensor_row16: a 1-D tile of 48 u16 (tile_dim1 = 0, tensor_dim1 = 0: one dimension) per
+; work-group of 32 (one wave) from `in16` (100 elements): work-group w's tile starts at element
+; 40w and its tensor_dim0 is 100 - 40w, so the last tile has 20 elements inside and 28 zeros.
+; out16[48w + i] = tile[i] (copied out as u16 pairs).
 target triple = "amdgcn-amd-amdhsa"
 
 @tile = internal addrspace(3) global [128 x i32] poison, align 16
+@row16 = internal addrspace(3) global [48 x i16] poison, align 16
 
 define amdgpu_kernel void @tensor_tile(ptr addrspace(1) noalias readonly %in, ptr addrspace(1) noalias %out) #0 {
 entry:
@@ -77,6 +82,47 @@ join:
   ret void
 }
 
+define amdgpu_kernel void @tensor_row16(ptr addrspace(1) noalias readonly %in16, ptr addrspace(1) noalias %out16) #1 {
+entry:
+  %l = call i32 @llvm.amdgcn.workitem.id.x()
+  %w = call i32 @llvm.amdgcn.workgroup.id.x()
+  %e0 = mul i32 %w, 40
+  %e0z = zext i32 %e0 to i64
+  %src = getelementptr inbounds i16, ptr addrspace(1) %in16, i64 %e0z
+  %addr = ptrtoint ptr addrspace(1) %src to i64
+  %alo = trunc i64 %addr to i32
+  %ahi64 = lshr i64 %addr, 32
+  %ahi = trunc i64 %ahi64 to i32
+  %ahit = or i32 %ahi, 2147483648
+  %lds = ptrtoint ptr addrspace(3) @row16 to i32
+  %g0a = insertelement <4 x i32> <i32 1, i32 poison, i32 poison, i32 poison>, i32 %lds, i32 1
+  %g0b = insertelement <4 x i32> %g0a, i32 %alo, i32 2
+  %g0 = insertelement <4 x i32> %g0b, i32 %ahit, i32 3
+  %d0 = sub i32 100, %e0
+  %d0lo = shl i32 %d0, 16
+  %d0hi = lshr i32 %d0, 16
+  %g1a = insertelement <8 x i32> <i32 65536, i32 poison, i32 poison, i32 3145728, i32 0, i32 0, i32 0, i32 0>, i32 %d0lo, i32 1
+  %g1 = insertelement <8 x i32> %g1a, i32 %d0hi, i32 2
+  call void @llvm.amdgcn.tensor.load.to.lds(<4 x i32> %g0, <8 x i32> %g1, <4 x i32> zeroinitializer, <4 x i32> zeroinitializer, i32 0)
+  call void @llvm.amdgcn.s.wait.tensorcnt(i16 0)
+  ; The tile is written out as 24 dwords (u16 pairs): threads 0..23 each copy one.
+  %more = icmp ult i32 %l, 24
+  br i1 %more, label %copy, label %done
+
+copy:
+  %obase = mul i32 %w, 24
+  %pa = getelementptr inbounds [24 x i32], ptr addrspace(3) @row16, i32 0, i32 %l
+  %va = load i32, ptr addrspace(3) %pa, align 4
+  %oa = add i32 %obase, %l
+  %oaz = zext i32 %oa to i64
+  %qa = getelementptr inbounds i32, ptr addrspace(1) %out16, i64 %oaz
+  store i32 %va, ptr addrspace(1) %qa, align 4
+  br label %done
+
+done:
+  ret void
+}
+
 declare i32 @llvm.amdgcn.workitem.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.y()
@@ -85,6 +131,7 @@ declare void @llvm.amdgcn.s.wait.tensorcnt(i16)
 declare void @llvm.amdgcn.s.barrier()
 
 attributes #0 = { "amdgpu-flat-work-group-size"="64,64" }
+attributes #1 = { "amdgpu-flat-work-group-size"="32,32" }
 
 !llvm.module.flags = !{!0}
 !0 = !{i32 1, !"amdhsa_code_object_version", i32 500}

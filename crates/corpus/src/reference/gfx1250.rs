@@ -610,3 +610,21 @@ pub fn tensor_tile(c: &mut Ctx) -> R {
     }
     c.set("out", &out)
 }
+
+/// tensor_tile.ll, tensor_row16: work-group w writes elements 40w .. 40w + 47 of the 100-element
+/// tensor, 0 past its end.
+pub fn tensor_row16(c: &mut Ctx) -> R {
+    c.expect_block([32, 1, 1])?;
+    let groups = c.items_1d()? / 32;
+    c.expect_len("in16", 100)?;
+    c.expect_len("out16", groups * 48)?;
+    let x = c.buf::<u16>("in16")?;
+    let mut out = c.buf::<u16>("out16")?;
+    for w in 0..groups {
+        for i in 0..48 {
+            let e = 40 * w + i;
+            out[48 * w + i] = if e < 100 { x[e] } else { 0 };
+        }
+    }
+    c.set("out16", &out)
+}

@@ -67,6 +67,7 @@ const TABLE: &[(&str, KernelFn)] = &[
     ("cache_policy", gfx1250::cache_policy),
     ("cluster_barrier", gfx1250::cluster_barrier),
     ("tensor_tile", gfx1250::tensor_tile),
+    ("tensor_row16", gfx1250::tensor_row16),
 ];
 
 /// The names of the kernels that have a reference.
