@@ -8,8 +8,9 @@
 //!
 //! Visibility mirrors the ISA: after `s_wait_tensorcnt` the issuing wave sees the tile, so that
 //! wait is raised as a wavefront-scope fence (other threads of the same source wave read bytes
-//! this thread wrote; the fence keeps their loads after the copy). Other waves see it only
-//! through a barrier the kernel has itself; none is added.
+//! this thread wrote; the fence keeps their loads after the copy); the same fence before the
+//! copy keeps the wave's earlier LDS accesses before it. Other waves see the tile only through
+//! a barrier the kernel has itself; none is added.
 //!
 //! The descriptor is a run-time value: where the emulator refuses it (hx_emu::tensor::parse:
 //! more than 2 dims, gather, iterate, padding, atomic barrier, workgroup mask, unknown bits,
@@ -37,6 +38,9 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     pub(super) fn tensor(&mut self, inst: &Instruction, t: &Tensor) -> Result<(), RaiseError> {
+        // The wave's earlier LDS accesses come first: a thread now reads (store) or overwrites
+        // (load) bytes other threads of the wave wrote or read before the instruction.
+        self.wait_tensorcnt()?;
         let (i32t, i64t, i8t) = (self.ctx.i32_type(), self.ctx.i64_type(), self.ctx.i8_type());
         let dwords = |r: Reg, n: u16| -> Result<Vec<IntValue<'ctx>>, RaiseError> {
             (0..n).map(|k| self.read_sreg(Reg { class: RegClass::Sgpr, index: r.index + k, dwords: 1 }, 1, inst)).collect()

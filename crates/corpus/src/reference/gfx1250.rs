@@ -628,3 +628,25 @@ pub fn tensor_row16(c: &mut Ctx) -> R {
     }
     c.set("out16", &out)
 }
+
+/// tensor_tile.ll, tensor_store2d: the 4 x 8 tiles at (1, 2) and (7, 6) of the 10 x 12 grid get
+/// 7(r*8 + c + 1) + 1000w where they lie inside it; every other element keeps its value.
+pub fn tensor_store2d(c: &mut Ctx) -> R {
+    c.expect_block([32, 1, 1])?;
+    if c.items_1d()? != 64 {
+        return Err(c.err("tensor_store2d is written for 2 work-groups"));
+    }
+    c.expect_len("grid", 120)?;
+    let mut g = c.buf::<u32>("grid")?;
+    for (w, (y0, x0)) in [(1usize, 2usize), (7, 6)].into_iter().enumerate() {
+        for r in 0..4 {
+            for col in 0..8 {
+                let (gr, gc) = (y0 + r, x0 + col);
+                if gr < 10 && gc < 12 {
+                    g[gr * 12 + gc] = 7 * (r * 8 + col + 1) as u32 + 1000 * w as u32;
+                }
+            }
+        }
+    }
+    c.set("grid", &g)
+}
