@@ -232,7 +232,7 @@ mod tests {
         lds.write(0, lds_init, 1).unwrap();
         let mut scratch: Vec<LocalMemory> = Vec::new();
         let (g0, g1) = groups(f);
-        let c = parse(g0, g1, None, None).map_err(|e| EmuError::Launch(e))?;
+        let c = parse(g0, g1, None, None).map_err(EmuError::Launch)?;
         let mut mem = Memories { global: &mut global, lds: &mut lds, scratch: &mut scratch, fp_mode: FpMode::default() };
         if let Some(c) = c {
             copy_tile(&c, store, &mut mem)?;

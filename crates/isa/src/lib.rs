@@ -33,7 +33,8 @@
 //!   VBUFFER buffer loads, stores and atomics by [`vbuffer`].
 //!
 //! Decoded outside the tables, from the ordinary entries: DPP16/DPP8 ([`dpp`]), GFX9 SDWA
-//! ([`sdwa`]), VOPD ([`vopd`]), v_bitop3 ([`bitop3`]), gfx1250 WMMA ([`wmma`]).
+//! ([`sdwa`]), VOPD ([`vopd`]), v_bitop3 ([`bitop3`]), gfx1250 WMMA ([`wmma`]); gfx1250
+//! tensor_load_to_lds / tensor_store_from_lds ([`tensor`]).
 //!
 //! Everything else (MTBUF, MIMG, ...), the forms those modules leave out, and the
 //! opcodes in `UNSUPPORTED` are reported as [`DecodeError::Unsupported`], never guessed. So are

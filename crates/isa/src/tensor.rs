@@ -58,7 +58,7 @@ fn fields(w: u128) -> Option<Tensor> {
         return None;
     }
     let sgpr = |v: u32, n: u8, last: u32| {
-        (v % n as u32 == 0 && v + n as u32 - 1 <= last).then_some(Reg { class: RegClass::Sgpr, index: v as u16, dwords: n })
+        (v.is_multiple_of(n as u32) && v + n as u32 - 1 <= last).then_some(Reg { class: RegClass::Sgpr, index: v as u16, dwords: n })
     };
     let byte = |i: u32| (d2 >> (8 * i)) & 0xff;
     let group0 = sgpr(byte(0), 4, 105)?;

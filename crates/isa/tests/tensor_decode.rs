@@ -65,7 +65,7 @@ fn perturbed_words_match_llvm_or_are_unsupported() {
         // on some words outside that (invalid register immediates, other VIMAGE opcodes).
         let mut w = [if rng.below(2) == 0 { tensor::LOAD_WORD } else { tensor::STORE_WORD }, 0x7c00_0000 | rng.below(32) << 18, 0];
         let (g2, g3) = if rng.below(2) == 0 { (124, 124) } else { (rng.below(26) * 4, rng.below(26) * 4) };
-        w[2] = rng.below(26) * 4 | rng.below(25) * 4 << 8 | g2 << 16 | g3 << 24;
+        w[2] = (rng.below(26) * 4) | (rng.below(25) * 4) << 8 | g2 << 16 | g3 << 24;
         for _ in 0..rng.below(3) {
             match rng.below(3) {
                 0 => w[0] ^= 1 << rng.below(9),
