@@ -747,7 +747,7 @@ fn set_input<T: Scalar>(l: &Launch, inputs: &mut [ArgData], arg: &str, values: &
 
 #[test]
 fn gfx1250_only_objects_list_their_target() {
-    for name in ["wmma_f16", "wmma_f16_acc", "wmma_bf16", "wmma_f32", "wmma_fp8", "wmma_iu8", "softmax_wave", "fp8_quant", "async_pipeline", "split_barrier", "cache_policy"] {
+    for name in ["wmma_f16", "wmma_f16_acc", "wmma_bf16", "wmma_f32", "wmma_fp8", "wmma_iu8", "softmax_wave", "fp8_quant", "async_pipeline", "split_barrier", "cache_policy", "tensor_tile"] {
         let o = object(name).unwrap();
         assert_eq!(o.targets, ["gfx1250"], "{name}");
         assert!(o.builds_for("gfx1250") && !o.builds_for("gfx942") && !o.builds_for("gfx950"));

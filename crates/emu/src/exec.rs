@@ -173,6 +173,9 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
     if let Some(b) = inst.mubuf() {
         return crate::buffer::exec_mubuf(wave, wave_index, inst, group, &b);
     }
+    if let Some(t) = inst.tensor() {
+        return crate::tensor::exec_tensor(wave, wave_index, inst, group, &t);
+    }
     if let Some(b) = inst.vbuffer() {
         return crate::buffer::exec_vbuffer(wave, wave_index, inst, group, &b);
     }

@@ -17,6 +17,7 @@ pub mod launch;
 pub mod mem_ops;
 pub mod memory;
 pub mod stats;
+pub mod tensor;
 pub mod wave;
 pub mod mfma;
 pub mod wmma;

@@ -38,7 +38,8 @@
 //! general path, which defines the result.
 //!
 //! Decoded outside the tables, from the ordinary entries: DPP16/DPP8 ([`dpp`]), GFX9 SDWA
-//! ([`sdwa`]), VOPD ([`vopd`]), v_bitop3 ([`bitop3`]), gfx1250 WMMA ([`wmma`]).
+//! ([`sdwa`]), VOPD ([`vopd`]), v_bitop3 ([`bitop3`]), gfx1250 WMMA ([`wmma`]); gfx1250
+//! tensor_load_to_lds / tensor_store_from_lds ([`tensor`]).
 //!
 //! Everything else (MTBUF, MIMG, ...), the forms those modules leave out, and the
 //! opcodes in `UNSUPPORTED` are reported as [`DecodeError::Unsupported`], never guessed. So are
@@ -56,6 +57,7 @@ pub mod cpol;
 pub mod mai;
 pub mod mubuf;
 pub mod sdwa;
+pub mod tensor;
 pub mod dpp;
 mod fast;
 pub mod vbuffer;
@@ -135,7 +137,7 @@ impl Instruction {
 
     /// LLVM's text for this instruction.
     pub fn text(&self) -> String {
-        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.dpp_text()).or_else(|| self.mubuf_text()).or_else(|| self.vbuffer_text()).or_else(|| self.bitop3_text()).or_else(|| self.wmma_text()) {
+        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.dpp_text()).or_else(|| self.mubuf_text()).or_else(|| self.vbuffer_text()).or_else(|| self.bitop3_text()).or_else(|| self.wmma_text()).or_else(|| self.tensor_text()) {
             return t;
         }
         operand::format_inst(
@@ -362,6 +364,9 @@ fn decode_general(target: Target, bytes: &[u8], offset: usize) -> Result<Instruc
     }
     if format == Format::Vopd {
         return vopd::decode_vopd(bytes, offset);
+    }
+    if target == Target::Gfx1250 && word & tensor::MASK == tensor::MATCH {
+        return tensor::decode_tensor(bytes, offset);
     }
     if target == Target::Gfx1250 && word & vbuffer::MASK == vbuffer::MATCH {
         return vbuffer::decode_vbuffer(bytes, offset);

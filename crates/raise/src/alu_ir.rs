@@ -183,9 +183,13 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 };
                 Ok((r, Some(nz(r)?)))
             }
-            SLshlB64 => {
+            SLshlB64 | SLshrB64 | SAshrI64 => {
                 let s = b.build_int_z_extend(sh_mask(self.fit(v[1], Ty::U32)?, 64)?, i64t, "")?;
-                let r = b.build_left_shift(v[0], s, "")?;
+                let r = match op.op {
+                    SLshlB64 => b.build_left_shift(v[0], s, "")?,
+                    SLshrB64 => b.build_right_shift(v[0], s, false, "")?,
+                    _ => b.build_right_shift(v[0], s, true, "")?,
+                };
                 Ok((r, Some(nz(r)?)))
             }
             SLshlAddU32(n) => {

@@ -29,6 +29,8 @@ pub mod buffer_ir;
 #[path = "regfile_ir.rs"]
 mod regfile_ir;
 use regfile_ir::RegFile;
+#[path = "tensor_ir.rs"]
+mod tensor_ir;
 
 impl From<BuilderError> for RaiseError {
     fn from(e: BuilderError) -> Self {
@@ -271,7 +273,7 @@ fn raise_inner<'ctx>(
         .blocks
         .iter()
         .flat_map(|bl| bl.insts.iter())
-        .any(|i| i.mnemonic().starts_with("ds_") || hx_emu::async_lds::async_load_size(i.mnemonic()).is_some());
+        .any(|i| i.mnemonic().starts_with("ds_") || hx_emu::async_lds::async_load_size(i.mnemonic()).is_some() || i.tensor().is_some());
     r.init_state(&abi)?;
     for bl in &graph.blocks {
         let bb = ctx.append_basic_block(func, &format!("b{:x}", bl.start));
@@ -598,7 +600,8 @@ impl<'ctx> Raiser<'ctx, '_> {
             | "s_wait_bvhcnt" | "s_wait_expcnt" | "s_wait_xcnt" | "s_wait_loadcnt_dscnt" | "s_wait_storecnt_dscnt"
             | "s_wait_alu" | "s_delay_alu" | "s_clause" | "s_set_inst_prefetch_distance" | "v_nop" | "s_wait_asynccnt"
             | "s_prefetch_inst" | "s_prefetch_inst_pc_rel" | "s_prefetch_data" | "s_prefetch_data_pc_rel"
-            | "s_buffer_prefetch_data" | "global_prefetch_b8" | "flat_prefetch_b8" | "s_wait_tensorcnt" => return Ok(()),
+            | "s_buffer_prefetch_data" | "global_prefetch_b8" | "flat_prefetch_b8" => return Ok(()),
+            "s_wait_tensorcnt" => return self.wait_tensorcnt(),
             "global_inv" | "global_wb" | "global_wbinv" => return self.cache_control(inst),
             // The prologue's WAVE_MODE write (bit 25) has no gfx942 counterpart that changes results.
             "s_setreg_imm32_b32" => return self.setreg(inst),
@@ -661,6 +664,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         }
         if let Some(m) = inst.wmma() {
             return self.wmma(inst, &m);
+        }
+        if let Some(t) = inst.tensor() {
+            return self.tensor(inst, &t);
         }
         if let Some(table) = inst.bitop3_table() {
             return self.bitop3(inst, table);
@@ -791,6 +797,17 @@ impl<'ctx> Raiser<'ctx, '_> {
         if op.acc {
             let d = dst.ok_or_else(|| self.err(inst, "no destination"))?;
             vals.push(self.source(d, *op.srcs.last().unwrap(), inst)?);
+        }
+        // s_bitset0/1_b32 change one bit of the old destination (the emulator's AluIn::old).
+        if let (Op::SBitset0B32 | Op::SBitset1B32, Some(d), Some(t)) = (op.op, dst, op.dst) {
+            let old = self.source(d, t, inst)?;
+            let bit = self.b.build_left_shift(self.i32(1), self.b.build_and(vals[0], self.i32(31), "")?, "")?;
+            let v = if op.op == Op::SBitset1B32 {
+                self.b.build_or(old, bit, "")?
+            } else {
+                self.b.build_and(old, self.b.build_not(bit, "")?, "")?
+            };
+            return self.write_sreg(self.dst_reg(d, inst)?, 1, v, inst);
         }
         let scc_in = self.b.build_load(self.ctx.bool_type(), self.scc, "")?.into_int_value();
         let (v, flag) = self.emit_op(inst, op, &vals, scc_in)?;

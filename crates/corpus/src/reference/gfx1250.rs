@@ -581,3 +581,72 @@ pub fn cluster_barrier(c: &mut Ctx) -> R {
         .collect();
     c.set("out", &out)
 }
+
+// ---------------------------------------------------------------- tensor data mover
+
+/// tensor_tile.ll: work-group (wx, wy) writes the 8 x 16 tile of the 12 x 20 tensor at
+/// (row 8wy, column 16wx), row by row, with 0 for the elements outside the tensor.
+pub fn tensor_tile(c: &mut Ctx) -> R {
+    c.expect_block([64, 1, 1])?;
+    let bc = c.launch.hidden_block_count();
+    if bc != [2, 2, 1] {
+        return Err(c.err(format!("tensor_tile is written for 2 x 2 work-groups, not {bc:?}")));
+    }
+    let (rows, cols) = (12usize, 20usize);
+    c.expect_len("in", rows * cols)?;
+    c.expect_len("out", 4 * 128)?;
+    let x = c.buf::<u32>("in")?;
+    let mut out = c.buf::<u32>("out")?;
+    for wy in 0..2 {
+        for wx in 0..2 {
+            for r in 0..8 {
+                for col in 0..16 {
+                    let (gr, gc) = (8 * wy + r, 16 * wx + col);
+                    let v = if gr < rows && gc < cols { x[gr * cols + gc] } else { 0 };
+                    out[(2 * wy + wx) * 128 + r * 16 + col] = v;
+                }
+            }
+        }
+    }
+    c.set("out", &out)
+}
+
+/// tensor_tile.ll, tensor_row16: work-group w writes elements 40w .. 40w + 47 of the 100-element
+/// tensor, 0 past its end.
+pub fn tensor_row16(c: &mut Ctx) -> R {
+    c.expect_block([32, 1, 1])?;
+    let groups = c.items_1d()? / 32;
+    c.expect_len("in16", 100)?;
+    c.expect_len("out16", groups * 48)?;
+    let x = c.buf::<u16>("in16")?;
+    let mut out = c.buf::<u16>("out16")?;
+    for w in 0..groups {
+        for i in 0..48 {
+            let e = 40 * w + i;
+            out[48 * w + i] = if e < 100 { x[e] } else { 0 };
+        }
+    }
+    c.set("out16", &out)
+}
+
+/// tensor_tile.ll, tensor_store2d: the 4 x 8 tiles at (1, 2) and (7, 6) of the 10 x 12 grid get
+/// 7(r*8 + c + 1) + 1000w where they lie inside it; every other element keeps its value.
+pub fn tensor_store2d(c: &mut Ctx) -> R {
+    c.expect_block([32, 1, 1])?;
+    if c.items_1d()? != 64 {
+        return Err(c.err("tensor_store2d is written for 2 work-groups"));
+    }
+    c.expect_len("grid", 120)?;
+    let mut g = c.buf::<u32>("grid")?;
+    for (w, (y0, x0)) in [(1usize, 2usize), (7, 6)].into_iter().enumerate() {
+        for r in 0..4 {
+            for col in 0..8 {
+                let (gr, gc) = (y0 + r, x0 + col);
+                if gr < 10 && gc < 12 {
+                    g[gr * 12 + gc] = 7 * (r * 8 + col + 1) as u32 + 1000 * w as u32;
+                }
+            }
+        }
+    }
+    c.set("grid", &g)
+}

@@ -66,6 +66,9 @@ const TABLE: &[(&str, KernelFn)] = &[
     ("vgpr_high", gfx1250::vgpr_high),
     ("cache_policy", gfx1250::cache_policy),
     ("cluster_barrier", gfx1250::cluster_barrier),
+    ("tensor_tile", gfx1250::tensor_tile),
+    ("tensor_row16", gfx1250::tensor_row16),
+    ("tensor_store2d", gfx1250::tensor_store2d),
 ];
 
 /// The names of the kernels that have a reference.

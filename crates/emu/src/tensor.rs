@@ -1,0 +1,329 @@
+//! gfx1250 tensor data mover: `tensor_load_to_lds` and `tensor_store_from_lds`, driven by a
+//! descriptor in SGPRs (group 0: 4 dwords, group 1: 8 dwords, groups 2 and 3: 4 dwords each in
+//! the up-to-4-D form).
+//!
+//! No AMD document describing the descriptor was reachable; the fields relied on here come from
+//! public users of it, and everything else is refused with an error naming the field:
+//!
+//! | field | bits | source |
+//! |---|---|---|
+//! | pred (issue the copy or not) | g0 1:0 | Triton `TDMUtility.cpp` (group 0 chart: "[1:0] pred"; fill writes the i32 predicate into dword 0), gluon `tdm.py` (`pred`: "enable or disable the load") |
+//! | gather/scatter index size, enable | g0 30, 31 | `TDMUtility.cpp` group 0 chart |
+//! | LDS byte address | g0 63:32 | `TDMUtility.cpp` (dword 1 = ptrtoint of the LDS pointer) |
+//! | global byte address | g0 120:64 | `TDMUtility.cpp` group 0 chart (dwords 2, 3) |
+//! | type, 2 | g0 127:126 | `TDMUtility.cpp` ("currently always set to 0x2") |
+//! | workgroup (multicast) mask | g1 15:0 | `TDMUtility.cpp` group 1 chart |
+//! | data size, log2 bytes | g1 17:16 | same |
+//! | atomic barrier enable, iterate enable, pad enable | g1 18, 19, 20 | same |
+//! | pad interval, pad amount | g1 24:22, 31:25 | same |
+//! | atomic barrier address | g1 47:32 | same |
+//! | tensor_dim0 (innermost), tensor_dim1 | g1 79:48, 111:80 | same; `decodeTDMDescriptorFull` |
+//! | tile_dim0, tile_dim1, tile_dim2 | g1 127:112, 143:128, 159:144 | same |
+//! | tensor_dim0_stride (elements between rows), tensor_dim1_stride | g1 207:160, 255:208 | same (48 bits each; Triton writes its element strides there) |
+//! | tensor_dim2.., tile_dim3.., strides of higher dims | groups 2, 3 | `TDMUtility.cpp` group 2/3 charts |
+//!
+//! Semantics taken from the same sources: the descriptor's global address is the tile's origin
+//! and the tensor dims count the elements left from it (Triton moves the address to the tile
+//! and installs `max(0, shape - offset)` as the dims, relying on the hardware's bounds check);
+//! elements outside the tensor read as zero (gluon's `make_tensor_descriptor` asks for padding
+//! option "zero") and are not written by a store (Triton's store lowering relies on the bounds
+//! check dropping them); the tile lands in LDS as one linear stream, dim 0 fastest ("TDM writes
+//! data as a linear element stream", `TDMUtility.cpp`); a 1-D tensor has tile_dim1 = 0 and
+//! tensor_dim1 = 0 (what Triton writes for one dimension).
+//!
+//! Modelled: 1-D and 2-D tiles of 1, 2, 4, 8-byte elements, loads and stores, pred 0 or 1.
+//! Refused (an error naming the field): more than 2 dimensions (tile_dim2, groups 2/3 nonzero),
+//! gather/scatter, iterate, padding (its LDS layout is not pinned down by the sources), the
+//! atomic barrier, workgroup masks (clusters), other pred or type values, and the bits no
+//! source names. EXEC = 0 is refused: whether the instruction then issues is not established.
+//!
+//! Ordering: like the async loads (crate::async_lds) the copy completes at issue, one of the
+//! orders the ISA allows between issue and the `s_wait_tensorcnt` that waits for it.
+
+use crate::dispatch::Group;
+use crate::exec::{unsupported, Flow};
+use crate::mem_ops::{Location, Memories};
+use crate::wave::Wave;
+use crate::EmuError;
+use hx_isa::tensor::Tensor;
+use hx_isa::Instruction;
+
+/// A tile transfer the emulator models: 1-D (`tile_dim[1] == 0`) or 2-D.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TileCopy {
+    pub lds: u32,
+    pub global: u64,
+    /// Element size in bytes: 1, 2, 4 or 8.
+    pub esize: u64,
+    pub tensor_dim: [u64; 2],
+    pub tile_dim: [u32; 2],
+    /// Elements between consecutive rows (dim 1) in global memory.
+    pub stride1: u64,
+}
+
+impl TileCopy {
+    /// Rows of the tile (a 1-D tile has one).
+    pub fn rows(&self) -> u64 {
+        self.tile_dim[1].max(1) as u64
+    }
+    /// Element (x, y) of the tile: its global address if it lies inside the tensor, and its LDS
+    /// address.
+    pub fn element(&self, x: u64, y: u64) -> (Option<u64>, u32) {
+        let inside = x < self.tensor_dim[0] && (self.tile_dim[1] == 0 || y < self.tensor_dim[1]);
+        let g = self.global.wrapping_add((y * self.stride1 + x) * self.esize);
+        let l = self.lds.wrapping_add(((y * self.tile_dim[0] as u64 + x) * self.esize) as u32);
+        (inside.then_some(g), l)
+    }
+}
+
+fn bits(v: u32, lo: u32, n: u32) -> u32 {
+    (v >> lo) & ((1u64 << n) - 1) as u32
+}
+
+/// Reads the descriptor. `Ok(None)`: pred is 0, the instruction does nothing. `Err(field)`:
+/// a field (named) holds something this model does not handle.
+pub fn parse(g0: [u32; 4], g1: [u32; 8], g2: Option<[u32; 4]>, g3: Option<[u32; 4]>) -> Result<Option<TileCopy>, String> {
+    let refuse = |what: &str| Err(what.to_string());
+    if g0[0] >> 31 != 0 {
+        return refuse("gather/scatter mode (group 0 bit 31)");
+    }
+    if bits(g0[0], 30, 1) != 0 {
+        return refuse("gather/scatter index size (group 0 bit 30)");
+    }
+    if bits(g0[0], 2, 28) != 0 {
+        return refuse("group 0 bits 29:2 (no source names them)");
+    }
+    if g0[3] >> 30 != 2 {
+        return refuse(&format!("descriptor type {} (group 0 bits 127:126; 2 is the one known)", g0[3] >> 30));
+    }
+    if bits(g0[3], 25, 5) != 0 {
+        return refuse("group 0 bits 125:121 (no source names them)");
+    }
+    if bits(g1[0], 0, 16) != 0 {
+        return refuse("workgroup multicast mask (group 1 bits 15:0)");
+    }
+    if bits(g1[0], 18, 1) != 0 {
+        return refuse("atomic barrier enable (group 1 bit 18)");
+    }
+    if bits(g1[0], 19, 1) != 0 {
+        return refuse("iterate enable (group 1 bit 19)");
+    }
+    if bits(g1[0], 20, 1) != 0 {
+        return refuse("pad enable (group 1 bit 20)");
+    }
+    if bits(g1[0], 21, 11) != 0 {
+        return refuse("group 1 bit 21 / pad interval and amount without pad enable (bits 31:21)");
+    }
+    if bits(g1[1], 0, 16) != 0 {
+        return refuse("atomic barrier address (group 1 bits 47:32)");
+    }
+    if bits(g1[4], 16, 16) != 0 || g2.is_some_and(|g| g != [0; 4]) || g3.is_some_and(|g| g != [0; 4]) {
+        return refuse("more than 2 dimensions (tile_dim2, groups 2 and 3)");
+    }
+    if g1[6] >> 16 != 0 || g1[7] != 0 {
+        return refuse("tensor_dim1_stride (group 1 bits 255:208), a 3-D stride");
+    }
+    let esize = 1u64 << bits(g1[0], 16, 2);
+    let tensor_dim = [(g1[1] >> 16 | g1[2] << 16) as u64, (g1[2] >> 16 | g1[3] << 16) as u64];
+    let tile_dim = [g1[3] >> 16, g1[4] & 0xffff];
+    let stride1 = g1[5] as u64 | ((g1[6] & 0xffff) as u64) << 32;
+    if tile_dim[0] == 0 {
+        return refuse("tile_dim0 = 0");
+    }
+    if tile_dim[1] == 0 && (tensor_dim[1] != 0 || stride1 != 0) {
+        return refuse("tile_dim1 = 0 (1-D) with a nonzero tensor_dim1 or stride");
+    }
+    let copy = TileCopy {
+        lds: g0[1],
+        global: g0[2] as u64 | ((g0[3] & 0x1ff_ffff) as u64) << 32,
+        esize,
+        tensor_dim,
+        tile_dim,
+        stride1,
+    };
+    match g0[0] & 3 {
+        0 => Ok(None),
+        1 => Ok(Some(copy)),
+        p => refuse(&format!("pred = {p} (group 0 bits 1:0; 0 and 1 are the known values)")),
+    }
+}
+
+/// Copies the tile (load: global to LDS, zeros outside the tensor; store: LDS to the global
+/// elements inside the tensor).
+pub fn copy_tile(c: &TileCopy, store: bool, mem: &mut Memories<'_>) -> Result<(), EmuError> {
+    let mut buf = [0u8; 8];
+    let data = &mut buf[..c.esize as usize];
+    for y in 0..c.rows() {
+        for x in 0..c.tile_dim[0] as u64 {
+            let (g, l) = c.element(x, y);
+            if store {
+                if let Some(g) = g {
+                    mem.read(0, Location::Lds(l as u64), data, c.esize)?;
+                    mem.write(0, Location::Global(g), data, c.esize)?;
+                }
+            } else {
+                match g {
+                    Some(g) => mem.read(0, Location::Global(g), data, c.esize)?,
+                    None => data.fill(0),
+                }
+                mem.write(0, Location::Lds(l as u64), data, c.esize)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn group<const N: usize>(wave: &Wave, r: hx_isa::Reg) -> Result<[u32; N], EmuError> {
+    let v = wave.read_sgprs(r)?;
+    v.try_into().map_err(|_| EmuError::Register(format!("descriptor group {r:?} is not {N} dwords")))
+}
+
+/// Executes a tensor instruction (the whole copy, at issue).
+pub fn exec_tensor(wave: &mut Wave, wave_index: usize, inst: &Instruction, group_: &mut Group<'_>, t: &Tensor) -> Result<Flow, EmuError> {
+    if wave.exec & wave.lane_mask() == 0 {
+        return Err(unsupported(inst, "EXEC = 0 (whether the copy issues is not established)"));
+    }
+    let g2 = t.group2.map(|r| group::<4>(wave, r)).transpose()?;
+    let g3 = t.group3.map(|r| group::<4>(wave, r)).transpose()?;
+    let desc = parse(group::<4>(wave, t.group0)?, group::<8>(wave, t.group1)?, g2, g3).map_err(|f| unsupported(inst, format!("descriptor field {f}")))?;
+    if let Some(c) = desc {
+        let mut mem = Memories::of_group(group_, wave_index)?;
+        copy_tile(&c, t.store, &mut mem)?;
+    }
+    Ok(Flow::Next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::alu::FpMode;
+    use crate::{GlobalMemory, LocalMemory};
+
+    /// A descriptor written field by field from the table in the module doc.
+    struct Fields {
+        pred: u32,
+        lds: u32,
+        global: u64,
+        log2_esize: u32,
+        tensor_dim: [u32; 2],
+        tile_dim: [u32; 2],
+        stride: u32,
+    }
+
+    fn groups(f: &Fields) -> ([u32; 4], [u32; 8]) {
+        let g0 = [f.pred, f.lds, f.global as u32, (f.global >> 32) as u32 | 2 << 30];
+        let mut g1 = [0u32; 8];
+        g1[0] = f.log2_esize << 16;
+        g1[1] = f.tensor_dim[0] << 16;
+        g1[2] = f.tensor_dim[0] >> 16 | f.tensor_dim[1] << 16;
+        g1[3] = f.tensor_dim[1] >> 16 | f.tile_dim[0] << 16;
+        g1[4] = f.tile_dim[1];
+        g1[5] = f.stride;
+        (g0, g1)
+    }
+
+    /// Runs a load (or store) of the descriptor on a fresh global buffer of `src` bytes and an
+    /// LDS pre-filled with 0xee; returns (global buffer, LDS).
+    fn run(f: &mut Fields, src: &[u8], lds_init: &[u8], store: bool) -> Result<(Vec<u8>, Vec<u8>), EmuError> {
+        let mut global = GlobalMemory::new();
+        let base = global.alloc(src.to_vec());
+        f.global += base;
+        let mut lds = LocalMemory::new("lds", 4096);
+        lds.write(0, lds_init, 1).unwrap();
+        let mut scratch: Vec<LocalMemory> = Vec::new();
+        let (g0, g1) = groups(f);
+        let c = parse(g0, g1, None, None).map_err(EmuError::Launch)?;
+        let mut mem = Memories { global: &mut global, lds: &mut lds, scratch: &mut scratch, fp_mode: FpMode::default() };
+        if let Some(c) = c {
+            copy_tile(&c, store, &mut mem)?;
+        }
+        let mut out = vec![0u8; src.len()];
+        global.read(base, &mut out, 1).unwrap();
+        let mut l = vec![0u8; 4096];
+        lds.read(0, &mut l, 1).unwrap();
+        Ok((out, l))
+    }
+
+    #[test]
+    fn two_d_tile_partly_outside_the_tensor_reads_zero_there() {
+        for log2 in 0..4u32 {
+            let es = 1usize << log2;
+            // A 7 x 10 tensor (rows x cols) of elements whose bytes are distinct; rows 13 apart.
+            let (rows, cols, pitch) = (7usize, 10usize, 13usize);
+            let src: Vec<u8> = (0..rows * pitch * es).map(|i| (i * 7 + 3) as u8).collect();
+            // A 4 x 6 tile at (row 5, col 6): 2 rows and 4 columns inside.
+            let (ty, tx, th, tw) = (5usize, 6usize, 4usize, 6usize);
+            let mut f = Fields {
+                pred: 1,
+                lds: 64,
+                global: ((ty * pitch + tx) * es) as u64,
+                log2_esize: log2,
+                tensor_dim: [(cols - tx) as u32, (rows - ty) as u32],
+                tile_dim: [tw as u32, th as u32],
+                stride: pitch as u32,
+            };
+            let (_, lds) = run(&mut f, &src, &[0xee; 4096], false).unwrap();
+            let mut want = vec![0xeeu8; 4096];
+            for r in 0..th {
+                for c in 0..tw {
+                    let at = 64 + (r * tw + c) * es;
+                    let (gr, gc) = (ty + r, tx + c);
+                    for b in 0..es {
+                        want[at + b] = if gr < rows && gc < cols { src[(gr * pitch + gc) * es + b] } else { 0 };
+                    }
+                }
+            }
+            assert_eq!(lds, want, "element size {es}");
+        }
+    }
+
+    #[test]
+    fn one_d_tile_and_pred_zero() {
+        let src: Vec<u8> = (0..64u8).collect();
+        let mut f = Fields { pred: 1, lds: 8, global: 4, log2_esize: 1, tensor_dim: [5, 0], tile_dim: [8, 0], stride: 0 };
+        let (_, lds) = run(&mut f, &src, &[0xee; 4096], false).unwrap();
+        let mut want = vec![0xeeu8; 4096];
+        want[8..18].copy_from_slice(&src[4..14]);
+        want[18..24].fill(0);
+        assert_eq!(lds, want);
+        f = Fields { pred: 0, lds: 8, global: 4, log2_esize: 1, tensor_dim: [5, 0], tile_dim: [8, 0], stride: 0 };
+        let (_, lds) = run(&mut f, &src, &[0xee; 4096], false).unwrap();
+        assert_eq!(lds, vec![0xee; 4096], "pred 0 copies nothing");
+    }
+
+    #[test]
+    fn store_writes_only_inside_the_tensor() {
+        let src = vec![0x11u8; 200];
+        let lds_init: Vec<u8> = (0..4096).map(|i| (i % 251) as u8).collect();
+        // 4-byte elements, tensor of 3 rows x 5 cols left from the origin (offset 8), pitch 9;
+        // tile 4 x 4 from LDS 100.
+        let mut f = Fields { pred: 1, lds: 100, global: 8, log2_esize: 2, tensor_dim: [3, 2], tile_dim: [4, 4], stride: 9 };
+        let (out, _) = run(&mut f, &src, &lds_init, true).unwrap();
+        let mut want = src.clone();
+        for r in 0..2 {
+            for c in 0..3 {
+                let g = 8 + (r * 9 + c) * 4;
+                let l = 100 + (r * 4 + c) * 4;
+                want[g..g + 4].copy_from_slice(&lds_init[l..l + 4]);
+            }
+        }
+        assert_eq!(out, want);
+    }
+
+    #[test]
+    fn unmodelled_fields_are_refused_by_name() {
+        let f = Fields { pred: 1, lds: 0, global: 0, log2_esize: 2, tensor_dim: [4, 4], tile_dim: [4, 4], stride: 4 };
+        let (g0, g1) = groups(&f);
+        let err = |g0: [u32; 4], g1: [u32; 8], g2: Option<[u32; 4]>| parse(g0, g1, g2, None).unwrap_err();
+        assert!(err(g0, { let mut g = g1; g[0] |= 1 << 20; g }, None).contains("pad enable"));
+        assert!(err(g0, { let mut g = g1; g[0] |= 1 << 19; g }, None).contains("iterate"));
+        assert!(err(g0, { let mut g = g1; g[0] |= 3; g }, None).contains("multicast"));
+        assert!(err(g0, { let mut g = g1; g[0] |= 1 << 18; g }, None).contains("atomic barrier"));
+        assert!(err(g0, { let mut g = g1; g[4] |= 2 << 16; g }, None).contains("more than 2 dimensions"));
+        assert!(err(g0, g1, Some([1, 0, 0, 0])).contains("more than 2 dimensions"));
+        assert!(err({ let mut g = g0; g[0] |= 1 << 31; g }, g1, None).contains("gather"));
+        assert!(err({ let mut g = g0; g[3] &= !(3 << 30); g }, g1, None).contains("type"));
+        assert!(err({ let mut g = g0; g[0] = 2; g }, g1, None).contains("pred"));
+        assert!(parse(g0, g1, Some([0; 4]), Some([0; 4])).unwrap().is_some(), "zero groups 2/3: still 2-D");
+    }
+}
