@@ -417,7 +417,10 @@ same plus printing the instruction as assembly text. *LLVM*: LLVM's AMDGPU disas
         let only = cfg.sample(500, || {
             let mut at = 0;
             while at < code.len() {
-                at += std::hint::black_box(hotswap::isa::decode(target, &code, at)?).len as usize;
+                // The whole result stays observable through a reference: black_box of the value
+                // would add a copy of it that belongs to this loop, not to the decoder.
+                let i = hotswap::isa::decode(target, &code, at)?;
+                at += std::hint::black_box(&i).len as usize;
             }
             Ok(at)
         })?;
