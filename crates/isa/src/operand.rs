@@ -1170,6 +1170,16 @@ fn scalar_class(class: RegClass) -> bool {
     )
 }
 
+/// LLVM's text of a gfx12 scope field value (none for the default, CU).
+fn scope_text(scope: u32) -> Option<&'static str> {
+    match scope {
+        1 => Some("scope:SCOPE_SE"),
+        2 => Some("scope:SCOPE_DEV"),
+        3 => Some("scope:SCOPE_SYS"),
+        _ => None,
+    }
+}
+
 /// Prints an operand of kind `kind` as LLVM does.
 pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand, names: Names) {
     let note = |out: &mut String, class: &str| {
@@ -1210,12 +1220,7 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
             if let Some(n) = name {
                 parts.push(format!("th:TH_ATOMIC_{n}"));
             }
-            match scope {
-                1 => parts.push("scope:SCOPE_SE".into()),
-                2 => parts.push("scope:SCOPE_DEV".into()),
-                3 => parts.push("scope:SCOPE_SYS".into()),
-                _ => {}
-            }
+            parts.extend(scope_text(scope).map(String::from));
             out.push_str(&parts.join(" "));
         }
         (Kind::FlatSaddrOpt { dwords, xexec }, other) => format_operand(
@@ -1261,12 +1266,7 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
             if let Some(n) = name {
                 parts.push(format!("th:{pre}{n}"));
             }
-            match scope {
-                1 => parts.push("scope:SCOPE_SE".into()),
-                2 => parts.push("scope:SCOPE_DEV".into()),
-                3 => parts.push("scope:SCOPE_SYS".into()),
-                _ => {}
-            }
+            parts.extend(scope_text(scope).map(String::from));
             out.push_str(&parts.join(" "));
         }
         (Kind::FlatOff13U, Operand::Imm(v)) => {
@@ -1389,12 +1389,7 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
                 3 => parts.push("th:TH_LOAD_LU"),
                 _ => {}
             }
-            match scope {
-                1 => parts.push("scope:SCOPE_SE"),
-                2 => parts.push("scope:SCOPE_DEV"),
-                3 => parts.push("scope:SCOPE_SYS"),
-                _ => {}
-            }
+            parts.extend(scope_text(scope));
             if v & 1 != 0 {
                 parts.push("nv");
             }

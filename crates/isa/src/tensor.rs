@@ -83,13 +83,7 @@ fn fields(w: u128) -> Option<Tensor> {
 pub(crate) fn decode_tensor(bytes: &[u8], offset: usize) -> Result<Instruction, DecodeError> {
     let inst = bytes.get(offset..).unwrap_or(&[]);
     let raw = |n: usize| inst[..n.min(inst.len())].to_vec();
-    if inst.len() < 12 {
-        return Err(DecodeError::Truncated { offset, bytes: raw(12) });
-    }
-    let mut w: u128 = 0;
-    for (i, b) in inst[..12].iter().enumerate() {
-        w |= (*b as u128) << (8 * i);
-    }
+    let w = crate::vbuffer::word96(inst, offset)?;
     let t = fields(w).ok_or_else(|| DecodeError::Unsupported { format: Format::Vimage, offset, bytes: raw(12) })?;
     Ok(Instruction {
         target: Target::Gfx1250,

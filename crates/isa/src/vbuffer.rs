@@ -142,17 +142,17 @@ fn scalar7(v: u32) -> Option<Reg> {
     })
 }
 
+/// The first 96 bits of `inst` (the instruction at `offset`) as one little-endian word.
+pub(crate) fn word96(inst: &[u8], offset: usize) -> Result<u128, DecodeError> {
+    let b = inst.get(..12).ok_or_else(|| DecodeError::Truncated { offset, bytes: inst.to_vec() })?;
+    Ok(b.iter().enumerate().fold(0u128, |w, (i, &x)| w | (x as u128) << (8 * i)))
+}
+
 /// Decodes a gfx1250 VBUFFER word at `bytes[offset..]` (called by [`crate::decode`]).
 pub(crate) fn decode_vbuffer(bytes: &[u8], offset: usize) -> Result<Instruction, DecodeError> {
     let inst = bytes.get(offset..).unwrap_or(&[]);
     let raw = |n: usize| inst[..n.min(inst.len())].to_vec();
-    if inst.len() < 12 {
-        return Err(DecodeError::Truncated { offset, bytes: raw(12) });
-    }
-    let mut w: u128 = 0;
-    for (i, b) in inst[..12].iter().enumerate() {
-        w |= (*b as u128) << (8 * i);
-    }
+    let w = word96(inst, offset)?;
     let invalid = || DecodeError::Invalid { offset, bytes: raw(12) };
     let opcode = ((w >> 14) & 0xff) as u16;
     let idx = OPS.iter().position(|o| o.0 == opcode).ok_or_else(invalid)?;
