@@ -11,7 +11,7 @@ use hx_llvm::inkwell::context::Context;
 use hx_llvm::inkwell::intrinsics::Intrinsic;
 use hx_llvm::inkwell::module::Module;
 use hx_llvm::inkwell::types::BasicTypeEnum;
-use hx_llvm::inkwell::values::{BasicMetadataValueEnum, FunctionValue, IntValue};
+use hx_llvm::inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue};
 use hx_llvm::inkwell::{FloatPredicate, IntPredicate};
 
 /// Operations raised to AMDGPU intrinsics (the target's own instruction of the same
@@ -100,8 +100,13 @@ impl<'ctx> OpEmitter<'ctx, '_> {
 
     fn call(&self, name: &str, types: &[BasicTypeEnum<'ctx>], args: &[BasicMetadataValueEnum<'ctx>]) -> Result<IntValue<'ctx>, EmitError> {
         let f = self.intrinsic(name, types)?;
+        Ok(self.call_value(f, args)?.into_int_value())
+    }
+
+    /// The value a call of `f` returns (an error, not a panic, if it returns none).
+    fn call_value(&self, f: FunctionValue<'ctx>, args: &[BasicMetadataValueEnum<'ctx>]) -> Result<BasicValueEnum<'ctx>, EmitError> {
         let v = self.b.build_call(f, args, "").map_err(be)?.try_as_basic_value().basic();
-        v.map(|v| v.into_int_value()).ok_or_else(|| EmitError(format!("{name} returns nothing")))
+        v.ok_or_else(|| EmitError(format!("{} returns nothing", f.get_name().to_string_lossy())))
     }
 
     /// Truncates/extends to the width `ty` is computed in (16- and 32-bit types in i32).
@@ -375,7 +380,7 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                     _ => "llvm.roundeven",
                 };
                 let i = self.intrinsic(name, &[f32t.into()])?;
-                let r = b.build_call(i, &[f(v[0])?.into()], "")?.try_as_basic_value().basic().unwrap().into_float_value();
+                let r = self.call_value(i, &[f(v[0])?.into()])?.into_float_value();
                 none(bits(r)?)
             }
             MadU64U32 => {
@@ -548,8 +553,8 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                     _ => ("llvm.minimum", "llvm.maximum"),
                 };
                 let (i1, i2) = (self.intrinsic(inner, &[f32t.into()])?, self.intrinsic(outer, &[f32t.into()])?);
-                let t = b.build_call(i1, &[f(v[0])?.into(), f(v[1])?.into()], "")?.try_as_basic_value().basic().unwrap().into_float_value();
-                let r = b.build_call(i2, &[t.into(), f(v[2])?.into()], "")?.try_as_basic_value().basic().unwrap().into_float_value();
+                let t = self.call_value(i1, &[f(v[0])?.into(), f(v[1])?.into()])?.into_float_value();
+                let r = self.call_value(i2, &[t.into(), f(v[2])?.into()])?.into_float_value();
                 none(bits(r)?)
             }
             Pk(_) | Fp8(_) => Ok((self.emit_with(op, v, self.i32(0), &Extra::default())?, None)),
@@ -558,19 +563,19 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 // backend) order -0 below +0 and return the non-NaN operand, as v_max_num does.
                 let name = if op.op == MaxNumF32 { "llvm.maxnum" } else { "llvm.minnum" };
                 let i = self.intrinsic(name, &[f32t.into()])?;
-                let r = b.build_call(i, &[f(v[0])?.into(), f(v[1])?.into()], "")?.try_as_basic_value().basic().unwrap().into_float_value();
+                let r = self.call_value(i, &[f(v[0])?.into(), f(v[1])?.into()])?.into_float_value();
                 none(bits(r)?)
             }
             LdexpF32 => {
                 let i = self.intrinsic("llvm.ldexp", &[f32t.into(), i32t.into()])?;
-                let r = b.build_call(i, &[f(v[0])?.into(), v[1].into()], "")?.try_as_basic_value().basic().unwrap().into_float_value();
+                let r = self.call_value(i, &[f(v[0])?.into(), v[1].into()])?.into_float_value();
                 none(bits(r)?)
             }
             LdexpF64 => {
                 let f64t = self.ctx.f64_type();
                 let i = self.intrinsic("llvm.ldexp", &[f64t.into(), i32t.into()])?;
                 let x = b.build_bit_cast(v[0], f64t, "")?.into_float_value();
-                let r = b.build_call(i, &[x.into(), self.fit(v[1], Ty::U32)?.into()], "")?.try_as_basic_value().basic().unwrap().into_float_value();
+                let r = self.call_value(i, &[x.into(), self.fit(v[1], Ty::U32)?.into()])?.into_float_value();
                 none(b.build_bit_cast(r, i64t, "")?.into_int_value())
             }
             CvtF32F16 => none(bits(b.build_float_ext(self.half(v[0])?, f32t, "")?)?),
@@ -611,7 +616,7 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 };
                 let x = b.build_bit_cast(v[0], t, "")?;
                 let i = self.intrinsic(name, &[t])?;
-                let r = b.build_call(i, &[x.into()], "")?.try_as_basic_value().basic().unwrap();
+                let r = self.call_value(i, &[x.into()])?;
                 let it: BasicTypeEnum = if op.op == RcpF64 { i64t.into() } else { i32t.into() };
                 none(b.build_bit_cast(r, it, "")?.into_int_value())
             }
@@ -626,7 +631,7 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                     ("llvm.amdgcn.div.fixup", xs)
                 };
                 let i = self.intrinsic(name, &[t])?;
-                let r = b.build_call(i, &args, "")?.try_as_basic_value().basic().unwrap();
+                let r = self.call_value(i, &args)?;
                 let it: BasicTypeEnum = if t.into_float_type().get_bit_width() == 64 { i64t.into() } else { i32t.into() };
                 none(b.build_bit_cast(r, it, "")?.into_int_value())
             }
@@ -668,7 +673,7 @@ impl<'ctx> OpEmitter<'ctx, '_> {
             xs.push(b.build_bit_cast(x, f32t, "").map_err(be)?);
         }
         let fma = self.intrinsic("llvm.fma", &[f32t.into()])?;
-        let r = b.build_call(fma, &[xs[0].into(), xs[1].into(), xs[2].into()], "").map_err(be)?.try_as_basic_value().basic().unwrap().into_float_value();
+        let r = self.call_value(fma, &[xs[0].into(), xs[1].into(), xs[2].into()])?.into_float_value();
         let rbits = b.build_bit_cast(r, i32t, "").map_err(be)?.into_int_value();
         let half = || -> Result<IntValue<'ctx>, EmitError> {
             if bf {
