@@ -1052,13 +1052,14 @@ impl Gen {
         // FLAT atomics: sc0 (return the pre-op value) adds the destination; the returning form
         // is the base (its vdst kind prints nothing without sc0).
         let mut rtn = false;
-        let g9_flat = matches!(format, Format::Global | Format::Scratch | Format::Flat)
-            && self.target.family() == spec::Family::Gfx9;
+        let flat = matches!(format, Format::Global | Format::Scratch | Format::Flat);
+        let g9_flat = flat && self.target.family() == spec::Family::Gfx9;
+        let vflat = flat && !g9_flat;
         // gfx1250 VFLAT atomics: th bit 0 (TH_ATOMIC_RETURN, cpol value bit 2) does the same.
-        let vflat = matches!(format, Format::Global | Format::Scratch | Format::Flat) && !g9_flat;
-        let rtn_suffix = if g9_flat { " sc0" } else { " th:TH_ATOMIC_RETURN" };
-        let (fv, bw, ba) = if vflat {
-            let w1 = Field::VfCpol.insert(bw, 4);
+        let (rtn_field, rtn_value, rtn_suffix) =
+            if g9_flat { (Field::FlatSc0, 1, " sc0") } else { (Field::VfCpol, 4, " th:TH_ATOMIC_RETURN") };
+        let (fv, bw, ba) = if flat {
+            let w1 = rtn_field.insert(bw, rtn_value);
             match self.oracle.ask(w1, LIT) {
                 Some(a)
                     if a.comment.is_empty()
@@ -1067,28 +1068,7 @@ impl Gen {
                         && split_text(&a.text).1.len() == split_text(&ba.text).1.len() + 1 =>
                 {
                     rtn = true;
-                    let fv = fv
-                        .iter()
-                        .map(|&(f, v)| (f, if f == Field::VfCpol { 4 } else { v }))
-                        .collect();
-                    (fv, w1, a)
-                }
-                _ => (fv, bw, ba),
-            }
-        } else if g9_flat {
-            let w1 = Field::FlatSc0.insert(bw, 1);
-            match self.oracle.ask(w1, LIT) {
-                Some(a)
-                    if a.comment.is_empty()
-                        && a.text.ends_with(" sc0")
-                        && split_text(&a.text).0 == split_text(&ba.text).0
-                        && split_text(&a.text).1.len() == split_text(&ba.text).1.len() + 1 =>
-                {
-                    rtn = true;
-                    let fv = fv
-                        .iter()
-                        .map(|&(f, v)| (f, if f == Field::FlatSc0 { 1 } else { v }))
-                        .collect();
+                    let fv = fv.iter().map(|&(f, v)| (f, if f == rtn_field { rtn_value } else { v })).collect();
                     (fv, w1, a)
                 }
                 _ => (fv, bw, ba),
