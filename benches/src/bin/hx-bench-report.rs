@@ -401,7 +401,7 @@ fn decode(cfg: &Cfg, out: &mut String) -> Result<()> {
     let _ = writeln!(
         out,
         "Every corpus instruction the decoder handles, per target, as one byte stream; both decoders read the \
-same bytes. *Decode only*: `hotswap::isa::decode` per instruction. *Decode*: `hotswap::isa::decode` plus walking the operands (structured result). *Decode+text*: the \
+same bytes. *Decode only*: `hotswap::isa::decode_into` per instruction (one instruction slot reused, as LLVM fills one `MCInst`). *Decode*: the same plus reading every operand's value and field (structured result). *Decode+text*: the \
 same plus printing the instruction as assembly text. *LLVM*: LLVM's AMDGPU disassembler through LLVM-C \
 (`LLVMDisasmInstruction`, which always prints text). Ratios = LLVM time / hotswap-xlate time (target: at least 50x).\n"
     );
@@ -414,12 +414,13 @@ same plus printing the instruction as assembly text. *LLVM*: LLVM's AMDGPU disas
         if n == 0 {
             continue;
         }
+        // One instruction slot reused (`decode_into`), as LLVM's disassembler fills one MCInst.
+        let mut i = hotswap::isa::Instruction::empty(target);
         let only = cfg.sample(500, || {
             let mut at = 0;
             while at < code.len() {
-                // The whole result stays observable through a reference: black_box of the value
-                // would add a copy of it that belongs to this loop, not to the decoder.
-                let i = hotswap::isa::decode(target, &code, at)?;
+                hotswap::isa::decode_into(target, &code, at, &mut i)?;
+                // The whole result stays observable.
                 at += std::hint::black_box(&i).len as usize;
             }
             Ok(at)
@@ -428,9 +429,9 @@ same plus printing the instruction as assembly text. *LLVM*: LLVM's AMDGPU disas
             let mut at = 0;
             let mut k = 0usize;
             while at < code.len() {
-                let i = hotswap::isa::decode(target, &code, at)?;
+                hotswap::isa::decode_into(target, &code, at, &mut i)?;
                 at += i.len as usize;
-                k += i.operands().count();
+                k += i.operands().map(|o| o.raw as usize + matches!(o.value, hotswap::isa::Operand::Reg(_)) as usize).sum::<usize>();
             }
             Ok(k)
         })?;
@@ -438,7 +439,7 @@ same plus printing the instruction as assembly text. *LLVM*: LLVM's AMDGPU disas
             let mut at = 0;
             let mut k = 0usize;
             while at < code.len() {
-                let i = hotswap::isa::decode(target, &code, at)?;
+                hotswap::isa::decode_into(target, &code, at, &mut i)?;
                 at += i.len as usize;
                 k += i.text().len();
             }

@@ -6,7 +6,7 @@
 //! encodings LLVM crashes on, unused-field values off the common case, any error) goes to the
 //! general path in [`crate::decode`], which stays the definition of what a word decodes to.
 
-use crate::operand::{self, MAX_OPERANDS};
+use crate::operand::{self, Operand, Reg, RegClass, MAX_OPERANDS};
 use crate::spec::{self, Family, Field, Format, OpInfo, Target, Unused, Word};
 use crate::{bitop3, dpp, mai, tables, vbuffer, wmma};
 use std::sync::OnceLock;
@@ -58,6 +58,62 @@ pub(crate) struct Plan {
     /// the cache-policy bit each operand sets when its field is non-zero (0: none).
     mem: (u8, u8),
     cache: [u8; MAX_OPERANDS],
+    /// Per operand: how the common values decode without the rules (`Q_*`; each gives what
+    /// [`operand::quick_operand`] gives), the register width and the immediate mask they use.
+    quick: [u8; MAX_OPERANDS],
+    dwords: [u8; MAX_OPERANDS],
+    imm_mask: [u32; MAX_OPERANDS],
+    /// FLAT family: the operands whose field sets a cache-policy bit (bit i: operand i).
+    cache_ops: u16,
+}
+
+/// Operand classes of the fast loop: a VGPR field (values up to 255), a VALU source (values
+/// from 256 are VGPRs), an immediate (the field under a mask), an implicit operand; anything
+/// else, and the other values of the first two, go through [`operand::operand_value`].
+const Q_RULES: u8 = 0;
+const Q_VGPR: u8 = 1;
+const Q_VSRC: u8 = 2;
+const Q_IMM: u8 = 3;
+const Q_IMPLICIT: u8 = 4;
+
+/// The fast class of an operand of kind `kind` in field `field` (see `Q_*`), with its register
+/// width and immediate mask.
+fn quick_class(kind: spec::Kind, field: Field) -> (u8, u8, u32) {
+    use spec::{Kind, SrcMods};
+    // A GFX9 DS data/destination field may name AGPRs (the acc bit): left to the rules.
+    let ds_data = matches!(field, Field::DsVdst | Field::DsData0 | Field::DsData1);
+    match kind {
+        Kind::VDst { dwords }
+        | Kind::VReg { dwords }
+        | Kind::VRegAnyAlign { dwords }
+        | Kind::VRegLo128 { dwords }
+        | Kind::VDstAv { dwords }
+        | Kind::VRegAv { dwords }
+            if !ds_data =>
+        {
+            (Q_VGPR, dwords, 0)
+        }
+        Kind::VSrc(ty) | Kind::VSrcLo128(ty) => (Q_VSRC, ty.dwords() as u8, 0),
+        // Source modifiers that never make the word invalid.
+        Kind::VSrcM { ty, mods: SrcMods::ModsNegAbs | SrcMods::ModsNegOnly | SrcMods::ModsIgnored, .. } => {
+            (Q_VSRC, ty.dwords() as u8, 0)
+        }
+        Kind::Imm16(_) => (Q_IMM, 0, 0xffff),
+        Kind::FlatOff13 | Kind::FlatOff13U => (Q_IMM, 0, 0x1fff),
+        Kind::VfOff24
+        | Kind::VfCachePolicy { .. }
+        | Kind::VfAtomicCachePolicy
+        | Kind::SmemOff
+        | Kind::Flag(_)
+        | Kind::SmemCachePolicy
+        | Kind::Omod
+        | Kind::OpSel { .. }
+        | Kind::DsOffset16
+        | Kind::DsOffsetPair
+        | Kind::DsSwizzle => (Q_IMM, 0, u32::MAX),
+        Kind::Fixed(_) => (Q_IMPLICIT, 0, 0),
+        _ => (Q_RULES, 0, 0),
+    }
 }
 
 const MEM_NONE: u8 = 0;
@@ -102,10 +158,14 @@ fn plan(target: Target, format: Format, opcode: usize, info: &'static OpInfo) ->
         flags: 0,
         mem: (0, MEM_NONE),
         cache: [0; MAX_OPERANDS],
+        quick: [Q_RULES; MAX_OPERANDS],
+        dwords: [0; MAX_OPERANDS],
+        imm_mask: [0; MAX_OPERANDS],
+        cache_ops: 0,
     };
     for (i, s) in info.operands.iter().enumerate() {
         let (shift, width) = s.field.bits();
-        p.fields[i] = if s.field == Field::Vop3pOpSelHi {
+        p.fields[i] = if s.field == Field::Vop3pOpSelHi || (shift < 64 && shift + width > 64) {
             (SPLIT, 0)
         } else if width == 0 {
             (0, 0)
@@ -115,6 +175,7 @@ fn plan(target: Target, format: Format, opcode: usize, info: &'static OpInfo) ->
         if operand::scalar_source_kind(s.kind) {
             p.scalar_srcs |= 1 << i;
         }
+        (p.quick[i], p.dwords[i], p.imm_mask[i]) = quick_class(s.kind, s.field);
     }
     for &(f, u) in info.unused {
         let (shift, width) = f.bits();
@@ -156,6 +217,9 @@ fn plan(target: Target, format: Format, opcode: usize, info: &'static OpInfo) ->
                 Field::FlatNt => 4,
                 _ => 0,
             };
+            if p.cache[i] != 0 {
+                p.cache_ops |= 1 << i;
+            }
         }
     }
     Some(p)
@@ -286,55 +350,81 @@ pub(crate) fn route(target: Target, inst: &[u8]) -> Option<Hit> {
 
 /// Decodes the operands of a [`route`] hit into `out` (whose other fields the caller set),
 /// with its length, literal and, for the FLAT family, memory offset and cache policy; `false`
-/// on any error (the general path then reports it).
+/// on any error (the general path then reports it). Every operand slot is written (those past
+/// the entry's operands with `None`), so `out` may hold an earlier instruction.
 #[inline]
 pub(crate) fn fill(target: Target, hit: &Hit, inst: &[u8], out: &mut crate::Instruction) -> bool {
     let p = hit.plan;
     let word = hit.word;
-    let mut raws = [0u32; MAX_OPERANDS];
-    let n = p.info.operands.len().min(MAX_OPERANDS);
-    for i in 0..n {
+    let specs = p.info.operands;
+    let n = specs.len().min(MAX_OPERANDS);
+    let (lo, hi) = (word as u64, (word >> 64) as u64);
+    let field = |i: usize| -> u32 {
         let (shift, mask) = p.fields[i];
-        raws[i] = if shift == SPLIT {
-            p.info.operands[i].field.extract(word)
+        if shift < 64 {
+            (lo >> shift) as u32 & mask
+        } else if shift != SPLIT {
+            (hi >> (shift - 64)) as u32 & mask
         } else {
-            // Most fields sit in the low 64 bits: a 64-bit shift there.
-            let v = if shift < 64 { word as u64 >> shift } else { (word >> shift) as u64 };
-            v as u32 & mask
-        };
-    }
-    let mut wide_lit = false;
+            specs[i].field.extract(word)
+        }
+    };
+    let mut lits = operand::LitReader::new(inst, hit.fixed);
+    // GFX12.5: a scalar source in the 64-bit literal form makes the shared literal 64 bits.
     if p.scalar_srcs != 0 && target.family() == Family::Gfx12_5 {
         let mut m = p.scalar_srcs;
         while m != 0 {
-            wide_lit |= raws[(m.trailing_zeros() as usize).min(MAX_OPERANDS - 1)] == 254;
+            let i = (m.trailing_zeros() as usize).min(MAX_OPERANDS - 1);
+            if field(i) == 254 {
+                if lits.read(true).is_err() {
+                    return false;
+                }
+                break;
+            }
             m &= m - 1;
         }
     }
     let ds_acc = p.flags & DS_ACC != 0 && Field::DsAcc.extract(word) == 1;
-    let Ok((len, literal)) =
-        operand::decode_operands_into(target, p.info, word, &raws, hit.fixed, inst, &mut out.operands, wide_lit, ds_acc)
-    else {
-        return false;
-    };
-    out.len = len as u8;
-    out.literal = literal;
+    let mut warn = String::new();
+    for i in 0..n {
+        let raw = field(i);
+        let spec = &specs[i];
+        let d = p.dwords[i];
+        let value = match p.quick[i] {
+            Q_VGPR if raw <= 255 => Operand::Reg(Reg { class: RegClass::Vgpr, index: raw as u16, dwords: d }),
+            Q_VSRC if raw >= 256 => Operand::Reg(Reg { class: RegClass::Vgpr, index: (raw - 256) as u16, dwords: d }),
+            Q_IMM => Operand::Imm(raw & p.imm_mask[i]),
+            Q_IMPLICIT => Operand::Implicit,
+            _ => match operand::operand_value(target, spec, raw, word, &mut lits, &mut warn, ds_acc) {
+                Ok(v) => v,
+                Err(_) => return false,
+            },
+        };
+        out.operands[i] = Some(operand::InstOperand { spec, value, raw });
+    }
+    for slot in &mut out.operands[n..] {
+        *slot = None;
+    }
+    out.len = (hit.fixed + lits.extra_len()) as u8;
+    out.literal = lits.lit;
     if p.flags & FLAT != 0 {
-        let (i, how) = p.mem;
-        let v = raws[(i as usize).min(MAX_OPERANDS - 1)];
-        out.mem_offset = match how {
+        let v = field((p.mem.0 as usize).min(MAX_OPERANDS - 1));
+        let mut cache = 0u16;
+        let mut m = p.cache_ops;
+        while m != 0 {
+            let i = (m.trailing_zeros() as usize).min(MAX_OPERANDS - 1);
+            if field(i) != 0 {
+                cache |= p.cache[i] as u16;
+            }
+            m &= m - 1;
+        }
+        out.mem_offset = match p.mem.1 {
             MEM_S13 => ((v & 0x1fff) << 19) as i32 >> 19,
             MEM_S24 => ((v & 0xff_ffff) << 8) as i32 >> 8,
             MEM_U13 => (v & 0x1fff) as i32,
             _ => 0,
         };
-        let mut bits = 0u16;
-        for i in 0..n {
-            if raws[i] != 0 {
-                bits |= p.cache[i] as u16;
-            }
-        }
-        out.cache = crate::CachePolicy { bits };
+        out.cache = crate::CachePolicy { bits: cache };
     }
     true
 }

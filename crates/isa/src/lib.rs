@@ -121,7 +121,26 @@ pub struct Instruction {
     operands: [Option<InstOperand>; MAX_OPERANDS],
 }
 
+/// The entry of [`Instruction::empty`].
+static NO_INFO: OpInfo = OpInfo { mnemonic: "", format: Format::Unknown, opcode: 0, operands: &[], unused: &[] };
+
 impl Instruction {
+    /// No instruction (empty mnemonic, no operands, length 0): a slot for [`decode_into`].
+    pub fn empty(target: Target) -> Instruction {
+        Instruction {
+            target,
+            info: &NO_INFO,
+            offset: 0,
+            len: 0,
+            literal: None,
+            mods: Modifiers::default(),
+            cache: CachePolicy::default(),
+            mem_offset: 0,
+            word: 0,
+            operands: [None; MAX_OPERANDS],
+        }
+    }
+
     pub fn mnemonic(&self) -> &'static str {
         self.info.mnemonic
     }
@@ -324,25 +343,42 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
     let inst = bytes.get(offset..).unwrap_or(&[]);
     if let Some(hit) = fast::route(target, inst) {
         // Built in the value returned, so that the large instruction is written once.
-        let mut res = Ok(Instruction {
-            target,
-            info: hit.plan.info,
-            offset,
-            len: 0,
-            literal: None,
-            mods: Modifiers::default(),
-            cache: CachePolicy::default(),
-            mem_offset: 0,
-            word: hit.word,
-            operands: [None; MAX_OPERANDS],
-        });
+        let mut res = Ok(Instruction::empty(target));
         if let Ok(out) = &mut res {
-            if fast::fill(target, &hit, inst, out) {
+            if fast_fill(target, &hit, inst, offset, out) {
                 return res;
             }
         }
     }
     decode_general(target, bytes, offset)
+}
+
+/// [`decode`] into an instruction the caller keeps, as LLVM's `getInstruction` fills an
+/// `MCInst`: a loop over a code section reuses one [`Instruction`] and moves none. On `Ok`,
+/// `out` is exactly what `decode` returns; on `Err`, `out` holds no meaningful instruction.
+#[inline]
+pub fn decode_into(target: Target, bytes: &[u8], offset: usize, out: &mut Instruction) -> Result<(), DecodeError> {
+    let inst = bytes.get(offset..).unwrap_or(&[]);
+    if let Some(hit) = fast::route(target, inst) {
+        if fast_fill(target, &hit, inst, offset, out) {
+            return Ok(());
+        }
+    }
+    *out = decode_general(target, bytes, offset)?;
+    Ok(())
+}
+
+/// The fast path's instruction: every field written (see [`fast::fill`]).
+#[inline(always)]
+fn fast_fill(target: Target, hit: &fast::Hit, inst: &[u8], offset: usize, out: &mut Instruction) -> bool {
+    out.target = target;
+    out.info = hit.plan.info;
+    out.offset = offset;
+    out.mods = Modifiers::default();
+    out.cache = CachePolicy::default();
+    out.mem_offset = 0;
+    out.word = hit.word;
+    fast::fill(target, hit, inst, out)
 }
 
 /// [`decode`] for every word: the definition the fast path (`fast`) agrees with.
@@ -564,4 +600,64 @@ pub fn decode_all(target: Target, bytes: &[u8]) -> Result<Vec<Instruction>, Deco
         out.push(i);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fast path (`fast`) and `decode_into` agree with the general path, which defines the
+    /// result, on every field of the instruction (not only its text): random words under each
+    /// of the 512 values of the first dword's top nine bits, every target, with a literal dword
+    /// that is often an inline/literal encoding. `decode_into` reuses one slot throughout, so
+    /// stale operands of a longer earlier instruction would show.
+    #[test]
+    fn fast_path_and_decode_into_agree_with_general_path() {
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut fast_taken = 0usize;
+        for target in Target::ALL {
+            let mut slot = Instruction::empty(target);
+            for top in 0..512u32 {
+                for _ in 0..120 {
+                    let r = next();
+                    let mut w0 = (r as u32 & 0x007f_ffff) | top << 23;
+                    // Common register and constant encodings in the low source fields.
+                    if r >> 40 & 1 == 0 {
+                        w0 = (w0 & !0x1ff) | [1u32, 106, 126, 128, 240, 255, 256, 300][(r >> 41) as usize % 8];
+                    }
+                    let mut bytes = Vec::with_capacity(16);
+                    bytes.extend_from_slice(&w0.to_le_bytes());
+                    for _ in 0..3 {
+                        bytes.extend_from_slice(&(next() as u32).to_le_bytes());
+                    }
+                    let cut = if r >> 50 & 7 == 0 { (r >> 53) as usize % 16 } else { 16 };
+                    let bytes = &bytes[..cut];
+                    let general = decode_general(target, bytes, 0);
+                    let fast = decode(target, bytes, 0);
+                    let into = decode_into(target, bytes, 0, &mut slot).map(|()| slot);
+                    if fast::route(target, bytes).is_some() && general.is_ok() {
+                        fast_taken += 1;
+                    }
+                    match (&general, &fast, &into) {
+                        (Ok(g), Ok(f), Ok(i)) => {
+                            assert_eq!(g, f, "{target:?} {bytes:02x?}: fast path differs");
+                            assert_eq!(g, i, "{target:?} {bytes:02x?}: decode_into differs");
+                        }
+                        (Err(g), Err(f), Err(i)) => {
+                            assert_eq!(g, f, "{target:?} {bytes:02x?}");
+                            assert_eq!(g, i, "{target:?} {bytes:02x?}");
+                        }
+                        _ => panic!("{target:?} {bytes:02x?}: {general:?} / {fast:?} / {into:?}"),
+                    }
+                }
+            }
+        }
+        assert!(fast_taken > 20_000, "the sampling reaches the fast path ({fast_taken})");
+    }
 }

@@ -1969,35 +1969,47 @@ pub fn decode_operands_into(
     if wide_lit {
         let _ = lits.read(true)?;
     }
-    let fam = target.family();
     let specs = info.operands;
     for i in 0..specs.len().min(MAX_OPERANDS) {
         let spec = &specs[i];
         let raw = raws[i];
-        let mut value = match quick_operand(fam, spec.kind, raw, word) {
-            Some(v) => v,
-            None => decode_operand(target, spec.kind, raw, word, &mut lits, &mut warn)?,
-        };
-        if ds_acc
-            && matches!(
-                spec.field,
-                super::spec::Field::DsVdst | super::spec::Field::DsData0 | super::spec::Field::DsData1
-            )
-        {
-            if let Operand::Reg(r) = value {
-                if r.index as u32 + r.dwords as u32 > 256 {
-                    return Err(OperandError::Invalid);
-                }
-                value = Operand::Reg(Reg { class: RegClass::Agpr, ..r });
-            }
-        }
-        operands[i] = Some(InstOperand {
-            spec,
-            value,
-            raw,
-        });
+        let value = operand_value(target, spec, raw, word, &mut lits, &mut warn, ds_acc)?;
+        operands[i] = Some(InstOperand { spec, value, raw });
     }
     Ok((fixed + lits.extra_len(), lits.lit))
+}
+
+/// One operand of [`decode_operands_into`]: field value `raw` under `spec` (common cases by
+/// [`quick_operand`], the rest by [`decode_operand`]); `ds_acc`: GFX9 DS data and destination
+/// registers are AGPRs.
+#[inline(always)]
+pub fn operand_value(
+    target: Target,
+    spec: &OperandSpec,
+    raw: u32,
+    word: Word,
+    lits: &mut LitReader<'_>,
+    warn: &mut String,
+    ds_acc: bool,
+) -> Result<Operand, OperandError> {
+    let mut value = match quick_operand(target.family(), spec.kind, raw, word) {
+        Some(v) => v,
+        None => decode_operand(target, spec.kind, raw, word, lits, warn)?,
+    };
+    if ds_acc
+        && matches!(
+            spec.field,
+            super::spec::Field::DsVdst | super::spec::Field::DsData0 | super::spec::Field::DsData1
+        )
+    {
+        if let Operand::Reg(r) = value {
+            if r.index as u32 + r.dwords as u32 > 256 {
+                return Err(OperandError::Invalid);
+            }
+            value = Operand::Reg(Reg { class: RegClass::Agpr, ..r });
+        }
+    }
+    Ok(value)
 }
 
 /// LLVM's spelling of a `ds_swizzle_b32` pattern (LLVM's `AMDGPU::Swizzle` encodings): quad
