@@ -37,6 +37,49 @@ pub fn sample<T>(warmup: usize, min_iters: usize, max_iters: usize, budget: Dura
     Ok(Sample { times })
 }
 
+/// Runs the functions of `fs` in turn, one run each per round, timing each run: after one
+/// untimed warm-up round, rounds continue until both `min_rounds` and `budget` are spent (at
+/// most `max_rounds`). Load from elsewhere on a shared machine then falls on all of them alike,
+/// and per-round ratios compare runs made side by side. One `Sample` per function.
+pub fn interleaved(
+    min_rounds: usize,
+    max_rounds: usize,
+    budget: Duration,
+    fs: &mut [&mut dyn FnMut() -> anyhow::Result<usize>],
+) -> anyhow::Result<Vec<Sample>> {
+    for f in fs.iter_mut() {
+        std::hint::black_box(f()?);
+    }
+    let started = Instant::now();
+    let mut out: Vec<Sample> = fs.iter().map(|_| Sample { times: Vec::new() }).collect();
+    let mut rounds = 0;
+    while rounds < max_rounds && (rounds < min_rounds || started.elapsed() < budget) {
+        for (f, s) in fs.iter_mut().zip(out.iter_mut()) {
+            let t = Instant::now();
+            std::hint::black_box(f()?);
+            s.times.push(t.elapsed());
+        }
+        rounds += 1;
+    }
+    Ok(out)
+}
+
+/// The median over rounds of `num`'s time over `den`'s time in the same round (samples from
+/// [`interleaved`]).
+pub fn median_ratio(num: &Sample, den: &Sample) -> f64 {
+    let mut r: Vec<f64> = num
+        .times
+        .iter()
+        .zip(&den.times)
+        .map(|(n, d)| n.as_secs_f64() / d.as_secs_f64().max(1e-12))
+        .collect();
+    if r.is_empty() {
+        return 0.0;
+    }
+    r.sort_by(f64::total_cmp);
+    r[r.len() / 2]
+}
+
 /// Milliseconds, for tables.
 pub fn ms(d: Duration) -> String {
     let m = d.as_secs_f64() * 1e3;

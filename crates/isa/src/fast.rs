@@ -63,23 +63,47 @@ pub(crate) struct Plan {
     quick: [u8; MAX_OPERANDS],
     dwords: [u8; MAX_OPERANDS],
     imm_mask: [u32; MAX_OPERANDS],
+    /// Per operand: the bits of the word's low 64 that must be clear for the `quick` class to
+    /// apply (the neg/abs bits of a source whose modifiers would make the word invalid).
+    bad_mods: [u64; MAX_OPERANDS],
     /// FLAT family: the operands whose field sets a cache-policy bit (bit i: operand i).
     cache_ops: u16,
 }
 
+/// The word bits (low 64) whose being set makes source `kind`'s modifiers invalid, as
+/// `operand::quick_operand` checks them (neg at 61 + idx, abs at 8 + idx).
+fn bad_mods(kind: spec::Kind) -> u64 {
+    use spec::{Kind, SrcMods};
+    match kind {
+        Kind::VSrcM { idx, mods: SrcMods::ModsInvalid, .. } if idx <= 2 => 1 << (61 + idx) | 1 << (8 + idx),
+        Kind::VSrcM { idx, mods: SrcMods::ModsNegInvalid, .. } if idx <= 2 => 1 << (61 + idx),
+        _ => 0,
+    }
+}
+
 /// Operand classes of the fast loop: a VGPR field (values up to 255), a VALU source (values
-/// from 256 are VGPRs), an immediate (the field under a mask), an implicit operand; anything
-/// else, and the other values of the first two, go through [`operand::operand_value`].
+/// from 256 are VGPRs, the others as a scalar source), a scalar source (aligned SGPRs of 1 or 2
+/// dwords, inline integers), a scalar destination (aligned SGPRs), an immediate (the field under
+/// a mask), an implicit operand; anything else, and the other values of these, go through
+/// [`operand::operand_value`].
 const Q_RULES: u8 = 0;
 const Q_VGPR: u8 = 1;
 const Q_VSRC: u8 = 2;
-const Q_IMM: u8 = 3;
-const Q_IMPLICIT: u8 = 4;
+const Q_SSRC: u8 = 3;
+const Q_SDST: u8 = 4;
+const Q_IMM: u8 = 5;
+const Q_IMPLICIT: u8 = 6;
+/// FLAT-family address VGPR (two dwords when the SGPR address is `off`), SGPR address (`off`
+/// or an aligned SGPR pair), data/destination VGPRs (while bit 55, the GFX9 `acc` bit, is clear).
+const Q_FLAT_VADDR: u8 = 7;
+const Q_FLAT_SADDR: u8 = 8;
+const Q_FLAT_DATA: u8 = 9;
 
 /// The fast class of an operand of kind `kind` in field `field` (see `Q_*`), with its register
 /// width and immediate mask.
 fn quick_class(kind: spec::Kind, field: Field) -> (u8, u8, u32) {
     use spec::{Kind, SrcMods};
+    // (Source modifiers that make a word invalid are checked by `bad_mods`.)
     // A GFX9 DS data/destination field may name AGPRs (the acc bit): left to the rules.
     let ds_data = matches!(field, Field::DsVdst | Field::DsData0 | Field::DsData1);
     match kind {
@@ -94,10 +118,14 @@ fn quick_class(kind: spec::Kind, field: Field) -> (u8, u8, u32) {
             (Q_VGPR, dwords, 0)
         }
         Kind::VSrc(ty) | Kind::VSrcLo128(ty) => (Q_VSRC, ty.dwords() as u8, 0),
-        // Source modifiers that never make the word invalid.
-        Kind::VSrcM { ty, mods: SrcMods::ModsNegAbs | SrcMods::ModsNegOnly | SrcMods::ModsIgnored, .. } => {
+        Kind::SSrc(ty) | Kind::SReg(ty) | Kind::SSrcM0Space(ty) => (Q_SSRC, ty.dwords() as u8, 0),
+        Kind::SDst { dwords } if dwords <= 2 => (Q_SDST, dwords, 0),
+        Kind::VSrcM { ty, idx, mods } if idx <= 2 || matches!(mods, SrcMods::ModsNegAbs | SrcMods::ModsNegOnly | SrcMods::ModsIgnored) => {
             (Q_VSRC, ty.dwords() as u8, 0)
         }
+        Kind::FlatVaddrG => (Q_FLAT_VADDR, 0, 0),
+        Kind::FlatSaddrK { dwords, .. } | Kind::FlatSaddrOpt { dwords, .. } if dwords <= 2 => (Q_FLAT_SADDR, dwords, 0),
+        Kind::VDataRtn { dwords } | Kind::FlatDst { dwords } | Kind::FlatData { dwords } => (Q_FLAT_DATA, dwords, 0),
         Kind::Imm16(_) => (Q_IMM, 0, 0xffff),
         Kind::FlatOff13 | Kind::FlatOff13U => (Q_IMM, 0, 0x1fff),
         Kind::VfOff24
@@ -161,6 +189,7 @@ fn plan(target: Target, format: Format, opcode: usize, info: &'static OpInfo) ->
         quick: [Q_RULES; MAX_OPERANDS],
         dwords: [0; MAX_OPERANDS],
         imm_mask: [0; MAX_OPERANDS],
+        bad_mods: [0; MAX_OPERANDS],
         cache_ops: 0,
     };
     for (i, s) in info.operands.iter().enumerate() {
@@ -176,6 +205,7 @@ fn plan(target: Target, format: Format, opcode: usize, info: &'static OpInfo) ->
             p.scalar_srcs |= 1 << i;
         }
         (p.quick[i], p.dwords[i], p.imm_mask[i]) = quick_class(s.kind, s.field);
+        p.bad_mods[i] = bad_mods(s.kind);
     }
     for &(f, u) in info.unused {
         let (shift, width) = f.bits();
@@ -369,44 +399,70 @@ pub(crate) fn fill(target: Target, hit: &Hit, inst: &[u8], out: &mut crate::Inst
             specs[i].field.extract(word)
         }
     };
-    let mut lits = operand::LitReader::new(inst, hit.fixed);
+    // The literal reader and warning text of the general operand rules, made when first needed.
+    let mut rules: Option<(operand::LitReader, String)> = None;
     // GFX12.5: a scalar source in the 64-bit literal form makes the shared literal 64 bits.
     if p.scalar_srcs != 0 && target.family() == Family::Gfx12_5 {
         let mut m = p.scalar_srcs;
         while m != 0 {
             let i = (m.trailing_zeros() as usize).min(MAX_OPERANDS - 1);
             if field(i) == 254 {
+                let mut lits = operand::LitReader::new(inst, hit.fixed);
                 if lits.read(true).is_err() {
                     return false;
                 }
+                rules = Some((lits, String::new()));
                 break;
             }
             m &= m - 1;
         }
     }
-    let ds_acc = p.flags & DS_ACC != 0 && Field::DsAcc.extract(word) == 1;
-    let mut warn = String::new();
+    let gfx9 = target.family() == Family::Gfx9;
+    let max_sgpr = if gfx9 { 101 } else { 105 };
+    // The SGPR-address encoding of `off`.
+    let saddr_off = if gfx9 { 0x7f } else { 124 };
+    // Every slot cleared at once (a fixed-size loop: ten stores), the operands then written over.
+    out.operands = [None; MAX_OPERANDS];
     for i in 0..n {
         let raw = field(i);
         let spec = &specs[i];
         let d = p.dwords[i];
-        let value = match p.quick[i] {
+        // What `operand::quick_operand` gives for SGPRs (aligned, 1 or 2 dwords) and, where the
+        // operand takes constants, inline integers.
+        let sgpr = || raw <= max_sgpr && (d == 1 || (d == 2 && raw & 1 == 0));
+        let class = if lo & p.bad_mods[i] != 0 { Q_RULES } else { p.quick[i] };
+        let value = match class {
             Q_VGPR if raw <= 255 => Operand::Reg(Reg { class: RegClass::Vgpr, index: raw as u16, dwords: d }),
-            Q_VSRC if raw >= 256 => Operand::Reg(Reg { class: RegClass::Vgpr, index: (raw - 256) as u16, dwords: d }),
             Q_IMM => Operand::Imm(raw & p.imm_mask[i]),
+            Q_VSRC if raw >= 256 => Operand::Reg(Reg { class: RegClass::Vgpr, index: (raw - 256) as u16, dwords: d }),
+            Q_VSRC | Q_SSRC | Q_SDST if sgpr() => Operand::Reg(Reg { class: RegClass::Sgpr, index: raw as u16, dwords: d }),
+            Q_VSRC | Q_SSRC if (128..=192).contains(&raw) => Operand::IntConst((raw - 128) as i8),
+            Q_VSRC | Q_SSRC if (193..=208).contains(&raw) => Operand::IntConst(-((raw - 192) as i32) as i8),
             Q_IMPLICIT => Operand::Implicit,
-            _ => match operand::operand_value(target, spec, raw, word, &mut lits, &mut warn, ds_acc) {
-                Ok(v) => v,
-                Err(_) => return false,
-            },
+            Q_FLAT_DATA if lo >> 55 & 1 == 0 => Operand::Reg(Reg { class: RegClass::Vgpr, index: raw as u16, dwords: d }),
+            Q_FLAT_VADDR => {
+                let off = if gfx9 { (lo >> 48) & 0x7f == 0x7f } else { lo & 0x7f == 124 };
+                Operand::Reg(Reg { class: RegClass::Vgpr, index: raw as u16, dwords: if off { 2 } else { 1 } })
+            }
+            Q_FLAT_SADDR if raw == saddr_off => Operand::Implicit,
+            Q_FLAT_SADDR if sgpr() => Operand::Reg(Reg { class: RegClass::Sgpr, index: raw as u16, dwords: d }),
+            _ => {
+                let (lits, warn) = rules.get_or_insert_with(|| (operand::LitReader::new(inst, hit.fixed), String::new()));
+                let ds_acc = p.flags & DS_ACC != 0 && Field::DsAcc.extract(word) == 1;
+                match operand::operand_value(target, spec, raw, word, lits, warn, ds_acc) {
+                    Ok(v) => v,
+                    Err(_) => return false,
+                }
+            }
         };
         out.operands[i] = Some(operand::InstOperand { spec, value, raw });
     }
-    for slot in &mut out.operands[n..] {
-        *slot = None;
-    }
-    out.len = (hit.fixed + lits.extra_len()) as u8;
-    out.literal = lits.lit;
+    let (extra, literal) = match &rules {
+        Some((lits, _)) => (lits.extra_len(), lits.lit),
+        None => (0, None),
+    };
+    out.len = (hit.fixed + extra) as u8;
+    out.literal = literal;
     if p.flags & FLAT != 0 {
         let v = field((p.mem.0 as usize).min(MAX_OPERANDS - 1));
         let mut cache = 0u16;

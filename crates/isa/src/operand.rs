@@ -1982,7 +1982,7 @@ pub fn decode_operands_into(
 /// One operand of [`decode_operands_into`]: field value `raw` under `spec` (common cases by
 /// [`quick_operand`], the rest by [`decode_operand`]); `ds_acc`: GFX9 DS data and destination
 /// registers are AGPRs.
-#[inline(always)]
+#[inline(never)]
 pub fn operand_value(
     target: Target,
     spec: &OperandSpec,
