@@ -418,15 +418,35 @@ pub(crate) fn fill(target: Target, hit: &Hit, inst: &[u8], out: &mut crate::Inst
         }
     }
     let gfx9 = target.family() == Family::Gfx9;
+    let max_sgpr = if gfx9 { 101 } else { 105 };
+    // The SGPR-address encoding of `off`.
+    let saddr_off = if gfx9 { 0x7f } else { 124 };
     // Every slot cleared at once (a fixed-size loop: ten stores), the operands then written over.
     out.operands = [None; MAX_OPERANDS];
     for i in 0..n {
         let raw = field(i);
         let spec = &specs[i];
+        let d = p.dwords[i];
+        // What `operand::quick_operand` gives for SGPRs (aligned, 1 or 2 dwords) and, where the
+        // operand takes constants, inline integers.
+        let sgpr = || raw <= max_sgpr && (d == 1 || (d == 2 && raw & 1 == 0));
         let class = if lo & p.bad_mods[i] != 0 { Q_RULES } else { p.quick[i] };
-        let value = match quick_value(class, p.dwords[i], p.imm_mask[i], raw, lo, gfx9) {
-            Some(v) => v,
-            None => {
+        let value = match class {
+            Q_VGPR if raw <= 255 => Operand::Reg(Reg { class: RegClass::Vgpr, index: raw as u16, dwords: d }),
+            Q_IMM => Operand::Imm(raw & p.imm_mask[i]),
+            Q_VSRC if raw >= 256 => Operand::Reg(Reg { class: RegClass::Vgpr, index: (raw - 256) as u16, dwords: d }),
+            Q_VSRC | Q_SSRC | Q_SDST if sgpr() => Operand::Reg(Reg { class: RegClass::Sgpr, index: raw as u16, dwords: d }),
+            Q_VSRC | Q_SSRC if (128..=192).contains(&raw) => Operand::IntConst((raw - 128) as i8),
+            Q_VSRC | Q_SSRC if (193..=208).contains(&raw) => Operand::IntConst(-((raw - 192) as i32) as i8),
+            Q_IMPLICIT => Operand::Implicit,
+            Q_FLAT_DATA if lo >> 55 & 1 == 0 => Operand::Reg(Reg { class: RegClass::Vgpr, index: raw as u16, dwords: d }),
+            Q_FLAT_VADDR => {
+                let off = if gfx9 { (lo >> 48) & 0x7f == 0x7f } else { lo & 0x7f == 124 };
+                Operand::Reg(Reg { class: RegClass::Vgpr, index: raw as u16, dwords: if off { 2 } else { 1 } })
+            }
+            Q_FLAT_SADDR if raw == saddr_off => Operand::Implicit,
+            Q_FLAT_SADDR if sgpr() => Operand::Reg(Reg { class: RegClass::Sgpr, index: raw as u16, dwords: d }),
+            _ => {
                 let (lits, warn) = rules.get_or_insert_with(|| (operand::LitReader::new(inst, hit.fixed), String::new()));
                 let ds_acc = p.flags & DS_ACC != 0 && Field::DsAcc.extract(word) == 1;
                 match operand::operand_value(target, spec, raw, word, lits, warn, ds_acc) {
@@ -463,37 +483,6 @@ pub(crate) fn fill(target: Target, hit: &Hit, inst: &[u8], out: &mut crate::Inst
         out.cache = crate::CachePolicy { bits: cache };
     }
     true
-}
-
-/// The operand of class `class` (`Q_*`, register width `d`, immediate mask `imm_mask`) for field
-/// value `raw` in a word whose low 64 bits are `lo`; `None`: the general rules decide. Apart
-/// from the operand loop, so that the loop keeps its state in registers.
-#[inline(never)]
-fn quick_value(class: u8, d: u8, imm_mask: u32, raw: u32, lo: u64, gfx9: bool) -> Option<Operand> {
-    let vgpr = |index: u32, dwords: u8| Some(Operand::Reg(Reg { class: RegClass::Vgpr, index: index as u16, dwords }));
-    // What `operand::quick_operand` gives for SGPRs (aligned, 1 or 2 dwords) and, where the
-    // operand takes constants, inline integers.
-    let max_sgpr = if gfx9 { 101 } else { 105 };
-    let sgpr = || raw <= max_sgpr && (d == 1 || (d == 2 && raw & 1 == 0));
-    // The SGPR-address encoding of `off`.
-    let saddr_off = if gfx9 { 0x7f } else { 124 };
-    match class {
-        Q_VGPR if raw <= 255 => vgpr(raw, d),
-        Q_IMM => Some(Operand::Imm(raw & imm_mask)),
-        Q_VSRC if raw >= 256 => vgpr(raw - 256, d),
-        Q_VSRC | Q_SSRC | Q_SDST if sgpr() => Some(Operand::Reg(Reg { class: RegClass::Sgpr, index: raw as u16, dwords: d })),
-        Q_VSRC | Q_SSRC if (128..=192).contains(&raw) => Some(Operand::IntConst((raw - 128) as i8)),
-        Q_VSRC | Q_SSRC if (193..=208).contains(&raw) => Some(Operand::IntConst(-((raw - 192) as i32) as i8)),
-        Q_IMPLICIT => Some(Operand::Implicit),
-        Q_FLAT_DATA if lo >> 55 & 1 == 0 => vgpr(raw, d),
-        Q_FLAT_VADDR => {
-            let off = if gfx9 { (lo >> 48) & 0x7f == 0x7f } else { lo & 0x7f == 124 };
-            vgpr(raw, if off { 2 } else { 1 })
-        }
-        Q_FLAT_SADDR if raw == saddr_off => Some(Operand::Implicit),
-        Q_FLAT_SADDR if sgpr() => Some(Operand::Reg(Reg { class: RegClass::Sgpr, index: raw as u16, dwords: d })),
-        _ => None,
-    }
 }
 
 #[cfg(test)]
