@@ -12,6 +12,7 @@ fn main() {
     let rounds: usize = args.get(3).and_then(|r| r.parse().ok()).unwrap_or(200);
     let code = hx_benches::decodable_corpus_code(target);
     let mut n = 0usize;
+    let started = std::time::Instant::now();
     if llvm {
         let mut d = hx_llvm::Disassembler::new(hx_llvm::GpuTarget::from_cpu(target.cpu()).unwrap()).unwrap();
         for _ in 0..rounds {
@@ -38,4 +39,5 @@ fn main() {
         }
     }
     println!("{n}");
+    eprintln!("{:.1} ns/decode", started.elapsed().as_secs_f64() * 1e9 / n.max(1) as f64);
 }
