@@ -75,8 +75,16 @@ pub(crate) struct Plan {
 fn bad_mods(kind: spec::Kind) -> u64 {
     use spec::{Kind, SrcMods};
     match kind {
-        Kind::VSrcM { idx, mods: SrcMods::ModsInvalid, .. } if idx <= 2 => 1 << (61 + idx) | 1 << (8 + idx),
-        Kind::VSrcM { idx, mods: SrcMods::ModsNegInvalid, .. } if idx <= 2 => 1 << (61 + idx),
+        Kind::VSrcM { idx, mods: SrcMods::ModsInvalid, .. } | Kind::VSrcNoConst { idx, mods: SrcMods::ModsInvalid, .. }
+            if idx <= 2 =>
+        {
+            1 << (61 + idx) | 1 << (8 + idx)
+        }
+        Kind::VSrcM { idx, mods: SrcMods::ModsNegInvalid, .. } | Kind::VSrcNoConst { idx, mods: SrcMods::ModsNegInvalid, .. }
+            if idx <= 2 =>
+        {
+            1 << (61 + idx)
+        }
         _ => 0,
     }
 }
@@ -98,6 +106,9 @@ const Q_IMPLICIT: u8 = 6;
 const Q_FLAT_VADDR: u8 = 7;
 const Q_FLAT_SADDR: u8 = 8;
 const Q_FLAT_DATA: u8 = 9;
+/// A VALU source whose constants take the rules; an AGPR destination (values up to 255).
+const Q_VSRC_NOCONST: u8 = 10;
+const Q_AGPR: u8 = 11;
 
 /// The fast class of an operand of kind `kind` in field `field` (see `Q_*`), with its register
 /// width and immediate mask.
@@ -119,7 +130,18 @@ fn quick_class(kind: spec::Kind, field: Field) -> (u8, u8, u32) {
         }
         Kind::VSrc(ty) | Kind::VSrcLo128(ty) => (Q_VSRC, ty.dwords() as u8, 0),
         Kind::SSrc(ty) | Kind::SReg(ty) | Kind::SSrcM0Space(ty) => (Q_SSRC, ty.dwords() as u8, 0),
-        Kind::SDst { dwords } if dwords <= 2 => (Q_SDST, dwords, 0),
+        // (SDst8, SDstNoM0 and SDstX differ from SDst only outside the SGPRs.)
+        Kind::SDst { dwords } | Kind::SDst8 { dwords } | Kind::SDstNoM0 { dwords } | Kind::SDstX { dwords, .. }
+            if dwords <= 2 =>
+        {
+            (Q_SDST, dwords, 0)
+        }
+        // A VALU source without inline constants decodes as a 32- or 64-bit source once its
+        // modifiers are valid (checked by `bad_mods`); constants there go to the rules.
+        Kind::VSrcNoConst { dwords, idx, mods } if idx <= 2 || matches!(mods, SrcMods::ModsNegAbs | SrcMods::ModsNegOnly | SrcMods::ModsIgnored) => {
+            (Q_VSRC_NOCONST, if dwords >= 2 { 2 } else { 1 }, 0)
+        }
+        Kind::ADst { dwords } => (Q_AGPR, dwords, 0),
         Kind::VSrcM { ty, idx, mods } if idx <= 2 || matches!(mods, SrcMods::ModsNegAbs | SrcMods::ModsNegOnly | SrcMods::ModsIgnored) => {
             (Q_VSRC, ty.dwords() as u8, 0)
         }
@@ -434,8 +456,9 @@ pub(crate) fn fill(target: Target, hit: &Hit, inst: &[u8], out: &mut crate::Inst
         let value = match class {
             Q_VGPR if raw <= 255 => Operand::Reg(Reg { class: RegClass::Vgpr, index: raw as u16, dwords: d }),
             Q_IMM => Operand::Imm(raw & p.imm_mask[i]),
-            Q_VSRC if raw >= 256 => Operand::Reg(Reg { class: RegClass::Vgpr, index: (raw - 256) as u16, dwords: d }),
-            Q_VSRC | Q_SSRC | Q_SDST if sgpr() => Operand::Reg(Reg { class: RegClass::Sgpr, index: raw as u16, dwords: d }),
+            Q_VSRC | Q_VSRC_NOCONST if raw >= 256 => Operand::Reg(Reg { class: RegClass::Vgpr, index: (raw - 256) as u16, dwords: d }),
+            Q_AGPR if raw <= 255 => Operand::Reg(Reg { class: RegClass::Agpr, index: raw as u16, dwords: d }),
+            Q_VSRC | Q_VSRC_NOCONST | Q_SSRC | Q_SDST if sgpr() => Operand::Reg(Reg { class: RegClass::Sgpr, index: raw as u16, dwords: d }),
             Q_VSRC | Q_SSRC if (128..=192).contains(&raw) => Operand::IntConst((raw - 128) as i8),
             Q_VSRC | Q_SSRC if (193..=208).contains(&raw) => Operand::IntConst(-((raw - 192) as i32) as i8),
             Q_IMPLICIT => Operand::Implicit,
