@@ -16,14 +16,17 @@ fn bench(c: &mut Criterion) {
         }
         let mut g = c.benchmark_group(format!("decode/{}", target.cpu()));
         g.throughput(Throughput::Bytes(code.len() as u64));
+        // One instruction slot filled in place per decode (`decode_into`), as LLVM's
+        // disassembler fills one MCInst.
+        let mut i = hotswap::isa::Instruction::empty(target);
         g.bench_function("hotswap-xlate", |b| {
             b.iter(|| {
                 let mut at = 0;
                 let mut n = 0usize;
                 while at < code.len() {
-                    let i = hotswap::isa::decode(target, black_box(&code), at).unwrap();
+                    hotswap::isa::decode_into(target, black_box(&code), at, &mut i).unwrap();
                     at += i.len as usize;
-                    n += i.operands().count();
+                    n += i.operands().map(|o| o.raw as usize).sum::<usize>();
                 }
                 n
             })
@@ -33,7 +36,7 @@ fn bench(c: &mut Criterion) {
                 let mut at = 0;
                 let mut n = 0usize;
                 while at < code.len() {
-                    let i = hotswap::isa::decode(target, black_box(&code), at).unwrap();
+                    hotswap::isa::decode_into(target, black_box(&code), at, &mut i).unwrap();
                     at += i.len as usize;
                     n += i.text().len();
                 }
