@@ -20,7 +20,7 @@
 //! single VOP2 form of them), and any half whose single-instruction form this crate does not
 //! decode yet (e.g. a DPP source).
 
-use crate::{decode, DecodeError, Format, Instruction, OpInfo, Target};
+use crate::{DecodeError, Format, Instruction, OpInfo, Target};
 
 /// VOPD (bits 31:26 = 0x32) holds vdstY >> 1 in a 7-bit field; the low bit is the opposite of
 /// vdstX's, so the two results never share a VGPR bank.
@@ -211,7 +211,7 @@ fn single_words(h: &Half) -> Result<([u32; 2], usize), HalfError> {
 }
 
 /// Decodes one half: its single-instruction words followed by the pair's literal bytes.
-fn decode_half(h: &Half, tail: &[u8]) -> Result<Instruction, HalfError> {
+fn decode_half(h: &Half, tail: &[u8], slot: &mut Instruction) -> Result<(), HalfError> {
     // A VOPD half has no DPP form: its single word must not be read as one.
     if matches!(h.src0, crate::dpp::DPP16 | crate::dpp::DPP8 | crate::dpp::DPP8_FI) {
         return Err(HalfError::Unsupported);
@@ -225,8 +225,8 @@ fn decode_half(h: &Half, tail: &[u8]) -> Result<Instruction, HalfError> {
     }
     let lit = &tail[..tail.len().min(8)];
     bytes[4 * n..4 * n + lit.len()].copy_from_slice(lit);
-    match decode(Target::Gfx1250, &bytes[..4 * n + lit.len()], 0) {
-        Ok(i) => Ok(i),
+    match crate::decode_into(Target::Gfx1250, &bytes[..4 * n + lit.len()], 0, slot) {
+        Ok(()) => Ok(()),
         Err(DecodeError::Invalid { .. }) => Err(HalfError::Invalid),
         Err(DecodeError::Truncated { .. }) => Err(HalfError::Truncated),
         Err(DecodeError::Unsupported { .. }) => Err(HalfError::Unsupported),
@@ -258,10 +258,12 @@ pub(crate) fn decode_vopd(bytes: &[u8], offset: usize) -> Result<Instruction, De
         return Err(unsupported());
     }
     let tail = &inst[fixed..];
-    let x = decode_half(&f.x, tail);
-    let y = decode_half(&f.y, tail);
-    let (x, y) = match (x, y) {
-        (Ok(x), Ok(y)) => (x, y),
+    // The halves are decoded for their validity and literal only (`vopd_parts` rebuilds them).
+    let (mut x, mut y) = (Instruction::empty(Target::Gfx1250), Instruction::empty(Target::Gfx1250));
+    let rx = decode_half(&f.x, tail, &mut x);
+    let ry = decode_half(&f.y, tail, &mut y);
+    match (rx, ry) {
+        (Ok(()), Ok(())) => {}
         (Err(HalfError::Invalid), _) | (_, Err(HalfError::Invalid)) => return Err(invalid()),
         (Err(HalfError::Truncated), _) | (_, Err(HalfError::Truncated)) => {
             return Err(DecodeError::Truncated { offset, bytes: raw(fixed + 4) })
@@ -330,14 +332,14 @@ impl Instruction {
             Some((v, false)) => (v as u32).to_le_bytes().to_vec(),
             None => Vec::new(),
         };
-        let fix = |mut i: Instruction| {
+        let half = |h: &Half| {
+            let mut i = Instruction::empty(Target::Gfx1250);
+            decode_half(h, &tail, &mut i).ok()?;
             i.offset = self.offset;
             i.len = self.len;
-            i
+            Some(i)
         };
-        let x = decode_half(&f.x, &tail).ok()?;
-        let y = decode_half(&f.y, &tail).ok()?;
-        Some([fix(x), fix(y)])
+        Some([half(&f.x)?, half(&f.y)?])
     }
 
     /// LLVM's text of a VOPD/VOPD3 pair (`None` for other instructions).
