@@ -603,8 +603,19 @@ pub fn decode_all(target: Target, bytes: &[u8]) -> Result<Vec<Instruction>, Deco
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A deterministic xorshift64 sequence for the sampling tests.
+    pub(crate) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+        let mut s = seed;
+        move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        }
+    }
 
     /// The fast path (`fast`) and `decode_into` agree with the general path, which defines the
     /// result, on every field of the instruction (not only its text): random words under each
@@ -613,13 +624,7 @@ mod tests {
     /// stale operands of a longer earlier instruction would show.
     #[test]
     fn fast_path_and_decode_into_agree_with_general_path() {
-        let mut s = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let mut fast_taken = 0usize;
         for target in Target::ALL {
             let mut slot = Instruction::empty(target);

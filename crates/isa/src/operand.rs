@@ -354,6 +354,40 @@ pub fn byte_sel_value(byte_sel: u8, v: u32) -> u8 {
     }
 }
 
+/// The width of a plain VGPR operand kind: one whose field (up to 255) names the VGPR itself,
+/// with no other rule.
+pub fn plain_vgpr_dwords(kind: Kind) -> Option<u8> {
+    match kind {
+        Kind::VDst { dwords }
+        | Kind::VReg { dwords }
+        | Kind::VRegAnyAlign { dwords }
+        | Kind::VRegLo128 { dwords }
+        | Kind::VDstAv { dwords }
+        | Kind::VRegAv { dwords } => Some(dwords),
+        _ => None,
+    }
+}
+
+/// The mask of a plain immediate operand kind: one whose value is its field under the mask.
+pub fn plain_imm_mask(kind: Kind) -> Option<u32> {
+    match kind {
+        Kind::Imm16(_) => Some(0xffff),
+        Kind::FlatOff13 | Kind::FlatOff13U => Some(0x1fff),
+        Kind::VfOff24
+        | Kind::VfCachePolicy { .. }
+        | Kind::VfAtomicCachePolicy
+        | Kind::SmemOff
+        | Kind::Flag(_)
+        | Kind::SmemCachePolicy
+        | Kind::Omod
+        | Kind::OpSel { .. }
+        | Kind::DsOffset16
+        | Kind::DsOffsetPair
+        | Kind::DsSwizzle => Some(u32::MAX),
+        _ => None,
+    }
+}
+
 /// The common operands (VGPRs, aligned SGPRs and SGPR pairs, inline integers, plain
 /// immediates) decoded without the general rules of [`decode_operand`], which gives the same
 /// value for them; `None`: anything else, decoded by [`decode_operand`].
@@ -409,23 +443,18 @@ pub fn quick_operand(fam: Family, kind: Kind, v: u32, word: Word) -> Option<Oper
             scalar(v, ty.dwords(), true)
         }
     };
+    if let Some(dwords) = plain_vgpr_dwords(kind) {
+        return if v <= 255 { reg(RegClass::Vgpr, v, dwords as u32) } else { None };
+    }
+    if let Some(mask) = plain_imm_mask(kind) {
+        return Some(Operand::Imm(v & mask));
+    }
     match kind {
-        Kind::VDst { dwords }
-        | Kind::VReg { dwords }
-        | Kind::VRegAnyAlign { dwords }
-        | Kind::VRegLo128 { dwords }
-        | Kind::VDstAv { dwords }
-        | Kind::VRegAv { dwords }
-            if v <= 255 =>
-        {
-            reg(RegClass::Vgpr, v, dwords as u32)
-        }
         Kind::SDst { dwords } => scalar(v, dwords as u32, false),
         Kind::SBase { dwords } => scalar(2 * v, dwords as u32, false),
         Kind::SSrc(ty) | Kind::SReg(ty) | Kind::SSrcM0Space(ty) => scalar(v, ty.dwords(), true),
         Kind::VSrc(ty) | Kind::VSrcLo128(ty) => vsrc(ty),
         Kind::VSrcM { ty, idx, mods } if mods_ok(idx, mods) => vsrc(ty),
-        Kind::Imm16(_) => Some(Operand::Imm(v & 0xffff)),
         Kind::Fixed(_) => Some(Operand::Implicit),
         Kind::FlatVaddrG => {
             let off = match fam {
@@ -445,20 +474,10 @@ pub fn quick_operand(fam: Family, kind: Kind, v: u32, word: Word) -> Option<Oper
                 scalar(v, dwords as u32, false)
             }
         }
-        Kind::FlatOff13 | Kind::FlatOff13U => Some(Operand::Imm(v & 0x1fff)),
-        Kind::VfOff24 | Kind::VfCachePolicy { .. } | Kind::VfAtomicCachePolicy => Some(Operand::Imm(v)),
         Kind::VDataRtn { dwords } | Kind::FlatDst { dwords } | Kind::FlatData { dwords } if (word >> 55) & 1 == 0 => {
             reg(RegClass::Vgpr, v, dwords as u32)
         }
         Kind::PkBits { srcs, .. } if v >> srcs == 0 => Some(Operand::Imm(v)),
-        Kind::SmemOff
-        | Kind::Flag(_)
-        | Kind::SmemCachePolicy
-        | Kind::Omod
-        | Kind::OpSel { .. }
-        | Kind::DsOffset16
-        | Kind::DsOffsetPair
-        | Kind::DsSwizzle => Some(Operand::Imm(v)),
         _ => None,
     }
 }
