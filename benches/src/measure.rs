@@ -37,7 +37,8 @@ pub fn sample<T>(warmup: usize, min_iters: usize, max_iters: usize, budget: Dura
     Ok(Sample { times })
 }
 
-/// Runs the functions of `fs` in turn, one run each per round, timing each run: after one
+/// Runs the functions of `fs` in turn, each twice per round and timing the second run (the
+/// first warms the caches the previous function filled with its own code and data): after one
 /// untimed warm-up round, rounds continue until both `min_rounds` and `budget` are spent (at
 /// most `max_rounds`). Load from elsewhere on a shared machine then falls on all of them alike,
 /// and per-round ratios compare runs made side by side. One `Sample` per function.
@@ -55,6 +56,7 @@ pub fn interleaved(
     let mut rounds = 0;
     while rounds < max_rounds && (rounds < min_rounds || started.elapsed() < budget) {
         for (f, s) in fs.iter_mut().zip(out.iter_mut()) {
+            std::hint::black_box(f()?);
             let t = Instant::now();
             std::hint::black_box(f()?);
             s.times.push(t.elapsed());

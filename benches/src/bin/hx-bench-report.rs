@@ -404,8 +404,9 @@ fn decode(cfg: &Cfg, out: &mut String) -> Result<()> {
 same bytes. *Decode only*: `hotswap::isa::decode_into` per instruction (one instruction slot reused, as LLVM \
 fills one `MCInst`). *Decode*: the same plus reading every operand's value and field (structured result). \
 *Decode+text*: the same plus printing the instruction as assembly text. *LLVM*: LLVM's AMDGPU disassembler \
-through LLVM-C (`LLVMDisasmInstruction`, which always prints text). The four run in turn, one pass each per \
-round, so load from elsewhere falls on all alike; times are medians over rounds. Ratio = LLVM time / \
+through LLVM-C (`LLVMDisasmInstruction`, which always prints text). The four run in turn, two passes each per \
+round of which the second is timed (the first warms the caches after the others' passes), so load from \
+elsewhere falls on all alike; times are medians over rounds. Ratio = LLVM time / \
 hotswap-xlate time: the median of the per-round ratios, and the ratio of the fastest passes (target: at \
 least 50x).\n"
     );
