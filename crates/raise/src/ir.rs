@@ -132,7 +132,8 @@ struct Raiser<'ctx, 'a> {
     half_base: IntValue<'ctx>,
     /// MODE bits 7:0 at entry ([`KernelAbi::entry_mode`]).
     entry_mode: u8,
-    /// EXEC still holds its entry value here (crate::exec_full): every running thread is active.
+    /// This thread's EXEC bit is known to be set here (EXEC still holds its entry value,
+    /// crate::exec_full, or the thread is inside a recovered region, crate::structure).
     exec_full: bool,
     /// This thread's EXEC bit, computed once per stretch of code where EXEC does not change
     /// (forgotten at block starts, around instructions that may write EXEC, and inside guarded
@@ -280,10 +281,10 @@ fn raise_inner<'ctx>(
         r.blocks.insert(bl.start, bb);
     }
     r.b.build_unconditional_branch(r.blocks[&graph.blocks[0].start])?;
-    let full = crate::exec_full::full_on_entry(&graph);
-    for (bl, full) in graph.blocks.iter().zip(full) {
+    let st = crate::structure::recover(&graph);
+    for (i, bl) in graph.blocks.iter().enumerate() {
         r.b.position_at_end(r.blocks[&bl.start]);
-        r.exec_full = full;
+        r.exec_full = st.known_on_entry[i];
         r.active_memo.set(None);
         for inst in &bl.insts {
             let writes_exec = crate::exec_full::may_write_exec(inst);
@@ -295,10 +296,19 @@ fn raise_inner<'ctx>(
             if writes_exec {
                 r.active_memo.set(None);
             }
+            if st.known_after.contains(&inst.offset) {
+                r.exec_full = true;
+            }
         }
         match bl.exit {
             Exit::Call { ret } => r.call_exit(bl.insts.last().expect("a call ends its block"), ret, &graph)?,
             Exit::Return => r.return_exit(bl.insts.last().expect("a return ends its block"), &graph)?,
+            // A recovered if-then (crate::structure): each thread enters the body on its own
+            // EXEC bit and skips to the join otherwise.
+            Exit::Cond { cond: Cond::Execz, taken, fall } if st.head[i] => {
+                let on = r.active()?;
+                r.b.build_conditional_branch(on, r.blocks[&fall], r.blocks[&taken])?;
+            }
             e => r.exit(e)?,
         }
     }
@@ -1198,7 +1208,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 }
 
-fn is_modifier(k: &Kind) -> bool {
+pub(crate) fn is_modifier(k: &Kind) -> bool {
     matches!(k, Kind::Omod | Kind::OpSel { .. } | Kind::OpSelMasked { .. } | Kind::Flag(_) | Kind::SmemCachePolicy | Kind::PkBits { .. })
 }
 

@@ -1,0 +1,560 @@
+//! Structure recovery: the if-then EXEC idiom LLVM emits, raised as a thread's own branch.
+//!
+//! LLVM opens an if-then region by narrowing EXEC (`s_and_saveexec_b32 sX, cond`, or
+//! `s_mov_b32 sX, exec_lo` then `v_cmpx_*` / `s_and_b32 exec_lo, exec_lo, m`), skips the body
+//! with `s_cbranch_execz JOIN` when no lane is left, and closes it at JOIN with
+//! `s_or_b32 exec_lo, exec_lo, sX` (or ends the program there). Where the shape is proven, a
+//! thread whose EXEC bit the narrowing cleared goes straight to JOIN, and the others run the body
+//! knowing their bit is set, so their VALU writes and memory accesses need no predicate. Proven:
+//! - one way in (the head's fall-through edge) and one way out (to JOIN); no program end, call
+//!   or return inside;
+//! - the body only narrows EXEC, or restores it from masks it saved itself: every lane active
+//!   inside was active at its entry, so a thread that skips would have changed nothing there;
+//! - at JOIN, EXEC ⊆ sX on every path (sX saved in the head before the narrowing, or the head
+//!   inside another region closed by the same restore), so the restore gives sX whether the
+//!   thread skipped or not;
+//! - no scalar register the body may write is live at JOIN (a thread that skips does not
+//!   compute it);
+//! - nothing inside reads another lane or needs the whole wave (readlane, DPP, permutes,
+//!   barriers, ...): a lane that skipped is not running there.
+//! Masks inside stay exact: a compare's ballot counts the lanes running it, and a lane that
+//! skipped contributes 0 as its cleared EXEC bit does in the source; so EXEC, and the branches
+//! on it, are the source wave's in every thread inside.
+//! Everything else keeps the predicated model.
+
+use crate::cfg::{Cfg, Cond, Exit};
+use crate::exec_full::may_write_exec;
+use crate::ir::is_modifier;
+use hx_emu::alu::table::{self as alu, Flag, Op};
+use hx_isa::{InstOperand, Instruction, Kind, Operand, Reg, RegClass};
+use std::collections::HashSet;
+
+/// Scalar state as bits: s0..s105, then VCC_LO, VCC_HI, M0, SCC, ttmp0..15.
+type Set = u128;
+const VCC_LO: u32 = 106;
+const M0: u32 = 108;
+const SCC: u32 = 109;
+const TTMP0: u32 = 110;
+const ALL: Set = Set::MAX;
+
+/// What [`recover`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Structure {
+    /// Per block: the head of a recovered region (its execz exit becomes the thread's branch
+    /// into the body, taken where its EXEC bit is set).
+    pub head: Vec<bool>,
+    /// Per block: the thread's EXEC bit is known to be set on entry.
+    pub known_on_entry: Vec<bool>,
+    /// Offsets of restores after which the thread's EXEC bit is known to be set again.
+    pub known_after: HashSet<usize>,
+}
+
+fn reg_bits(r: Reg) -> Set {
+    let n = r.dwords.max(1) as u32;
+    let span = |first: u32, limit: u32| -> Set {
+        (first..first + n).filter(|&b| b < limit).fold(0, |s, b| s | 1u128 << b)
+    };
+    match r.class {
+        RegClass::Sgpr => span(r.index as u32, VCC_LO),
+        RegClass::Vcc => span(VCC_LO + (r.index as u32 & 1), VCC_LO + 2),
+        RegClass::Vccz => 1 << VCC_LO,
+        RegClass::M0 => 1 << M0,
+        RegClass::Scc => 1 << SCC,
+        RegClass::Ttmp => span(TTMP0 + r.index as u32, TTMP0 + 16),
+        _ => 0,
+    }
+}
+
+fn op_bits(o: &InstOperand) -> Set {
+    match o.value {
+        Operand::Reg(r) => reg_bits(r),
+        _ => 0,
+    }
+}
+
+fn is_exec_lo(o: Option<&&InstOperand>) -> bool {
+    matches!(o.map(|o| o.value), Some(Operand::Reg(r)) if r.class == RegClass::Exec && r.index == 0 && r.dwords <= 1)
+}
+
+fn single_sgpr(o: Option<&&InstOperand>) -> Option<u32> {
+    match o.map(|o| o.value) {
+        Some(Operand::Reg(r)) if r.class == RegClass::Sgpr && r.dwords <= 1 => Some(r.index as u32),
+        _ => None,
+    }
+}
+
+fn ignorable(m: &str) -> bool {
+    m.starts_with("s_wait_") && m != "s_wait_tensorcnt"
+        || matches!(
+            m,
+            "s_nop" | "s_delay_alu" | "s_clause" | "s_set_inst_prefetch_distance" | "v_nop" | "s_set_vgpr_msb" | "s_prefetch_inst"
+                | "s_prefetch_inst_pc_rel" | "s_prefetch_data" | "s_prefetch_data_pc_rel" | "s_buffer_prefetch_data"
+                | "global_prefetch_b8" | "flat_prefetch_b8"
+        )
+}
+
+/// LDS operations a thread does alone (no other lane's data, no wave-wide counter).
+fn ds_lane_local(m: &str) -> bool {
+    const OPS: [&str; 14] = [
+        "ds_load_", "ds_store_", "ds_add_", "ds_sub_", "ds_rsub_", "ds_and_", "ds_or_", "ds_xor_", "ds_min_", "ds_max_",
+        "ds_cmpstore_", "ds_storexchg_", "ds_inc_", "ds_dec_",
+    ];
+    OPS.iter().any(|p| m.starts_with(p)) && !hx_emu::mem_ops::is_transpose_load(m)
+}
+
+/// Scalar state one instruction reads (a superset), writes for certain (a subset), and may
+/// write (a superset), and whether a thread can run it alone.
+#[derive(Debug, Clone, Copy, Default)]
+struct Effect {
+    reads: Set,
+    kills: Set,
+    may_write: Set,
+    lane_local: bool,
+}
+
+fn effect(inst: &Instruction) -> Effect {
+    let m = inst.mnemonic();
+    if ignorable(m) {
+        return Effect { lane_local: true, ..Effect::default() };
+    }
+    let parts = inst.vopd_parts().map(|p| p.to_vec()).unwrap_or_else(|| vec![*inst]);
+    let mut e = Effect { lane_local: true, ..Effect::default() };
+    let cross_lane = ["permlane", "readlane", "readfirstlane", "writelane", "swizzle", "permute", "_dpp", "_sdwa"];
+    for p in &parts {
+        let pm = p.mnemonic();
+        let ops: Vec<&InstOperand> = p.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
+        let all: Set = ops.iter().map(|o| op_bits(o)).fold(0, |a, b| a | b);
+        let except = |skip: &[usize]| -> Set {
+            ops.iter().enumerate().filter(|(i, _)| !skip.contains(i)).map(|(_, o)| op_bits(o)).fold(0, |a, b| a | b)
+        };
+        if cross_lane.iter().any(|c| pm.contains(c)) || p.dpp().is_some() || p.wmma().is_some() || p.tensor().is_some() {
+            e.lane_local = false;
+        }
+        if p.bitop3_table().is_some() {
+            e.reads |= all;
+            continue;
+        }
+        if pm == "s_endpgm" || hx_emu::exec::is_dealloc_vgprs(p) {
+            continue;
+        }
+        if let Some(op) = alu::by_name(pm) {
+            if op.salu {
+                let reads_dst = hx_emu::exec::sopk_reads_dst(pm) || op.acc || matches!(op.op, Op::SBitset0B32 | Op::SBitset1B32);
+                if op.dst.is_some() && !ops.is_empty() {
+                    e.kills |= op_bits(ops[0]);
+                    e.reads |= if reads_dst { all } else { except(&[0]) };
+                } else {
+                    e.reads |= all;
+                }
+                if op.flag_out == Flag::Scc {
+                    e.kills |= 1 << SCC;
+                }
+                if op.flag_in == Flag::Scc {
+                    e.reads |= 1 << SCC;
+                }
+                e.may_write |= e.kills | 1 << SCC;
+            } else {
+                let mut skip = Vec::new();
+                let mut i = 0;
+                if op.dst.is_some() {
+                    skip.push(0);
+                    i = 1;
+                }
+                let writes_exec = matches!(op.op, Op::Cmp(c) if c.writes_exec);
+                if op.flag_out == Flag::LaneMask {
+                    match ops.get(i).map(|o| (&o.spec.kind, o.value)) {
+                        Some((Kind::Fixed(_), _)) => {
+                            e.kills |= op_bits(ops[i]);
+                            skip.push(i);
+                            i += 1;
+                        }
+                        Some((Kind::SDst { .. } | Kind::SDst8 { .. } | Kind::SDstX { .. } | Kind::SDstNoM0 { .. }, Operand::Reg(_))) => {
+                            e.kills |= op_bits(ops[i]);
+                            skip.push(i);
+                            i += 1;
+                        }
+                        _ if !writes_exec => e.kills |= 1 << VCC_LO,
+                        _ => {}
+                    }
+                }
+                e.reads |= except(&skip);
+                e.may_write |= e.kills;
+                if op.flag_in == Flag::LaneMask {
+                    // Without a mask operand after the sources, VCC is read implicitly.
+                    let at = i + op.srcs.len() - op.acc as usize;
+                    if !matches!(ops.get(at).map(|o| o.value), Some(Operand::Reg(r)) if r.class != RegClass::Vcc) {
+                        e.reads |= 1 << VCC_LO;
+                    }
+                }
+            }
+            continue;
+        }
+        if pm.starts_with("s_load_") {
+            if let Some(o) = ops.first().filter(|o| matches!(o.spec.kind, Kind::SDst { .. } | Kind::SDst8 { .. } | Kind::SDstX { .. } | Kind::SDstNoM0 { .. })) {
+                e.kills |= op_bits(o);
+                e.may_write |= op_bits(o);
+                e.reads |= except(&[0]);
+            } else {
+                e.reads |= all;
+                e.may_write = ALL;
+            }
+            continue;
+        }
+        match pm {
+            "s_branch" | "s_cbranch_execz" | "s_cbranch_execnz" => continue,
+            "s_cbranch_scc0" | "s_cbranch_scc1" => {
+                e.reads |= 1 << SCC;
+                continue;
+            }
+            "s_cbranch_vccz" | "s_cbranch_vccnz" => {
+                e.reads |= 1 << VCC_LO;
+                continue;
+            }
+            "s_and_saveexec_b32" | "s_and_not0_saveexec_b32" => {
+                let d = ops.first().map_or(0, |o| op_bits(o));
+                e.kills |= d | 1 << SCC;
+                e.may_write |= d | 1 << SCC;
+                e.reads |= except(&[0]);
+                continue;
+            }
+            // Not lane-local, but their scalar effects are known (what keeps registers around
+            // them dead).
+            "v_readlane_b32" | "v_readfirstlane_b32" => {
+                let d = ops.first().map_or(0, |o| op_bits(o));
+                e.kills |= d;
+                e.may_write |= d;
+                e.reads |= except(&[0]);
+                continue;
+            }
+            "v_writelane_b32" => {
+                e.reads |= all;
+                continue;
+            }
+            _ if pm.starts_with("s_barrier_") => {
+                e.reads |= all;
+                e.may_write |= 1 << SCC;
+                e.lane_local = false;
+                continue;
+            }
+            _ => {}
+        }
+        let async_lds = hx_emu::async_lds::async_load_size(pm).is_some();
+        let memory = (pm.starts_with("global_") || pm.starts_with("scratch_") || p.vbuffer().is_some()) && !async_lds;
+        if memory || ds_lane_local(pm) {
+            e.reads |= all;
+            continue;
+        }
+        // Anything else: it may read or write any scalar state, and a thread may not run it alone.
+        e.reads = ALL;
+        e.may_write = ALL;
+        e.lane_local = false;
+    }
+    e
+}
+
+/// How an instruction uses EXEC.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ExecUse {
+    None,
+    /// Reads it as a source only.
+    Read,
+    /// `s_mov_b32 sY, exec_lo`.
+    Save(u32),
+    /// EXEC := EXEC & m.
+    Narrow,
+    /// `s_and_saveexec_b32 sY, m` (and its not0 form): sY := EXEC, then a narrowing.
+    NarrowSave(u32),
+    /// `s_or_b32 exec_lo, exec_lo, sY`.
+    Restore(u32),
+    Other,
+}
+
+fn exec_use(inst: &Instruction) -> ExecUse {
+    if !may_write_exec(inst) {
+        return ExecUse::None;
+    }
+    let m = inst.mnemonic();
+    if m.starts_with("v_cmpx_") {
+        return ExecUse::Narrow;
+    }
+    if m == "s_cbranch_execz" || m == "s_cbranch_execnz" {
+        return ExecUse::Read;
+    }
+    let ops: Vec<&InstOperand> = inst.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
+    let dst_exec = is_exec_lo(ops.first());
+    match m {
+        "s_and_saveexec_b32" | "s_and_not0_saveexec_b32" => {
+            return single_sgpr(ops.first()).map_or(ExecUse::Other, ExecUse::NarrowSave);
+        }
+        "s_mov_b32" if is_exec_lo(ops.get(1)) => {
+            return single_sgpr(ops.first()).map_or(ExecUse::Other, ExecUse::Save);
+        }
+        "s_and_b32" if dst_exec && (is_exec_lo(ops.get(1)) || is_exec_lo(ops.get(2))) => return ExecUse::Narrow,
+        "s_and_not1_b32" if dst_exec && is_exec_lo(ops.get(1)) => return ExecUse::Narrow,
+        "s_or_b32" if dst_exec => {
+            let r = if is_exec_lo(ops.get(1)) { single_sgpr(ops.get(2)) } else if is_exec_lo(ops.get(2)) { single_sgpr(ops.get(1)) } else { None };
+            return r.map_or(ExecUse::Other, ExecUse::Restore);
+        }
+        _ => {}
+    }
+    // EXEC only among the sources of ALU operations that write elsewhere.
+    let parts = inst.vopd_parts().map(|p| p.to_vec()).unwrap_or_else(|| vec![*inst]);
+    let read_only = parts.iter().all(|p| {
+        let Some(op) = alu::by_name(p.mnemonic()) else { return false };
+        if matches!(op.op, Op::Cmp(c) if c.writes_exec) || op.flag_out == Flag::LaneMask {
+            return false;
+        }
+        let ops: Vec<&InstOperand> = p.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
+        !(op.dst.is_some() && matches!(ops.first().map(|o| o.value), Some(Operand::Reg(r)) if r.class == RegClass::Exec))
+    });
+    if read_only { ExecUse::Read } else { ExecUse::Other }
+}
+
+fn preds_of(g: &Cfg) -> Option<Vec<Vec<usize>>> {
+    let mut preds = vec![Vec::new(); g.blocks.len()];
+    for i in 0..g.blocks.len() {
+        for s in g.successors(i) {
+            preds[g.block_at(s)?].push(i);
+        }
+    }
+    Some(preds)
+}
+
+/// Scalar state live on entry to each block.
+fn live_in(g: &Cfg) -> Vec<Set> {
+    let n = g.blocks.len();
+    let effects: Vec<Vec<Effect>> = g.blocks.iter().map(|b| b.insts.iter().map(effect).collect()).collect();
+    let mut live = vec![0 as Set; n];
+    loop {
+        let mut changed = false;
+        for i in (0..n).rev() {
+            let mut out: Set = match g.blocks[i].exit {
+                Exit::Call { .. } | Exit::Return | Exit::OffTheEnd => ALL,
+                _ => 0,
+            };
+            for s in g.successors(i) {
+                out |= g.block_at(s).map_or(ALL, |j| live[j]);
+            }
+            for e in effects[i].iter().rev() {
+                out = (out & !e.kills) | e.reads;
+            }
+            if out != live[i] {
+                live[i] = out;
+                changed = true;
+            }
+        }
+        if !changed {
+            return live;
+        }
+    }
+}
+
+/// A candidate region: head block, body entry, join block, blocks of the body.
+struct Region {
+    head: usize,
+    entry: usize,
+    join: usize,
+    body: Vec<bool>,
+    /// The restore's register (None: JOIN ends the program).
+    restore: Option<u32>,
+    /// Index in the head of the instruction that saved the restore's register (None: the head
+    /// lies inside another region closed by the same restore).
+    save_at: Option<usize>,
+}
+
+/// The restore at the top of a join block, or None for a block that only ends the program.
+enum Join {
+    Restore(u32),
+    End,
+}
+
+fn join_kind(g: &Cfg, j: usize) -> Option<Join> {
+    let b = &g.blocks[j];
+    let mut it = b.insts.iter().filter(|i| !ignorable(i.mnemonic()));
+    let first = it.next()?;
+    if let ExecUse::Restore(r) = exec_use(first) {
+        return Some(Join::Restore(r));
+    }
+    let ends = b.exit == Exit::End
+        && b.insts.iter().all(|i| ignorable(i.mnemonic()) || i.mnemonic() == "s_endpgm" || hx_emu::exec::is_dealloc_vgprs(i));
+    ends.then_some(Join::End)
+}
+
+/// The head's save of `sx` that precedes its last narrowing, with only narrowings after it and
+/// no other mention of `sx` up to the head's end; None if there is no such save.
+fn save_in_head(g: &Cfg, h: usize, sx: u32) -> Option<usize> {
+    let insts = &g.blocks[h].insts;
+    let mentions = |i: &Instruction| i.operands().any(|o| op_bits(o) & (1u128 << sx) != 0);
+    for (k, inst) in insts.iter().enumerate().rev() {
+        match exec_use(inst) {
+            ExecUse::Save(r) | ExecUse::NarrowSave(r) if r == sx => return Some(k),
+            ExecUse::None | ExecUse::Read | ExecUse::Narrow | ExecUse::NarrowSave(_) if !mentions(inst) => {}
+            _ => return None,
+        }
+    }
+    None
+}
+
+fn candidate(g: &Cfg, preds: &[Vec<usize>], h: usize) -> Option<Region> {
+    let Exit::Cond { cond: Cond::Execz, taken, fall } = g.blocks[h].exit else { return None };
+    let (join, entry) = (g.block_at(taken)?, g.block_at(fall)?);
+    if join == entry || join == h || entry == h || entry == 0 {
+        return None;
+    }
+    let restore = match join_kind(g, join)? {
+        Join::Restore(r) => Some(r),
+        Join::End => None,
+    };
+    let n = g.blocks.len();
+    let mut body = vec![false; n];
+    let mut work = vec![entry];
+    body[entry] = true;
+    while let Some(b) = work.pop() {
+        if matches!(g.blocks[b].exit, Exit::End | Exit::Call { .. } | Exit::Return | Exit::OffTheEnd) {
+            return None;
+        }
+        for s in g.successors(b) {
+            let j = g.block_at(s)?;
+            if j == h || j == 0 {
+                return None;
+            }
+            if j != join && !body[j] {
+                body[j] = true;
+                work.push(j);
+            }
+        }
+    }
+    // One way in: every predecessor of a body block is in the body, or the head (its fall edge).
+    for b in (0..n).filter(|&b| body[b]) {
+        if preds[b].iter().any(|&p| !(body[p] || (p == h && b == entry))) {
+            return None;
+        }
+    }
+    let save_at = restore.and_then(|sx| save_in_head(g, h, sx));
+    Some(Region { head: h, entry, join, body, restore, save_at })
+}
+
+/// The body keeps EXEC within its entry value (narrowings, restores of masks it saved itself)
+/// and every instruction in it can run in a thread alone.
+fn body_is_confined(g: &Cfg, preds: &[Vec<usize>], r: &Region) -> bool {
+    let n = g.blocks.len();
+    let sgprs: Set = (1u128 << VCC_LO) - 1;
+    // Masks saved inside the body on every path from its entry (a must-analysis).
+    let mut saved_in: Vec<Set> = (0..n).map(|b| if b == r.entry { 0 } else { sgprs }).collect();
+    let step = |s: Set, inst: &Instruction| -> Set {
+        let e = effect(inst);
+        match exec_use(inst) {
+            ExecUse::Save(y) | ExecUse::NarrowSave(y) => (s & !e.may_write) | 1 << y,
+            _ => s & !e.may_write,
+        }
+    };
+    loop {
+        let mut changed = false;
+        for b in (0..n).filter(|&b| r.body[b] && b != r.entry) {
+            let v = preds[b].iter().fold(sgprs, |acc, &p| {
+                let out = g.blocks[p].insts.iter().fold(saved_in[p], |s, i| step(s, i));
+                acc & out
+            });
+            if v != saved_in[b] {
+                saved_in[b] = v;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for b in (0..n).filter(|&b| r.body[b]) {
+        let mut s = saved_in[b];
+        for inst in &g.blocks[b].insts {
+            if !effect(inst).lane_local {
+                return false;
+            }
+            match exec_use(inst) {
+                ExecUse::Restore(y) if s & 1 << y == 0 => return false,
+                ExecUse::Other => return false,
+                _ => {}
+            }
+            s = step(s, inst);
+        }
+    }
+    true
+}
+
+/// Finds the regions of `g` that can be raised as threads' branches, and where each thread's
+/// EXEC bit is known to be set.
+pub fn recover(g: &Cfg) -> Structure {
+    let n = g.blocks.len();
+    let Some(preds) = preds_of(g) else {
+        return Structure { head: vec![false; n], known_on_entry: vec![false; n], known_after: HashSet::new() };
+    };
+    let live = live_in(g);
+    let mut regions: Vec<Region> = (0..n)
+        .filter_map(|h| candidate(g, &preds, h))
+        .filter(|r| {
+            let written = r.body.iter().enumerate().filter(|(_, &x)| x).flat_map(|(b, _)| g.blocks[b].insts.iter()).fold(1u128 << SCC, |w, i| w | effect(i).may_write);
+            written & live[r.join] == 0 && body_is_confined(g, &preds, r)
+        })
+        .collect();
+    // A region closed by a restore needs EXEC ⊆ the restored mask at its head: saved there, or
+    // the head inside a region with the same join (whose body keeps EXEC within that mask).
+    loop {
+        let ok: Vec<bool> = regions
+            .iter()
+            .map(|r| r.restore.is_none() || r.save_at.is_some() || regions.iter().any(|o| o.join == r.join && o.body[r.head] && o.head != r.head))
+            .collect();
+        if ok.iter().all(|&x| x) {
+            break;
+        }
+        let mut k = ok.into_iter();
+        regions.retain(|_| k.next().unwrap_or(false));
+    }
+    let mut head = vec![false; n];
+    for r in &regions {
+        head[r.head] = true;
+    }
+    // Where the thread's EXEC bit is known to be set: the greatest fixed point, as in
+    // crate::exec_full. A restore sets it again when the thread's bit was known set where its
+    // mask was saved and every way into the join comes through that region.
+    let restores: Vec<(usize, usize, usize)> = regions
+        .iter()
+        .filter_map(|r| {
+            let save = r.save_at?;
+            if !preds[r.join].iter().all(|&p| p == r.head || r.body[p]) {
+                return None;
+            }
+            let at = g.blocks[r.join].insts.iter().find(|i| matches!(exec_use(i), ExecUse::Restore(_)))?.offset;
+            Some((r.head, save, at))
+        })
+        .collect();
+    let mut known: Vec<bool> = (0..n).map(|i| i == 0 || !preds[i].is_empty()).collect();
+    let mut after: HashSet<usize>;
+    loop {
+        after = restores
+            .iter()
+            .filter(|&&(h, save, _)| known[h] && !g.blocks[h].insts[..save].iter().any(may_write_exec))
+            .map(|&(_, _, at)| at)
+            .collect();
+        let end: Vec<bool> = (0..n)
+            .map(|b| {
+                if matches!(g.blocks[b].exit, Exit::Call { .. } | Exit::Return) {
+                    return false;
+                }
+                g.blocks[b].insts.iter().fold(known[b], |k, i| if after.contains(&i.offset) { true } else { k && !may_write_exec(i) })
+            })
+            .collect();
+        let mut changed = false;
+        for b in 0..n {
+            let into_body = |p: usize| head[p] && regions.iter().any(|r| r.head == p && r.entry == b);
+            let k = (b == 0 || !preds[b].is_empty()) && preds[b].iter().all(|&p| end[p] || into_body(p));
+            if k != known[b] {
+                known[b] = k;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    Structure { head, known_on_entry: known, known_after: after }
+}
