@@ -66,8 +66,13 @@ fn reg_bits(r: Reg) -> Set {
 }
 
 fn op_bits(o: &InstOperand) -> Set {
-    match o.value {
-        Operand::Reg(r) => reg_bits(r),
+    match (o.spec.kind, o.value) {
+        (_, Operand::Reg(r)) => reg_bits(r),
+        // Implicit operands named by the encoding (VOPC e32's vcc_lo, VOP2's carry): in wave32
+        // a fixed VCC is vcc_lo, as the raiser reads and writes it.
+        (Kind::Fixed(name), _) if name.starts_with("vcc") => 1 << VCC_LO,
+        (Kind::Fixed(name), _) if name.starts_with("m0") => 1 << M0,
+        (Kind::Fixed(name), _) if name.starts_with("scc") => 1 << SCC,
         _ => 0,
     }
 }
