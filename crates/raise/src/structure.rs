@@ -215,7 +215,7 @@ fn effect(inst: &Instruction) -> Effect {
                 e.reads |= 1 << VCC_LO;
                 continue;
             }
-            "s_and_saveexec_b32" | "s_and_not0_saveexec_b32" => {
+            _ if pm.contains("_saveexec_") => {
                 let d = ops.first().map_or(0, |o| op_bits(o));
                 e.kills |= d | 1 << SCC;
                 e.may_write |= d | 1 << SCC;
@@ -360,29 +360,32 @@ struct Region {
     entry: usize,
     join: usize,
     body: Vec<bool>,
-    /// The restore's register (None: JOIN ends the program).
-    restore: Option<u32>,
-    /// Index in the head of the instruction that saved the restore's register (None: the head
-    /// lies inside another region closed by the same restore).
+    join_kind: Join,
+    /// Index in the head of the instruction that saved the restore's register (None: not
+    /// saved there).
     save_at: Option<usize>,
+    /// EXEC equals its value at the body's entry on every edge into JOIN.
+    exact: bool,
 }
 
-/// The restore at the top of a join block, or None for a block that only ends the program.
+/// What the join block starts with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Join {
+    /// `s_or_b32 exec_lo, exec_lo, sX`.
     Restore(u32),
+    /// Nothing but the program's end.
     End,
+    Other,
 }
 
-fn join_kind(g: &Cfg, j: usize) -> Option<Join> {
+fn join_kind(g: &Cfg, j: usize) -> Join {
     let b = &g.blocks[j];
-    let mut it = b.insts.iter().filter(|i| !ignorable(i.mnemonic()));
-    let first = it.next()?;
-    if let ExecUse::Restore(r) = exec_use(first) {
-        return Some(Join::Restore(r));
+    if let Some(ExecUse::Restore(r)) = b.insts.iter().find(|i| !ignorable(i.mnemonic())).map(exec_use) {
+        return Join::Restore(r);
     }
     let ends = b.exit == Exit::End
         && b.insts.iter().all(|i| ignorable(i.mnemonic()) || i.mnemonic() == "s_endpgm" || hx_emu::exec::is_dealloc_vgprs(i));
-    ends.then_some(Join::End)
+    if ends { Join::End } else { Join::Other }
 }
 
 /// The head's save of `sx` that precedes its last narrowing, with only narrowings after it and
@@ -406,10 +409,7 @@ fn candidate(g: &Cfg, preds: &[Vec<usize>], h: usize) -> Option<Region> {
     if join == entry || join == h || entry == h || entry == 0 {
         return None;
     }
-    let restore = match join_kind(g, join)? {
-        Join::Restore(r) => Some(r),
-        Join::End => None,
-    };
+    let join_kind = join_kind(g, join);
     let n = g.blocks.len();
     let mut body = vec![false; n];
     let mut work = vec![entry];
@@ -435,33 +435,203 @@ fn candidate(g: &Cfg, preds: &[Vec<usize>], h: usize) -> Option<Region> {
             return None;
         }
     }
-    let save_at = restore.and_then(|sx| save_in_head(g, h, sx));
-    Some(Region { head: h, entry, join, body, restore, save_at })
+    let save_at = match join_kind {
+        Join::Restore(sx) => save_in_head(g, h, sx),
+        _ => None,
+    };
+    Some(Region { head: h, entry, join, body, join_kind, save_at, exact: false })
 }
 
-/// The body keeps EXEC within its entry value (narrowings, restores of masks it saved itself)
-/// and every instruction in it can run in a thread alone.
-fn body_is_confined(g: &Cfg, preds: &[Vec<usize>], r: &Region) -> bool {
-    let n = g.blocks.len();
-    let sgprs: Set = (1u128 << VCC_LO) - 1;
-    // Masks saved inside the body on every path from its entry (a must-analysis).
-    let mut saved_in: Vec<Set> = (0..n).map(|b| if b == r.entry { 0 } else { sgprs }).collect();
-    let step = |s: Set, inst: &Instruction| -> Set {
-        let e = effect(inst);
-        match exec_use(inst) {
-            ExecUse::Save(y) | ExecUse::NarrowSave(y) => (s & !e.may_write) | 1 << y,
-            _ => s & !e.may_write,
+/// What is known about EXEC and the masks in SGPRs inside a region's body, relative to E, the
+/// value of EXEC at the body's entry. EXEC ⊆ E always (or the body is refused).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Masks {
+    /// EXEC == E.
+    exec_eq: bool,
+    /// Registers holding a mask ⊆ E.
+    sub: Set,
+    /// Registers holding E.
+    eq: Set,
+    /// Registers r with r ⊆ E and r | EXEC == E (the other half of an if-else).
+    comp: Set,
+}
+
+impl Masks {
+    const TOP: Masks = Masks { exec_eq: true, sub: ALL, eq: ALL, comp: ALL };
+    const ENTRY: Masks = Masks { exec_eq: true, sub: 0, eq: 0, comp: 0 };
+
+    fn meet(self, o: Masks) -> Masks {
+        Masks { exec_eq: self.exec_eq && o.exec_eq, sub: self.sub & o.sub, eq: self.eq & o.eq, comp: self.comp & o.comp }
+    }
+}
+
+/// A mask operand as the analysis sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MaskVal {
+    Exec,
+    /// One 32-bit register (its bit in [`Set`]).
+    Reg(u32),
+    Zero,
+    Unknown,
+}
+
+fn mask_val(o: Option<&&InstOperand>) -> MaskVal {
+    let Some(o) = o else { return MaskVal::Unknown };
+    match o.value {
+        Operand::Reg(r) if r.class == RegClass::Exec => {
+            if r.index == 0 && r.dwords <= 1 { MaskVal::Exec } else { MaskVal::Unknown }
         }
-    };
+        Operand::Imm(0) | Operand::IntConst(0) => MaskVal::Zero,
+        _ => match op_bits(o) {
+            b if b.count_ones() == 1 => MaskVal::Reg(b.trailing_zeros()),
+            _ => MaskVal::Unknown,
+        },
+    }
+}
+
+impl Masks {
+    fn sub_of(&self, v: MaskVal) -> bool {
+        match v {
+            MaskVal::Exec | MaskVal::Zero => true,
+            MaskVal::Reg(b) => self.sub >> b & 1 != 0,
+            MaskVal::Unknown => false,
+        }
+    }
+    fn eq_of(&self, v: MaskVal) -> bool {
+        match v {
+            MaskVal::Exec => self.exec_eq,
+            MaskVal::Reg(b) => self.eq >> b & 1 != 0,
+            _ => false,
+        }
+    }
+    fn comp_of(&self, v: MaskVal) -> bool {
+        matches!(v, MaskVal::Reg(b) if self.comp >> b & 1 != 0)
+    }
+
+    /// The state after `inst`, or None where EXEC may leave E.
+    fn step(self, inst: &Instruction) -> Option<Masks> {
+        let m = inst.mnemonic();
+        let e = effect(inst);
+        let ops: Vec<&InstOperand> = inst.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
+        let mut out = self;
+        out.sub &= !e.may_write;
+        out.eq &= !e.may_write;
+        out.comp &= !e.may_write;
+        let bit = |x: bool, b: u32| if x { 1u128 << b } else { 0 };
+        let (a, b) = (mask_val(ops.get(1)), mask_val(ops.get(2)));
+        if m.starts_with("v_cmpx_") {
+            out.exec_eq = false;
+            out.comp = 0;
+            return Some(out);
+        }
+        let dst_exec = is_exec_lo(ops.first());
+        if !dst_exec && !m.contains("saveexec") {
+            if let Some(op) = alu::by_name(m) {
+                // A VALU lane mask: the thread's result where it is active, so ⊆ EXEC ⊆ E.
+                if !op.salu && op.flag_out == Flag::LaneMask {
+                    out.sub |= e.kills;
+                    return Some(out);
+                }
+            }
+            let MaskVal::Reg(d) = mask_val(ops.first()) else { return (!may_write_exec(inst) || exec_use(inst) == ExecUse::Read).then_some(out) };
+            let (sa, sb, ea, eb) = (self.sub_of(a), self.sub_of(b), self.eq_of(a), self.eq_of(b));
+            let (sub, eq, comp) = match m {
+                "s_mov_b32" => (sa, ea, self.comp_of(a)),
+                "s_or_b32" => (sa && sb, sa && sb && (ea || eb), sa && sb && (self.comp_of(a) || self.comp_of(b))),
+                "s_and_b32" => (sa || sb, ea && eb, false),
+                // E ^ EXEC = E \ EXEC: the lanes the narrowing left out.
+                "s_xor_b32" => (sa && sb, false, (a == MaskVal::Exec && eb) || (b == MaskVal::Exec && ea)),
+                "s_and_not1_b32" => (sa, false, false),
+                _ => (false, false, false),
+            };
+            out.sub |= bit(sub, d);
+            out.eq |= bit(eq && sub, d);
+            out.comp |= bit(comp && sub, d);
+            return (!may_write_exec(inst) || exec_use(inst) == ExecUse::Read || exec_use(inst) == ExecUse::Save(d)).then_some(out);
+        }
+        let (sa, sb, ea, eb) = (self.sub_of(a), self.sub_of(b), self.eq_of(a), self.eq_of(b));
+        out.comp = 0;
+        match m {
+            "s_and_b32" if dst_exec && (sa || sb) => out.exec_eq = ea && eb,
+            "s_and_not1_b32" if dst_exec && sa => out.exec_eq = false,
+            "s_mov_b32" if dst_exec && sa => out.exec_eq = ea,
+            "s_or_b32" if dst_exec && sa && sb => {
+                out.exec_eq = ea || eb || (a == MaskVal::Exec && self.comp_of(b)) || (b == MaskVal::Exec && self.comp_of(a));
+            }
+            "s_xor_b32" if dst_exec && sa && sb => {
+                out.exec_eq = false;
+                // E ^ r = E \ r: r is the other half.
+                match (a, b) {
+                    (MaskVal::Exec, MaskVal::Reg(r)) | (MaskVal::Reg(r), MaskVal::Exec) if self.exec_eq => out.comp = 1 << r,
+                    _ => {}
+                }
+            }
+            _ if m.contains("saveexec") => {
+                let MaskVal::Reg(y) = mask_val(ops.first()) else { return None };
+                let s = a;
+                // sY := EXEC (⊆ E; E itself if EXEC was).
+                out.sub |= 1 << y;
+                out.eq |= bit(self.exec_eq, y);
+                match m {
+                    "s_and_saveexec_b32" => {
+                        out.exec_eq = self.exec_eq && self.eq_of(s);
+                        out.comp = bit(self.exec_eq, y);
+                    }
+                    "s_and_not0_saveexec_b32" => {
+                        out.exec_eq = false;
+                        out.comp = bit(self.exec_eq, y);
+                    }
+                    "s_and_not1_saveexec_b32" if self.sub_of(s) => {
+                        out.exec_eq = false;
+                        out.comp = bit(self.comp_of(s), y);
+                    }
+                    "s_or_saveexec_b32" if self.sub_of(s) => out.exec_eq = self.exec_eq || self.eq_of(s) || self.comp_of(s),
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        }
+        if out.exec_eq {
+            // With EXEC == E, every mask ⊆ E is an other half.
+            out.comp |= out.sub;
+        }
+        Some(out)
+    }
+}
+
+/// Checks that the body keeps EXEC within E (its value at the body's entry) and that every
+/// instruction in it can run in a thread alone; returns whether EXEC == E on every edge into
+/// JOIN, or None if the body does not qualify.
+fn body_masks(g: &Cfg, preds: &[Vec<usize>], r: &Region) -> Option<bool> {
+    let n = g.blocks.len();
+    let body: Vec<usize> = (0..n).filter(|&b| r.body[b]).collect();
+    for &b in &body {
+        if !g.blocks[b].insts.iter().all(|i| effect(i).lane_local) {
+            return None;
+        }
+    }
+    // Registers the head leaves at 0 (a loop's exit mask starts so): ⊆ E whatever E is.
+    let zero = g.blocks[r.head].insts.iter().fold(0 as Set, |z, i| {
+        let ops: Vec<&InstOperand> = i.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
+        match (i.mnemonic(), mask_val(ops.first()), mask_val(ops.get(1))) {
+            ("s_mov_b32", MaskVal::Reg(d), MaskVal::Zero) => z | 1 << d,
+            _ => z & !effect(i).may_write,
+        }
+    });
+    let out_of = |state: Masks, b: usize| -> Option<Masks> { g.blocks[b].insts.iter().try_fold(state, |s, i| s.step(i)) };
+    // The greatest fixed point from "everything known" (loops in the body).
+    let mut st_in: Vec<Masks> = vec![Masks::TOP; n];
     loop {
         let mut changed = false;
-        for b in (0..n).filter(|&b| r.body[b] && b != r.entry) {
-            let v = preds[b].iter().fold(sgprs, |acc, &p| {
-                let out = g.blocks[p].insts.iter().fold(saved_in[p], |s, i| step(s, i));
-                acc & out
-            });
-            if v != saved_in[b] {
-                saved_in[b] = v;
+        for &b in &body {
+            let mut v = if b == r.entry { Masks { sub: zero, ..Masks::ENTRY } } else { Masks::TOP };
+            for &p in &preds[b] {
+                if r.body[p] {
+                    v = v.meet(out_of(st_in[p], p)?);
+                }
+            }
+            if v != st_in[b] {
+                st_in[b] = v;
                 changed = true;
             }
         }
@@ -469,21 +639,14 @@ fn body_is_confined(g: &Cfg, preds: &[Vec<usize>], r: &Region) -> bool {
             break;
         }
     }
-    for b in (0..n).filter(|&b| r.body[b]) {
-        let mut s = saved_in[b];
-        for inst in &g.blocks[b].insts {
-            if !effect(inst).lane_local {
-                return false;
-            }
-            match exec_use(inst) {
-                ExecUse::Restore(y) if s & 1 << y == 0 => return false,
-                ExecUse::Other => return false,
-                _ => {}
-            }
-            s = step(s, inst);
+    let mut exact = true;
+    for &b in &body {
+        let out = out_of(st_in[b], b)?;
+        if g.successors(b).iter().any(|&s| g.block_at(s) == Some(r.join)) {
+            exact &= out.exec_eq;
         }
     }
-    true
+    Some(exact)
 }
 
 /// Finds the regions of `g` that can be raised as threads' branches, and where each thread's
@@ -494,26 +657,43 @@ pub fn recover(g: &Cfg) -> Structure {
         return Structure { head: vec![false; n], known_on_entry: vec![false; n], known_after: HashSet::new() };
     };
     let live = live_in(g);
-    let mut regions: Vec<Region> = (0..n)
+    let confined: Vec<Region> = (0..n)
         .filter_map(|h| candidate(g, &preds, h))
-        .filter(|r| {
+        .filter_map(|mut r| {
             let written = r.body.iter().enumerate().filter(|(_, &x)| x).flat_map(|(b, _)| g.blocks[b].insts.iter()).fold(1u128 << SCC, |w, i| w | effect(i).may_write);
-            written & live[r.join] == 0 && body_is_confined(g, &preds, r)
+            if written & live[r.join] != 0 {
+                return None;
+            }
+            r.exact = body_masks(g, &preds, &r)?;
+            Some(r)
         })
         .collect();
-    // A region closed by a restore needs EXEC ⊆ the restored mask at its head: saved there, or
-    // the head inside a region with the same join (whose body keeps EXEC within that mask).
+    // Every thread reaches JOIN with the same EXEC when: the program ends there; or EXEC is
+    // back to E on every way out of the body; or JOIN restores a mask sX ⊇ EXEC, which holds
+    // when sX was saved in the head before the narrowing, or the head lies in a region of the
+    // same kind closed by the same restore (EXEC stays within that region's E ⊆ sX).
+    let mut restores_superset: Vec<bool> = confined.iter().map(|r| r.save_at.is_some()).collect();
     loop {
-        let ok: Vec<bool> = regions
+        let next: Vec<bool> = confined
             .iter()
-            .map(|r| r.restore.is_none() || r.save_at.is_some() || regions.iter().any(|o| o.join == r.join && o.body[r.head] && o.head != r.head))
+            .enumerate()
+            .map(|(i, r)| {
+                restores_superset[i]
+                    || matches!(r.join_kind, Join::Restore(_))
+                        && confined.iter().enumerate().any(|(k, o)| restores_superset[k] && o.join == r.join && o.head != r.head && o.body[r.head])
+            })
             .collect();
-        if ok.iter().all(|&x| x) {
+        if next == restores_superset {
             break;
         }
-        let mut k = ok.into_iter();
-        regions.retain(|_| k.next().unwrap_or(false));
+        restores_superset = next;
     }
+    let regions: Vec<Region> = confined
+        .into_iter()
+        .zip(restores_superset)
+        .filter(|(r, sup)| r.join_kind == Join::End || r.exact || *sup)
+        .map(|(r, _)| r)
+        .collect();
     let mut head = vec![false; n];
     for r in &regions {
         head[r.head] = true;
