@@ -139,6 +139,9 @@ struct Raiser<'ctx, 'a> {
     /// (forgotten at block starts, around instructions that may write EXEC, and inside guarded
     /// code, whose values do not reach the code after it).
     active_memo: std::cell::Cell<Option<IntValue<'ctx>>>,
+    /// The thread's EXEC bit as the instruction that just wrote EXEC computed it (v_cmpx:
+    /// its own compare), so the bit needs no ballot to be read back.
+    fresh_active: Option<IntValue<'ctx>>,
     /// Source address of offset 0 of the code (s_get_pc values).
     pc_base: u64,
     /// The target whose MFMAs dense WMMA is lowered onto (None: the cross-lane path).
@@ -266,6 +269,7 @@ fn raise_inner<'ctx>(
         entry_mode: abi.entry_mode,
         exec_full: false,
         active_memo: std::cell::Cell::new(None),
+        fresh_active: None,
         pc_base: prog.base,
         mfma_target,
     };
@@ -287,14 +291,14 @@ fn raise_inner<'ctx>(
         r.exec_full = st.known_on_entry[i];
         r.active_memo.set(None);
         for inst in &bl.insts {
-            let writes_exec = crate::exec_full::may_write_exec(inst);
+            let writes_exec = crate::structure::writes_exec(inst);
             if writes_exec {
                 r.exec_full = false;
                 r.active_memo.set(None);
             }
             r.inst(inst)?;
             if writes_exec {
-                r.active_memo.set(None);
+                r.active_memo.set(r.fresh_active.take());
             }
             if st.known_after.contains(&inst.offset) {
                 r.exec_full = true;
@@ -1033,6 +1037,8 @@ impl<'ctx> Raiser<'ctx, '_> {
             let writes_exec = matches!(op.op, Op::Cmp(c) if c.writes_exec);
             if writes_exec {
                 self.b.build_store(self.exec, mask)?;
+                // This thread's bit of the ballot is its own operand.
+                self.fresh_active = Some(f);
             }
             match mask_dst {
                 Some(Some(r)) => self.write_sreg(r, 1, mask, inst)?,

@@ -274,6 +274,11 @@ enum ExecUse {
     Other,
 }
 
+/// Whether `inst` may change EXEC (reading or saving it does not).
+pub fn writes_exec(inst: &Instruction) -> bool {
+    !matches!(exec_use(inst), ExecUse::None | ExecUse::Read | ExecUse::Save(_))
+}
+
 fn exec_use(inst: &Instruction) -> ExecUse {
     if !may_write_exec(inst) {
         return ExecUse::None;
@@ -717,7 +722,7 @@ pub fn recover(g: &Cfg) -> Structure {
     loop {
         after = restores
             .iter()
-            .filter(|&&(h, save, _)| known[h] && !g.blocks[h].insts[..save].iter().any(may_write_exec))
+            .filter(|&&(h, save, _)| known[h] && !g.blocks[h].insts[..save].iter().any(writes_exec))
             .map(|&(_, _, at)| at)
             .collect();
         let end: Vec<bool> = (0..n)
@@ -725,7 +730,7 @@ pub fn recover(g: &Cfg) -> Structure {
                 if matches!(g.blocks[b].exit, Exit::Call { .. } | Exit::Return) {
                     return false;
                 }
-                g.blocks[b].insts.iter().fold(known[b], |k, i| if after.contains(&i.offset) { true } else { k && !may_write_exec(i) })
+                g.blocks[b].insts.iter().fold(known[b], |k, i| if after.contains(&i.offset) { true } else { k && !writes_exec(i) })
             })
             .collect();
         let mut changed = false;

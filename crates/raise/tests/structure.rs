@@ -206,3 +206,27 @@ fn regions_that_do_not_qualify_stay_predicated() {
         assert!(s.known_after.is_empty(), "{what}");
     }
 }
+
+#[test]
+fn reading_or_saving_exec_keeps_it_known() {
+    let (g, s) = analyse(
+        "
+    s_load_b64 s[2:3], s[0:1], 0x0
+    s_mov_b32 s9, exec_lo
+    s_and_b32 s10, exec_lo, s4
+    s_cmp_eq_u32 s4, 0
+    s_cbranch_scc1 .Lnext
+    v_mov_b32_e32 v1, s9
+.Lnext:
+    global_store_b32 v0, v1, s[2:3]
+    s_mov_b32 exec_lo, s10
+    s_cbranch_scc1 .Lend
+    global_store_b32 v0, v0, s[2:3]
+.Lend:
+    s_endpgm",
+    );
+    assert!(s.known_on_entry[block_of(&g, at(&g, "v_mov_b32"))]);
+    assert!(s.known_on_entry[block_of(&g, at(&g, "global_store_b32 v0, v1"))]);
+    // A write of EXEC ends it.
+    assert!(!s.known_on_entry[block_of(&g, at(&g, "global_store_b32 v0, v0"))]);
+}
