@@ -307,11 +307,12 @@ fn raise_inner<'ctx>(
         match bl.exit {
             Exit::Call { ret } => r.call_exit(bl.insts.last().expect("a call ends its block"), ret, &graph)?,
             Exit::Return => r.return_exit(bl.insts.last().expect("a return ends its block"), &graph)?,
-            // A recovered if-then (crate::structure): each thread enters the body on its own
-            // EXEC bit and skips to the join otherwise.
-            Exit::Cond { cond: Cond::Execz, taken, fall } if st.head[i] => {
+            // A recovered region (crate::structure): each thread enters the body (or goes on
+            // round the loop) on its own EXEC bit, and goes to the join otherwise.
+            Exit::Cond { cond: cond @ (Cond::Execz | Cond::Execnz), taken, fall } if st.head[i] => {
                 let on = r.active()?;
-                r.b.build_conditional_branch(on, r.blocks[&fall], r.blocks[&taken])?;
+                let (set, clear) = if cond == Cond::Execz { (fall, taken) } else { (taken, fall) };
+                r.b.build_conditional_branch(on, r.blocks[&set], r.blocks[&clear])?;
             }
             e => r.exit(e)?,
         }

@@ -20,6 +20,13 @@
 //! Masks inside stay exact: a compare's ballot counts the lanes running it, and a lane that
 //! skipped contributes 0 as its cleared EXEC bit does in the source; so EXEC, and the branches
 //! on it, are the source wave's in every thread inside.
+//! The same holds for the arms of an if-else (a body that leaves EXEC as it found it needs no
+//! restore at its join: every thread arrives with the same EXEC) and for divergent loops
+//! (`s_and_not1_b32 exec_lo, exec_lo, sDone` then `s_cbranch_execnz` back or `s_cbranch_execz`
+//! out): a thread goes round while its bit is set; one that leaves early keeps its own view of
+//! the masks, in which the exit mask and EXEC still make up the loop's entry EXEC, so JOIN's
+//! restore gives every thread the same EXEC; what else the loop computes in SGPRs must be dead
+//! there. `Masks` tracks what the body does to EXEC relative to its entry value.
 //! Everything else keeps the predicated model.
 
 use crate::cfg::{Cfg, Cond, Exit};
@@ -359,11 +366,18 @@ fn live_in(g: &Cfg) -> Vec<Set> {
     }
 }
 
-/// A candidate region: head block, body entry, join block, blocks of the body.
+/// A candidate region. An if-then: the head's execz skips the body (entered at `entry`) to
+/// `join`. A loop: the latch (`head`) goes on to `cont` or leaves to `join`; `entry` is where
+/// the loop is entered from `pre`.
 struct Region {
     head: usize,
     entry: usize,
+    /// The head's successor for threads whose EXEC bit is set.
+    cont: usize,
+    /// The block whose edge into `entry` enters the region.
+    pre: usize,
     join: usize,
+    is_loop: bool,
     body: Vec<bool>,
     join_kind: Join,
     /// Index in the head of the instruction that saved the restore's register (None: not
@@ -444,29 +458,55 @@ fn candidate(g: &Cfg, preds: &[Vec<usize>], h: usize) -> Option<Region> {
         Join::Restore(sx) => save_in_head(g, h, sx),
         _ => None,
     };
-    Some(Region { head: h, entry, join, body, join_kind, save_at, exact: false })
+    Some(Region { head: h, entry, cont: entry, pre: h, join, body, join_kind, save_at, exact: false, is_loop: false })
 }
 
 /// What is known about EXEC and the masks in SGPRs inside a region's body, relative to E, the
 /// value of EXEC at the body's entry. EXEC ⊆ E always (or the body is refused).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Masks {
+    /// Nothing computed yet (the top of the lattice).
+    top: bool,
     /// EXEC == E.
     exec_eq: bool,
     /// Registers holding a mask ⊆ E.
     sub: Set,
     /// Registers holding E.
     eq: Set,
-    /// Registers r with r ⊆ E and r | EXEC == E (the other half of an if-else).
+    /// Registers r with r ⊆ E and r | EXEC == E (the other half of an if-else, a loop's exit
+    /// mask).
     comp: Set,
+    /// Saved EXEC masks y with the registers r for which r | y == E (what a restore from y
+    /// brings back).
+    saves: Vec<(u32, Set)>,
 }
 
 impl Masks {
-    const TOP: Masks = Masks { exec_eq: true, sub: ALL, eq: ALL, comp: ALL };
-    const ENTRY: Masks = Masks { exec_eq: true, sub: 0, eq: 0, comp: 0 };
+    fn top() -> Masks {
+        Masks { top: true, exec_eq: true, sub: ALL, eq: ALL, comp: ALL, saves: Vec::new() }
+    }
 
-    fn meet(self, o: Masks) -> Masks {
-        Masks { exec_eq: self.exec_eq && o.exec_eq, sub: self.sub & o.sub, eq: self.eq & o.eq, comp: self.comp & o.comp }
+    /// At the entry, with `zero` the registers known to hold 0 (⊆ E whatever E is).
+    fn entry(zero: Set) -> Masks {
+        Masks { top: false, exec_eq: true, sub: zero, eq: 0, comp: zero, saves: Vec::new() }
+    }
+
+    fn meet(&self, o: &Masks) -> Masks {
+        if self.top {
+            return o.clone();
+        }
+        if o.top {
+            return self.clone();
+        }
+        let saves = self.saves.iter().filter_map(|&(y, a)| o.saves.iter().find(|&&(z, _)| z == y).map(|&(_, b)| (y, a & b))).collect();
+        Masks { top: false, exec_eq: self.exec_eq && o.exec_eq, sub: self.sub & o.sub, eq: self.eq & o.eq, comp: self.comp & o.comp, saves }
+    }
+
+    fn saved(&self, v: MaskVal) -> Set {
+        match v {
+            MaskVal::Reg(y) => self.saves.iter().find(|&&(z, _)| z == y).map_or(0, |&(_, s)| s),
+            _ => 0,
+        }
     }
 }
 
@@ -514,14 +554,23 @@ impl Masks {
     }
 
     /// The state after `inst`, or None where EXEC may leave E.
-    fn step(self, inst: &Instruction) -> Option<Masks> {
+    fn step(&self, inst: &Instruction) -> Option<Masks> {
+        if self.top {
+            return Some(self.clone());
+        }
         let m = inst.mnemonic();
         let e = effect(inst);
         let ops: Vec<&InstOperand> = inst.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
-        let mut out = self;
+        let mut out = self.clone();
         out.sub &= !e.may_write;
         out.eq &= !e.may_write;
         out.comp &= !e.may_write;
+        out.saves.retain(|&(y, _)| e.may_write >> y & 1 == 0);
+        for (_, r) in out.saves.iter_mut() {
+            *r &= !e.may_write;
+        }
+        // Registers r with r | EXEC == E, kept by a save of EXEC into y.
+        let comps_now = self.comp & !e.may_write;
         let bit = |x: bool, b: u32| if x { 1u128 << b } else { 0 };
         let (a, b) = (mask_val(ops.get(1)), mask_val(ops.get(2)));
         if m.starts_with("v_cmpx_") {
@@ -552,16 +601,28 @@ impl Masks {
             out.sub |= bit(sub, d);
             out.eq |= bit(eq && sub, d);
             out.comp |= bit(comp && sub, d);
+            if m == "s_mov_b32" && a == MaskVal::Exec {
+                out.saves.push((d, comps_now));
+            }
             return (!may_write_exec(inst) || exec_use(inst) == ExecUse::Read || exec_use(inst) == ExecUse::Save(d)).then_some(out);
         }
         let (sa, sb, ea, eb) = (self.sub_of(a), self.sub_of(b), self.eq_of(a), self.eq_of(b));
         out.comp = 0;
         match m {
             "s_and_b32" if dst_exec && (sa || sb) => out.exec_eq = ea && eb,
-            "s_and_not1_b32" if dst_exec && sa => out.exec_eq = false,
+            "s_and_not1_b32" if dst_exec && sa => {
+                out.exec_eq = false;
+                // (EXEC & ~r) | r == EXEC | r: a loop's exit mask stays the other half.
+                if let (MaskVal::Exec, MaskVal::Reg(r)) = (a, b) {
+                    out.comp = bit(self.comp_of(b), r);
+                }
+            }
             "s_mov_b32" if dst_exec && sa => out.exec_eq = ea,
             "s_or_b32" if dst_exec && sa && sb => {
                 out.exec_eq = ea || eb || (a == MaskVal::Exec && self.comp_of(b)) || (b == MaskVal::Exec && self.comp_of(a));
+                // EXEC only grows: its other halves stay so, and a restore from a save brings
+                // back the other halves of the saved EXEC.
+                out.comp = comps_now | self.saved(a) | self.saved(b);
             }
             "s_xor_b32" if dst_exec && sa && sb => {
                 out.exec_eq = false;
@@ -577,6 +638,7 @@ impl Masks {
                 // sY := EXEC (⊆ E; E itself if EXEC was).
                 out.sub |= 1 << y;
                 out.eq |= bit(self.exec_eq, y);
+                out.saves.push((y, comps_now));
                 match m {
                     "s_and_saveexec_b32" => {
                         out.exec_eq = self.exec_eq && self.eq_of(s);
@@ -600,14 +662,16 @@ impl Masks {
             // With EXEC == E, every mask ⊆ E is an other half.
             out.comp |= out.sub;
         }
+        out.comp &= out.sub;
         Some(out)
     }
 }
 
-/// Checks that the body keeps EXEC within E (its value at the body's entry) and that every
-/// instruction in it can run in a thread alone; returns whether EXEC == E on every edge into
-/// JOIN, or None if the body does not qualify.
-fn body_masks(g: &Cfg, preds: &[Vec<usize>], r: &Region) -> Option<bool> {
+/// Checks that the body keeps EXEC within E (its value where the region is entered) and that
+/// every instruction in it can run in a thread alone; returns whether every thread leaving it
+/// has EXEC == E (after JOIN's restore, for a loop), or None if the body does not qualify.
+/// `zero`: the registers holding 0 where the region is entered.
+fn body_masks(g: &Cfg, preds: &[Vec<usize>], r: &Region, zero: Set) -> Option<bool> {
     let n = g.blocks.len();
     let body: Vec<usize> = (0..n).filter(|&b| r.body[b]).collect();
     for &b in &body {
@@ -615,24 +679,16 @@ fn body_masks(g: &Cfg, preds: &[Vec<usize>], r: &Region) -> Option<bool> {
             return None;
         }
     }
-    // Registers the head leaves at 0 (a loop's exit mask starts so): ⊆ E whatever E is.
-    let zero = g.blocks[r.head].insts.iter().fold(0 as Set, |z, i| {
-        let ops: Vec<&InstOperand> = i.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
-        match (i.mnemonic(), mask_val(ops.first()), mask_val(ops.get(1))) {
-            ("s_mov_b32", MaskVal::Reg(d), MaskVal::Zero) => z | 1 << d,
-            _ => z & !effect(i).may_write,
-        }
-    });
-    let out_of = |state: Masks, b: usize| -> Option<Masks> { g.blocks[b].insts.iter().try_fold(state, |s, i| s.step(i)) };
+    let out_of = |state: &Masks, b: usize| -> Option<Masks> { g.blocks[b].insts.iter().try_fold(state.clone(), |s, i| s.step(i)) };
     // The greatest fixed point from "everything known" (loops in the body).
-    let mut st_in: Vec<Masks> = vec![Masks::TOP; n];
+    let mut st_in: Vec<Masks> = vec![Masks::top(); n];
     loop {
         let mut changed = false;
         for &b in &body {
-            let mut v = if b == r.entry { Masks { sub: zero, ..Masks::ENTRY } } else { Masks::TOP };
+            let mut v = if b == r.entry { Masks::entry(zero) } else { Masks::top() };
             for &p in &preds[b] {
                 if r.body[p] {
-                    v = v.meet(out_of(st_in[p], p)?);
+                    v = v.meet(&out_of(&st_in[p], p)?);
                 }
             }
             if v != st_in[b] {
@@ -646,12 +702,109 @@ fn body_masks(g: &Cfg, preds: &[Vec<usize>], r: &Region) -> Option<bool> {
     }
     let mut exact = true;
     for &b in &body {
-        let out = out_of(st_in[b], b)?;
+        let out = out_of(&st_in[b], b)?;
         if g.successors(b).iter().any(|&s| g.block_at(s) == Some(r.join)) {
-            exact &= out.exec_eq;
+            // A loop's threads all ran its body, each leaving with its own view of the masks:
+            // JOIN's restore from the other half of EXEC gives E in every view.
+            let restored = match r.join_kind {
+                Join::Restore(x) if r.is_loop => out.comp_of(MaskVal::Reg(x)) || out.eq_of(MaskVal::Reg(x)),
+                _ => false,
+            };
+            exact &= out.exec_eq || restored;
         }
     }
     Some(exact)
+}
+
+/// Registers holding 0 at the end of each block on every path (a loop's exit mask starts so).
+fn zero_out(g: &Cfg, preds: &[Vec<usize>]) -> Vec<Set> {
+    let n = g.blocks.len();
+    let transfer = |b: usize, z: Set| -> Set {
+        g.blocks[b].insts.iter().fold(z, |z, i| {
+            let ops: Vec<&InstOperand> = i.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
+            match (i.mnemonic(), mask_val(ops.first()), mask_val(ops.get(1))) {
+                ("s_mov_b32", MaskVal::Reg(d), MaskVal::Zero) => z | 1 << d,
+                _ => z & !effect(i).may_write,
+            }
+        })
+    };
+    let mut out = vec![ALL; n];
+    loop {
+        let mut changed = false;
+        for b in 0..n {
+            let calls = matches!(g.blocks[b].exit, Exit::Call { .. } | Exit::Return);
+            let z_in = if b == 0 { 0 } else { preds[b].iter().fold(ALL, |z, &p| z & out[p]) };
+            let v = if calls { 0 } else { transfer(b, z_in) };
+            if v != out[b] {
+                out[b] = v;
+                changed = true;
+            }
+        }
+        if !changed {
+            return out;
+        }
+    }
+}
+
+/// A divergent loop: `latch` ends with `s_cbranch_execz EXIT` (or `s_cbranch_execnz BACK`,
+/// falling to EXIT); a thread goes on while its EXEC bit is set. The loop is entered by one
+/// edge and left only by the latch's.
+fn loop_candidate(g: &Cfg, preds: &[Vec<usize>], l: usize) -> Option<Region> {
+    let (cont, exit) = match g.blocks[l].exit {
+        Exit::Cond { cond: Cond::Execz, taken, fall } => (fall, taken),
+        Exit::Cond { cond: Cond::Execnz, taken, fall } => (taken, fall),
+        _ => return None,
+    };
+    let (c, x) = (g.block_at(cont)?, g.block_at(exit)?);
+    if c == x || x == l || l == 0 {
+        return None;
+    }
+    let n = g.blocks.len();
+    let mut body = vec![false; n];
+    body[l] = true;
+    let mut work = Vec::new();
+    if !body[c] {
+        body[c] = true;
+        work.push(c);
+    }
+    let mut back = c == l;
+    while let Some(b) = work.pop() {
+        if matches!(g.blocks[b].exit, Exit::End | Exit::Call { .. } | Exit::Return | Exit::OffTheEnd) {
+            return None;
+        }
+        for s in g.successors(b) {
+            let j = g.block_at(s)?;
+            if j == x || j == 0 {
+                return None;
+            }
+            back |= j == l;
+            if !body[j] {
+                body[j] = true;
+                work.push(j);
+            }
+        }
+    }
+    let entries: Vec<(usize, usize)> = (0..n).filter(|&b| body[b]).flat_map(|b| preds[b].iter().filter(|&&p| !body[p]).map(move |&p| (p, b))).collect();
+    let [(pre, entry)] = entries[..] else { return None };
+    if !back || preds[x] != [l] {
+        return None;
+    }
+    Some(Region { head: l, entry, cont: c, pre, join: x, body, join_kind: join_kind(g, x), save_at: None, exact: false, is_loop: true })
+}
+
+/// Scalar state live after the first instruction of `join` (its restore).
+fn live_after_restore(g: &Cfg, live: &[Set], join: usize) -> Set {
+    let b = &g.blocks[join];
+    let mut out: Set = g.successors(join).iter().fold(0, |o, &s| o | g.block_at(s).map_or(ALL, |j| live[j]));
+    if matches!(b.exit, Exit::Call { .. } | Exit::Return | Exit::OffTheEnd) {
+        out = ALL;
+    }
+    let first = b.insts.iter().position(|i| !ignorable(i.mnemonic())).unwrap_or(0);
+    for i in b.insts[first + 1..].iter().rev() {
+        let e = effect(i);
+        out = (out & !e.kills) | e.reads;
+    }
+    out
 }
 
 /// Finds the regions of `g` that can be raised as threads' branches, and where each thread's
@@ -662,14 +815,22 @@ pub fn recover(g: &Cfg) -> Structure {
         return Structure { head: vec![false; n], known_on_entry: vec![false; n], known_after: HashSet::new() };
     };
     let live = live_in(g);
+    let zero = zero_out(g, &preds);
     let confined: Vec<Region> = (0..n)
-        .filter_map(|h| candidate(g, &preds, h))
+        .filter_map(|h| candidate(g, &preds, h).or_else(|| loop_candidate(g, &preds, h)))
         .filter_map(|mut r| {
             let written = r.body.iter().enumerate().filter(|(_, &x)| x).flat_map(|(b, _)| g.blocks[b].insts.iter()).fold(1u128 << SCC, |w, i| w | effect(i).may_write);
-            if written & live[r.join] != 0 {
+            r.exact = body_masks(g, &preds, &r, zero[r.pre])?;
+            // What a thread that left early (or skipped) has not computed must be dead where
+            // the threads meet again; a loop's exit mask may be read by JOIN's restore, which
+            // gives E in every thread's view.
+            let live_at_join = match r.join_kind {
+                Join::Restore(_) if r.is_loop => live_after_restore(g, &live, r.join),
+                _ => live[r.join],
+            };
+            if written & live_at_join != 0 || (r.is_loop && !(r.exact || r.join_kind == Join::End)) {
                 return None;
             }
-            r.exact = body_masks(g, &preds, &r)?;
             Some(r)
         })
         .collect();
@@ -706,25 +867,25 @@ pub fn recover(g: &Cfg) -> Structure {
     // Where the thread's EXEC bit is known to be set: the greatest fixed point, as in
     // crate::exec_full. A restore sets it again when the thread's bit was known set where its
     // mask was saved and every way into the join comes through that region.
-    let restores: Vec<(usize, usize, usize)> = regions
+    // (restore offset, head, index of the save in the head) for if-thens; for loops, the save
+    // is the loop's entry edge (the restore gives E back).
+    let restores: Vec<(usize, usize, Option<usize>)> = regions
         .iter()
         .filter_map(|r| {
-            let save = r.save_at?;
             if !preds[r.join].iter().all(|&p| p == r.head || r.body[p]) {
                 return None;
             }
             let at = g.blocks[r.join].insts.iter().find(|i| matches!(exec_use(i), ExecUse::Restore(_)))?.offset;
-            Some((r.head, save, at))
+            match (r.is_loop, r.save_at) {
+                (true, _) if r.exact => Some((at, r.pre, None)),
+                (false, Some(save)) => Some((at, r.head, Some(save))),
+                _ => None,
+            }
         })
         .collect();
     let mut known: Vec<bool> = (0..n).map(|i| i == 0 || !preds[i].is_empty()).collect();
-    let mut after: HashSet<usize>;
+    let mut after: HashSet<usize> = restores.iter().map(|&(at, _, _)| at).collect();
     loop {
-        after = restores
-            .iter()
-            .filter(|&&(h, save, _)| known[h] && !g.blocks[h].insts[..save].iter().any(writes_exec))
-            .map(|&(_, _, at)| at)
-            .collect();
         let end: Vec<bool> = (0..n)
             .map(|b| {
                 if matches!(g.blocks[b].exit, Exit::Call { .. } | Exit::Return) {
@@ -733,9 +894,18 @@ pub fn recover(g: &Cfg) -> Structure {
                 g.blocks[b].insts.iter().fold(known[b], |k, i| if after.contains(&i.offset) { true } else { k && !writes_exec(i) })
             })
             .collect();
-        let mut changed = false;
+        let next_after: HashSet<usize> = restores
+            .iter()
+            .filter(|&&(_, b, save)| match save {
+                Some(save) => known[b] && !g.blocks[b].insts[..save].iter().any(writes_exec),
+                None => end[b],
+            })
+            .map(|&(at, _, _)| at)
+            .collect();
+        let mut changed = next_after != after;
+        after = next_after;
         for b in 0..n {
-            let into_body = |p: usize| head[p] && regions.iter().any(|r| r.head == p && r.entry == b);
+            let into_body = |p: usize| head[p] && regions.iter().any(|r| r.head == p && r.cont == b);
             let k = (b == 0 || !preds[b].is_empty()) && preds[b].iter().all(|&p| end[p] || into_body(p));
             if k != known[b] {
                 known[b] = k;

@@ -27,6 +27,17 @@ fn analyse(asm: &str) -> (Cfg, Structure) {
     (g.clone(), recover(&g))
 }
 
+trait Heads {
+    fn heads_contain(&self, g: &Cfg, offset: usize) -> bool;
+}
+
+impl Heads for Structure {
+    /// Whether the block holding `offset` is a recovered head (or loop latch).
+    fn heads_contain(&self, g: &Cfg, offset: usize) -> bool {
+        self.head[block_of(g, offset)]
+    }
+}
+
 /// Starts of the blocks recovered as region heads.
 fn heads(g: &Cfg, s: &Structure) -> Vec<usize> {
     g.blocks.iter().zip(&s.head).filter(|(_, &h)| h).map(|(b, _)| b.start).collect()
@@ -165,11 +176,57 @@ fn if_else_and_a_loop_inside_an_if_are_recovered() {
     global_store_b32 v0, v1, s[2:3]
     s_endpgm",
     );
-    // The then-arm, the else-arm, and the if around the loop.
-    assert_eq!(heads(&g, &s).len(), 3);
+    // The then-arm, the else-arm, the if around the loop, and the loop (its latch).
+    assert_eq!(heads(&g, &s).len(), 4);
+    assert!(s.heads_contain(&g, at(&g, "s_cbranch_execnz")));
     assert!(s.known_on_entry[block_of(&g, at(&g, "s_mov_b32 s5, 0"))]);
-    // Inside the loop, lanes leave: not known there.
-    assert!(!s.known_on_entry[block_of(&g, at(&g, "v_add_nc_u32_e32 v2, s5, v2"))]);
+    // A thread goes round the loop only while its bit is set: known inside.
+    assert!(s.known_on_entry[block_of(&g, at(&g, "v_add_nc_u32_e32 v2, s5, v2"))]);
+    // And after the loop's restore (EXEC is the loop's entry value again).
+    assert!(s.known_after.contains(&at(&g, "s_or_b32 exec_lo, exec_lo, s4")));
+}
+
+/// A divergent loop as LLVM writes it: the exit mask s4 starts at 0, collects the lanes whose
+/// exit test holds, and leaves EXEC; JOIN restores it. `body` is inside the loop, `after` past
+/// the restore.
+fn divergent_loop(body: &str, after: &str) -> String {
+    format!(
+        "
+    s_load_b64 s[2:3], s[0:1], 0x0
+    s_mov_b32 s4, 0
+    s_mov_b32 s5, 0
+.Lloop:
+    v_add_nc_u32_e32 v1, s5, v1
+    s_add_co_i32 s5, s5, 1
+    {body}
+    v_cmp_eq_u32_e32 vcc_lo, s5, v0
+    s_or_b32 s4, vcc_lo, s4
+    s_and_not1_b32 exec_lo, exec_lo, s4
+    s_cbranch_execnz .Lloop
+    s_or_b32 exec_lo, exec_lo, s4
+    global_store_b32 v0, v1, s[2:3]
+    {after}
+    s_endpgm"
+    )
+}
+
+#[test]
+fn divergent_loops_become_per_thread_loops_where_proven() {
+    let (g, s) = analyse(&divergent_loop("global_store_b32 v0, v1, s[2:3] offset:64", ""));
+    assert_eq!(heads(&g, &s), [g.blocks[block_of(&g, at(&g, "s_cbranch_execnz"))].start]);
+    // Refused: the loop counter read after the loop (threads that left early stopped counting);
+    // the exit mask read after the restore; a barrier or readlane inside; EXEC widened inside.
+    let refused = [
+        ("live counter", divergent_loop("", "v_mov_b32_e32 v2, s5\n    global_store_b32 v0, v2, s[2:3]")),
+        ("live exit mask", divergent_loop("", "v_mov_b32_e32 v2, s4\n    global_store_b32 v0, v2, s[2:3]")),
+        ("barrier", divergent_loop("s_barrier_signal -1\n    s_barrier_wait 0xffff", "")),
+        ("readlane", divergent_loop("v_readlane_b32 s9, v1, 1", "")),
+        ("widened", divergent_loop("s_mov_b32 exec_lo, s9", "")),
+    ];
+    for (what, asm) in refused {
+        let (g, s) = analyse(&asm);
+        assert!(heads(&g, &s).is_empty(), "{what}: recovered");
+    }
 }
 
 #[test]
