@@ -122,6 +122,12 @@ struct Effect {
     kills: Set,
     may_write: Set,
     lane_local: bool,
+    exec: ExecUse,
+}
+
+/// [`effect`] of every instruction of `g`, by block.
+fn effects_of(g: &Cfg) -> Vec<Vec<Effect>> {
+    g.blocks.iter().map(|b| b.insts.iter().map(|i| Effect { exec: exec_use(i), ..effect(i) }).collect()).collect()
 }
 
 fn effect(inst: &Instruction) -> Effect {
@@ -265,8 +271,9 @@ fn effect(inst: &Instruction) -> Effect {
 }
 
 /// How an instruction uses EXEC.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 enum ExecUse {
+    #[default]
     None,
     /// Reads it as a source only.
     Read,
@@ -283,7 +290,13 @@ enum ExecUse {
 
 /// Whether `inst` may change EXEC (reading or saving it does not).
 pub fn writes_exec(inst: &Instruction) -> bool {
-    !matches!(exec_use(inst), ExecUse::None | ExecUse::Read | ExecUse::Save(_))
+    exec_use(inst).writes()
+}
+
+impl ExecUse {
+    fn writes(self) -> bool {
+        !matches!(self, ExecUse::None | ExecUse::Read | ExecUse::Save(_))
+    }
 }
 
 fn exec_use(inst: &Instruction) -> ExecUse {
@@ -338,9 +351,8 @@ fn preds_of(g: &Cfg) -> Option<Vec<Vec<usize>>> {
 }
 
 /// Scalar state live on entry to each block.
-fn live_in(g: &Cfg) -> Vec<Set> {
+fn live_in(g: &Cfg, effects: &[Vec<Effect>]) -> Vec<Set> {
     let n = g.blocks.len();
-    let effects: Vec<Vec<Effect>> = g.blocks.iter().map(|b| b.insts.iter().map(effect).collect()).collect();
     let mut live = vec![0 as Set; n];
     loop {
         let mut changed = false;
@@ -554,12 +566,11 @@ impl Masks {
     }
 
     /// The state after `inst`, or None where EXEC may leave E.
-    fn step(&self, inst: &Instruction) -> Option<Masks> {
+    fn step(&self, inst: &Instruction, e: &Effect) -> Option<Masks> {
         if self.top {
             return Some(self.clone());
         }
         let m = inst.mnemonic();
-        let e = effect(inst);
         let ops: Vec<&InstOperand> = inst.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
         let mut out = self.clone();
         out.sub &= !e.may_write;
@@ -587,7 +598,7 @@ impl Masks {
                     return Some(out);
                 }
             }
-            let MaskVal::Reg(d) = mask_val(ops.first()) else { return (!may_write_exec(inst) || exec_use(inst) == ExecUse::Read).then_some(out) };
+            let MaskVal::Reg(d) = mask_val(ops.first()) else { return (!may_write_exec(inst) || e.exec == ExecUse::Read).then_some(out) };
             let (sa, sb, ea, eb) = (self.sub_of(a), self.sub_of(b), self.eq_of(a), self.eq_of(b));
             let (sub, eq, comp) = match m {
                 "s_mov_b32" => (sa, ea, self.comp_of(a)),
@@ -604,7 +615,7 @@ impl Masks {
             if m == "s_mov_b32" && a == MaskVal::Exec {
                 out.saves.push((d, comps_now));
             }
-            return (!may_write_exec(inst) || exec_use(inst) == ExecUse::Read || exec_use(inst) == ExecUse::Save(d)).then_some(out);
+            return (!may_write_exec(inst) || e.exec == ExecUse::Read || e.exec == ExecUse::Save(d)).then_some(out);
         }
         let (sa, sb, ea, eb) = (self.sub_of(a), self.sub_of(b), self.eq_of(a), self.eq_of(b));
         out.comp = 0;
@@ -671,28 +682,29 @@ impl Masks {
 /// every instruction in it can run in a thread alone; returns whether every thread leaving it
 /// has EXEC == E (after JOIN's restore, for a loop), or None if the body does not qualify.
 /// `zero`: the registers holding 0 where the region is entered.
-fn body_masks(g: &Cfg, preds: &[Vec<usize>], r: &Region, zero: Set) -> Option<bool> {
+fn body_masks(g: &Cfg, preds: &[Vec<usize>], effects: &[Vec<Effect>], r: &Region, zero: Set) -> Option<bool> {
     let n = g.blocks.len();
     let body: Vec<usize> = (0..n).filter(|&b| r.body[b]).collect();
-    for &b in &body {
-        if !g.blocks[b].insts.iter().all(|i| effect(i).lane_local) {
-            return None;
-        }
+    if body.iter().any(|&b| effects[b].iter().any(|e| !e.lane_local)) {
+        return None;
     }
-    let out_of = |state: &Masks, b: usize| -> Option<Masks> { g.blocks[b].insts.iter().try_fold(state.clone(), |s, i| s.step(i)) };
+    let out_of = |state: &Masks, b: usize| -> Option<Masks> {
+        g.blocks[b].insts.iter().zip(&effects[b]).try_fold(state.clone(), |s, (i, e)| s.step(i, e))
+    };
     // The greatest fixed point from "everything known" (loops in the body).
-    let mut st_in: Vec<Masks> = vec![Masks::top(); n];
+    let mut out: Vec<Masks> = vec![Masks::top(); n];
     loop {
         let mut changed = false;
         for &b in &body {
             let mut v = if b == r.entry { Masks::entry(zero) } else { Masks::top() };
             for &p in &preds[b] {
                 if r.body[p] {
-                    v = v.meet(&out_of(&st_in[p], p)?);
+                    v = v.meet(&out[p]);
                 }
             }
-            if v != st_in[b] {
-                st_in[b] = v;
+            let o = out_of(&v, b)?;
+            if o != out[b] {
+                out[b] = o;
                 changed = true;
             }
         }
@@ -702,29 +714,32 @@ fn body_masks(g: &Cfg, preds: &[Vec<usize>], r: &Region, zero: Set) -> Option<bo
     }
     let mut exact = true;
     for &b in &body {
-        let out = out_of(&st_in[b], b)?;
         if g.successors(b).iter().any(|&s| g.block_at(s) == Some(r.join)) {
+            let out = &out[b];
             // A loop's threads all ran its body, each leaving with its own view of the masks:
             // JOIN's restore from the other half of EXEC gives E in every view.
             let restored = match r.join_kind {
                 Join::Restore(x) if r.is_loop => out.comp_of(MaskVal::Reg(x)) || out.eq_of(MaskVal::Reg(x)),
                 _ => false,
             };
-            exact &= out.exec_eq || restored;
+            exact &= !out.top && (out.exec_eq || restored);
         }
     }
     Some(exact)
 }
 
 /// Registers holding 0 at the end of each block on every path (a loop's exit mask starts so).
-fn zero_out(g: &Cfg, preds: &[Vec<usize>]) -> Vec<Set> {
+fn zero_out(g: &Cfg, preds: &[Vec<usize>], effects: &[Vec<Effect>]) -> Vec<Set> {
     let n = g.blocks.len();
     let transfer = |b: usize, z: Set| -> Set {
-        g.blocks[b].insts.iter().fold(z, |z, i| {
+        g.blocks[b].insts.iter().zip(&effects[b]).fold(z, |z, (i, e)| {
+            if i.mnemonic() != "s_mov_b32" {
+                return z & !e.may_write;
+            }
             let ops: Vec<&InstOperand> = i.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
-            match (i.mnemonic(), mask_val(ops.first()), mask_val(ops.get(1))) {
-                ("s_mov_b32", MaskVal::Reg(d), MaskVal::Zero) => z | 1 << d,
-                _ => z & !effect(i).may_write,
+            match (mask_val(ops.first()), mask_val(ops.get(1))) {
+                (MaskVal::Reg(d), MaskVal::Zero) => z | 1 << d,
+                _ => z & !e.may_write,
             }
         })
     };
@@ -793,15 +808,14 @@ fn loop_candidate(g: &Cfg, preds: &[Vec<usize>], l: usize) -> Option<Region> {
 }
 
 /// Scalar state live after the first instruction of `join` (its restore).
-fn live_after_restore(g: &Cfg, live: &[Set], join: usize) -> Set {
+fn live_after_restore(g: &Cfg, effects: &[Vec<Effect>], live: &[Set], join: usize) -> Set {
     let b = &g.blocks[join];
     let mut out: Set = g.successors(join).iter().fold(0, |o, &s| o | g.block_at(s).map_or(ALL, |j| live[j]));
     if matches!(b.exit, Exit::Call { .. } | Exit::Return | Exit::OffTheEnd) {
         out = ALL;
     }
     let first = b.insts.iter().position(|i| !ignorable(i.mnemonic())).unwrap_or(0);
-    for i in b.insts[first + 1..].iter().rev() {
-        let e = effect(i);
+    for e in effects[join][first + 1..].iter().rev() {
         out = (out & !e.kills) | e.reads;
     }
     out
@@ -814,18 +828,19 @@ pub fn recover(g: &Cfg) -> Structure {
     let Some(preds) = preds_of(g) else {
         return Structure { head: vec![false; n], known_on_entry: vec![false; n], known_after: HashSet::new() };
     };
-    let live = live_in(g);
-    let zero = zero_out(g, &preds);
+    let effects = effects_of(g);
+    let live = live_in(g, &effects);
+    let zero = zero_out(g, &preds, &effects);
     let confined: Vec<Region> = (0..n)
         .filter_map(|h| candidate(g, &preds, h).or_else(|| loop_candidate(g, &preds, h)))
         .filter_map(|mut r| {
-            let written = r.body.iter().enumerate().filter(|(_, &x)| x).flat_map(|(b, _)| g.blocks[b].insts.iter()).fold(1u128 << SCC, |w, i| w | effect(i).may_write);
-            r.exact = body_masks(g, &preds, &r, zero[r.pre])?;
+            let written = (0..n).filter(|&b| r.body[b]).flat_map(|b| effects[b].iter()).fold(1u128 << SCC, |w, e| w | e.may_write);
+            r.exact = body_masks(g, &preds, &effects, &r, zero[r.pre])?;
             // What a thread that left early (or skipped) has not computed must be dead where
             // the threads meet again; a loop's exit mask may be read by JOIN's restore, which
             // gives E in every thread's view.
             let live_at_join = match r.join_kind {
-                Join::Restore(_) if r.is_loop => live_after_restore(g, &live, r.join),
+                Join::Restore(_) if r.is_loop => live_after_restore(g, &effects, &live, r.join),
                 _ => live[r.join],
             };
             if written & live_at_join != 0 || (r.is_loop && !(r.exact || r.join_kind == Join::End)) {
@@ -891,13 +906,13 @@ pub fn recover(g: &Cfg) -> Structure {
                 if matches!(g.blocks[b].exit, Exit::Call { .. } | Exit::Return) {
                     return false;
                 }
-                g.blocks[b].insts.iter().fold(known[b], |k, i| if after.contains(&i.offset) { true } else { k && !writes_exec(i) })
+                g.blocks[b].insts.iter().zip(&effects[b]).fold(known[b], |k, (i, e)| if after.contains(&i.offset) { true } else { k && !e.exec.writes() })
             })
             .collect();
         let next_after: HashSet<usize> = restores
             .iter()
             .filter(|&&(_, b, save)| match save {
-                Some(save) => known[b] && !g.blocks[b].insts[..save].iter().any(writes_exec),
+                Some(save) => known[b] && !effects[b][..save].iter().any(|e| e.exec.writes()),
                 None => end[b],
             })
             .map(|&(at, _, _)| at)
