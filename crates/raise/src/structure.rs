@@ -340,18 +340,23 @@ fn exec_use(inst: &Instruction) -> ExecUse {
     if read_only { ExecUse::Read } else { ExecUse::Other }
 }
 
-fn preds_of(g: &Cfg) -> Option<Vec<Vec<usize>>> {
+/// Successor and predecessor block indices of every block (None: an edge leaves the graph).
+fn edges_of(g: &Cfg) -> Option<(Vec<Vec<usize>>, Vec<Vec<usize>>)> {
+    let at: std::collections::HashMap<usize, usize> = g.blocks.iter().enumerate().map(|(i, b)| (b.start, i)).collect();
+    let mut succ = vec![Vec::new(); g.blocks.len()];
     let mut preds = vec![Vec::new(); g.blocks.len()];
     for i in 0..g.blocks.len() {
         for s in g.successors(i) {
-            preds[g.block_at(s)?].push(i);
+            let j = *at.get(&s)?;
+            succ[i].push(j);
+            preds[j].push(i);
         }
     }
-    Some(preds)
+    Some((succ, preds))
 }
 
 /// Scalar state live on entry to each block.
-fn live_in(g: &Cfg, effects: &[Vec<Effect>]) -> Vec<Set> {
+fn live_in(g: &Cfg, succ: &[Vec<usize>], effects: &[Vec<Effect>]) -> Vec<Set> {
     let n = g.blocks.len();
     let mut live = vec![0 as Set; n];
     loop {
@@ -361,8 +366,8 @@ fn live_in(g: &Cfg, effects: &[Vec<Effect>]) -> Vec<Set> {
                 Exit::Call { .. } | Exit::Return | Exit::OffTheEnd => ALL,
                 _ => 0,
             };
-            for s in g.successors(i) {
-                out |= g.block_at(s).map_or(ALL, |j| live[j]);
+            for &j in &succ[i] {
+                out |= live[j];
             }
             for e in effects[i].iter().rev() {
                 out = (out & !e.kills) | e.reads;
@@ -434,9 +439,10 @@ fn save_in_head(g: &Cfg, h: usize, sx: u32) -> Option<usize> {
     None
 }
 
-fn candidate(g: &Cfg, preds: &[Vec<usize>], h: usize) -> Option<Region> {
-    let Exit::Cond { cond: Cond::Execz, taken, fall } = g.blocks[h].exit else { return None };
-    let (join, entry) = (g.block_at(taken)?, g.block_at(fall)?);
+fn candidate(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], h: usize) -> Option<Region> {
+    let Exit::Cond { cond: Cond::Execz, .. } = g.blocks[h].exit else { return None };
+    // Cond exits list the taken successor first.
+    let (join, entry) = (*succ[h].first()?, *succ[h].get(1)?);
     if join == entry || join == h || entry == h || entry == 0 {
         return None;
     }
@@ -449,8 +455,7 @@ fn candidate(g: &Cfg, preds: &[Vec<usize>], h: usize) -> Option<Region> {
         if matches!(g.blocks[b].exit, Exit::End | Exit::Call { .. } | Exit::Return | Exit::OffTheEnd) {
             return None;
         }
-        for s in g.successors(b) {
-            let j = g.block_at(s)?;
+        for &j in &succ[b] {
             if j == h || j == 0 {
                 return None;
             }
@@ -682,7 +687,7 @@ impl Masks {
 /// every instruction in it can run in a thread alone; returns whether every thread leaving it
 /// has EXEC == E (after JOIN's restore, for a loop), or None if the body does not qualify.
 /// `zero`: the registers holding 0 where the region is entered.
-fn body_masks(g: &Cfg, preds: &[Vec<usize>], effects: &[Vec<Effect>], r: &Region, zero: Set) -> Option<bool> {
+fn body_masks(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], effects: &[Vec<Effect>], r: &Region, zero: Set) -> Option<bool> {
     let n = g.blocks.len();
     let body: Vec<usize> = (0..n).filter(|&b| r.body[b]).collect();
     if body.iter().any(|&b| effects[b].iter().any(|e| !e.lane_local)) {
@@ -714,7 +719,7 @@ fn body_masks(g: &Cfg, preds: &[Vec<usize>], effects: &[Vec<Effect>], r: &Region
     }
     let mut exact = true;
     for &b in &body {
-        if g.successors(b).iter().any(|&s| g.block_at(s) == Some(r.join)) {
+        if succ[b].contains(&r.join) {
             let out = &out[b];
             // A loop's threads all ran its body, each leaving with its own view of the masks:
             // JOIN's restore from the other half of EXEC gives E in every view.
@@ -764,13 +769,14 @@ fn zero_out(g: &Cfg, preds: &[Vec<usize>], effects: &[Vec<Effect>]) -> Vec<Set> 
 /// A divergent loop: `latch` ends with `s_cbranch_execz EXIT` (or `s_cbranch_execnz BACK`,
 /// falling to EXIT); a thread goes on while its EXEC bit is set. The loop is entered by one
 /// edge and left only by the latch's.
-fn loop_candidate(g: &Cfg, preds: &[Vec<usize>], l: usize) -> Option<Region> {
-    let (cont, exit) = match g.blocks[l].exit {
-        Exit::Cond { cond: Cond::Execz, taken, fall } => (fall, taken),
-        Exit::Cond { cond: Cond::Execnz, taken, fall } => (taken, fall),
+fn loop_candidate(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], l: usize) -> Option<Region> {
+    // Cond exits list the taken successor first.
+    let (taken, fall) = (*succ[l].first()?, *succ[l].get(1)?);
+    let (c, x) = match g.blocks[l].exit {
+        Exit::Cond { cond: Cond::Execz, .. } => (fall, taken),
+        Exit::Cond { cond: Cond::Execnz, .. } => (taken, fall),
         _ => return None,
     };
-    let (c, x) = (g.block_at(cont)?, g.block_at(exit)?);
     if c == x || x == l || l == 0 {
         return None;
     }
@@ -787,8 +793,7 @@ fn loop_candidate(g: &Cfg, preds: &[Vec<usize>], l: usize) -> Option<Region> {
         if matches!(g.blocks[b].exit, Exit::End | Exit::Call { .. } | Exit::Return | Exit::OffTheEnd) {
             return None;
         }
-        for s in g.successors(b) {
-            let j = g.block_at(s)?;
+        for &j in &succ[b] {
             if j == x || j == 0 {
                 return None;
             }
@@ -808,9 +813,9 @@ fn loop_candidate(g: &Cfg, preds: &[Vec<usize>], l: usize) -> Option<Region> {
 }
 
 /// Scalar state live after the first instruction of `join` (its restore).
-fn live_after_restore(g: &Cfg, effects: &[Vec<Effect>], live: &[Set], join: usize) -> Set {
+fn live_after_restore(g: &Cfg, succ: &[Vec<usize>], effects: &[Vec<Effect>], live: &[Set], join: usize) -> Set {
     let b = &g.blocks[join];
-    let mut out: Set = g.successors(join).iter().fold(0, |o, &s| o | g.block_at(s).map_or(ALL, |j| live[j]));
+    let mut out: Set = succ[join].iter().fold(0, |o, &j| o | live[j]);
     if matches!(b.exit, Exit::Call { .. } | Exit::Return | Exit::OffTheEnd) {
         out = ALL;
     }
@@ -825,22 +830,22 @@ fn live_after_restore(g: &Cfg, effects: &[Vec<Effect>], live: &[Set], join: usiz
 /// EXEC bit is known to be set.
 pub fn recover(g: &Cfg) -> Structure {
     let n = g.blocks.len();
-    let Some(preds) = preds_of(g) else {
+    let Some((succ, preds)) = edges_of(g) else {
         return Structure { head: vec![false; n], known_on_entry: vec![false; n], known_after: HashSet::new() };
     };
     let effects = effects_of(g);
-    let live = live_in(g, &effects);
+    let live = live_in(g, &succ, &effects);
     let zero = zero_out(g, &preds, &effects);
     let confined: Vec<Region> = (0..n)
-        .filter_map(|h| candidate(g, &preds, h).or_else(|| loop_candidate(g, &preds, h)))
+        .filter_map(|h| candidate(g, &succ, &preds, h).or_else(|| loop_candidate(g, &succ, &preds, h)))
         .filter_map(|mut r| {
             let written = (0..n).filter(|&b| r.body[b]).flat_map(|b| effects[b].iter()).fold(1u128 << SCC, |w, e| w | e.may_write);
-            r.exact = body_masks(g, &preds, &effects, &r, zero[r.pre])?;
+            r.exact = body_masks(g, &succ, &preds, &effects, &r, zero[r.pre])?;
             // What a thread that left early (or skipped) has not computed must be dead where
             // the threads meet again; a loop's exit mask may be read by JOIN's restore, which
             // gives E in every thread's view.
             let live_at_join = match r.join_kind {
-                Join::Restore(_) if r.is_loop => live_after_restore(g, &effects, &live, r.join),
+                Join::Restore(_) if r.is_loop => live_after_restore(g, &succ, &effects, &live, r.join),
                 _ => live[r.join],
             };
             if written & live_at_join != 0 || (r.is_loop && !(r.exact || r.join_kind == Join::End)) {
