@@ -689,7 +689,8 @@ impl Masks {
 /// `zero`: the registers holding 0 where the region is entered.
 fn body_masks(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], effects: &[Vec<Effect>], r: &Region, zero: Set) -> Option<bool> {
     let n = g.blocks.len();
-    let body: Vec<usize> = (0..n).filter(|&b| r.body[b]).collect();
+    // Reverse postorder from the entry: a few rounds reach the fixed point.
+    let body = reverse_postorder(succ, r.entry, &r.body);
     if body.iter().any(|&b| effects[b].iter().any(|e| !e.lane_local)) {
         return None;
     }
@@ -731,6 +732,27 @@ fn body_masks(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], effects: &[Vec
         }
     }
     Some(exact)
+}
+
+/// The blocks of `within` reachable from `entry` (inside `within`), in reverse postorder.
+fn reverse_postorder(succ: &[Vec<usize>], entry: usize, within: &[bool]) -> Vec<usize> {
+    let mut seen = vec![false; succ.len()];
+    let mut post = Vec::new();
+    let mut stack = vec![(entry, 0usize)];
+    seen[entry] = true;
+    while let Some((b, k)) = stack.pop() {
+        if let Some(&s) = succ[b].get(k) {
+            stack.push((b, k + 1));
+            if within[s] && !seen[s] {
+                seen[s] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(b);
+        }
+    }
+    post.reverse();
+    post
 }
 
 /// Registers holding 0 at the end of each block on every path (a loop's exit mask starts so).
