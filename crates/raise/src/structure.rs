@@ -600,6 +600,9 @@ impl Masks {
                 // A VALU lane mask: the thread's result where it is active, so ⊆ EXEC ⊆ E.
                 if !op.salu && op.flag_out == Flag::LaneMask {
                     out.sub |= e.kills;
+                    if out.exec_eq {
+                        out.comp |= out.sub;
+                    }
                     return Some(out);
                 }
             }
@@ -619,6 +622,10 @@ impl Masks {
             out.comp |= bit(comp && sub, d);
             if m == "s_mov_b32" && a == MaskVal::Exec {
                 out.saves.push((d, comps_now));
+            }
+            if out.exec_eq {
+                // With EXEC == E, every mask ⊆ E is an other half (a loop's exit mask set to 0).
+                out.comp |= out.sub;
             }
             return (!may_write_exec(inst) || e.exec == ExecUse::Read || e.exec == ExecUse::Save(d)).then_some(out);
         }
