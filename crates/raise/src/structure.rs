@@ -1,4 +1,5 @@
-//! Structure recovery: the if-then EXEC idiom LLVM emits, raised as a thread's own branch.
+//! Structure recovery: the EXEC idioms LLVM emits for if-then, if-else and divergent loops,
+//! raised as each thread's own branches.
 //!
 //! LLVM opens an if-then region by narrowing EXEC (`s_and_saveexec_b32 sX, cond`, or
 //! `s_mov_b32 sX, exec_lo` then `v_cmpx_*` / `s_and_b32 exec_lo, exec_lo, m`), skips the body
@@ -8,15 +9,18 @@
 //! knowing their bit is set, so their VALU writes and memory accesses need no predicate. Proven:
 //! - one way in (the head's fall-through edge) and one way out (to JOIN); no program end, call
 //!   or return inside;
-//! - the body only narrows EXEC, or restores it from masks it saved itself: every lane active
-//!   inside was active at its entry, so a thread that skips would have changed nothing there;
-//! - at JOIN, EXEC ⊆ sX on every path (sX saved in the head before the narrowing, or the head
-//!   inside another region closed by the same restore), so the restore gives sX whether the
-//!   thread skipped or not;
+//! - the body keeps EXEC within its entry value (narrowings, restores of masks saved inside,
+//!   the if-else and loop-mask idioms below): every lane active inside was active at its entry,
+//!   so a thread that skips would have changed nothing there;
+//! - every thread reaches JOIN with the same EXEC: the body leaves EXEC as it found it, or
+//!   EXEC ⊆ sX on every path (sX saved in the head before the narrowing, or the head inside
+//!   another region closed by the same restore) so the restore gives sX, or JOIN ends the
+//!   program;
 //! - no scalar register the body may write is live at JOIN (a thread that skips does not
 //!   compute it);
 //! - nothing inside reads another lane or needs the whole wave (readlane, DPP, permutes,
 //!   barriers, ...): a lane that skipped is not running there.
+//!
 //! Masks inside stay exact: a compare's ballot counts the lanes running it, and a lane that
 //! skipped contributes 0 as its cleared EXEC bit does in the source; so EXEC, and the branches
 //! on it, are the source wave's in every thread inside.
@@ -27,6 +31,7 @@
 //! the masks, in which the exit mask and EXEC still make up the loop's entry EXEC, so JOIN's
 //! restore gives every thread the same EXEC; what else the loop computes in SGPRs must be dead
 //! there. `Masks` tracks what the body does to EXEC relative to its entry value.
+//!
 //! Everything else keeps the predicated model.
 
 use crate::cfg::{Cfg, Cond, Exit};
@@ -340,15 +345,18 @@ fn exec_use(inst: &Instruction) -> ExecUse {
     if read_only { ExecUse::Read } else { ExecUse::Other }
 }
 
+/// Block indices, per block.
+type Adjacency = Vec<Vec<usize>>;
+
 /// Successor and predecessor block indices of every block (None: an edge leaves the graph).
-fn edges_of(g: &Cfg) -> Option<(Vec<Vec<usize>>, Vec<Vec<usize>>)> {
+fn edges_of(g: &Cfg) -> Option<(Adjacency, Adjacency)> {
     let at: std::collections::HashMap<usize, usize> = g.blocks.iter().enumerate().map(|(i, b)| (b.start, i)).collect();
     let mut succ = vec![Vec::new(); g.blocks.len()];
     let mut preds = vec![Vec::new(); g.blocks.len()];
-    for i in 0..g.blocks.len() {
+    for (i, out) in succ.iter_mut().enumerate() {
         for s in g.successors(i) {
             let j = *at.get(&s)?;
-            succ[i].push(j);
+            out.push(j);
             preds[j].push(i);
         }
     }
