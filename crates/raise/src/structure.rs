@@ -580,7 +580,8 @@ impl Masks {
 
     /// The state after `inst`, or None where EXEC may leave E.
     fn step(&self, inst: &Instruction, e: &Effect) -> Option<Masks> {
-        if self.top {
+        // Most instructions touch neither EXEC nor a scalar register.
+        if self.top || (e.may_write == 0 && e.exec == ExecUse::None) {
             return Some(self.clone());
         }
         let m = inst.mnemonic();
