@@ -4,9 +4,9 @@
 //! set: until something writes EXEC, the predication of VALU writes and memory accesses on that
 //! bit is always true. The raiser then writes and accesses memory unpredicated there, which
 //! leaves the optimisation pipeline and the backend less to remove (a predicated load is a
-//! branch around it, and a machine basic block more).
+//! branch around it, and a machine basic block more). crate::structure computes where that
+//! holds (with the recovered regions, where the thread's own bit is known set).
 
-use crate::cfg::{Cfg, Exit};
 use hx_isa::{Instruction, Operand, RegClass};
 
 /// Whether `inst` may write EXEC (conservative: any instruction that names EXEC, the
@@ -20,46 +20,14 @@ pub fn may_write_exec(inst: &Instruction) -> bool {
     parts.iter().any(|i| i.operands().any(|o| matches!(o.value, Operand::Reg(r) if r.class == RegClass::Exec)))
 }
 
-/// For each block of `g` (in order), whether EXEC holds its entry value on every path into it.
-pub fn full_on_entry(g: &Cfg) -> Vec<bool> {
-    let n = g.blocks.len();
-    let keeps: Vec<bool> = g
-        .blocks
-        .iter()
-        .map(|b| !matches!(b.exit, Exit::Call { .. } | Exit::Return) && !b.insts.iter().any(may_write_exec))
-        .collect();
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for i in 0..n {
-        for s in g.successors(i) {
-            match g.block_at(s) {
-                Some(j) => preds[j].push(i),
-                // A successor outside the graph: nothing is known about the paths there.
-                None => return vec![false; n],
-            }
-        }
-    }
-    // The greatest fixed point: start from "full" everywhere and remove what some path breaks.
-    // Block 0 is entered from the kernel's start, where EXEC is full.
-    let mut full: Vec<bool> = (0..n).map(|i| i == 0 || !preds[i].is_empty()).collect();
-    loop {
-        let mut changed = false;
-        for i in 0..n {
-            let f = (i == 0 || !preds[i].is_empty()) && preds[i].iter().all(|&p| full[p] && keeps[p]);
-            if f != full[i] {
-                full[i] = f;
-                changed = true;
-            }
-        }
-        if !changed {
-            return full;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cfg::{Block, Cond};
+    use crate::cfg::{Block, Cfg, Cond, Exit};
+
+    fn full_on_entry(g: &Cfg) -> Vec<bool> {
+        crate::structure::recover(g).known_on_entry
+    }
     use hx_isa::Target;
 
     fn inst(bytes: &[u8], text: &str) -> Instruction {

@@ -132,12 +132,16 @@ struct Raiser<'ctx, 'a> {
     half_base: IntValue<'ctx>,
     /// MODE bits 7:0 at entry ([`KernelAbi::entry_mode`]).
     entry_mode: u8,
-    /// EXEC still holds its entry value here (crate::exec_full): every running thread is active.
+    /// This thread's EXEC bit is known to be set here (EXEC still holds its entry value,
+    /// crate::exec_full, or the thread is inside a recovered region, crate::structure).
     exec_full: bool,
     /// This thread's EXEC bit, computed once per stretch of code where EXEC does not change
     /// (forgotten at block starts, around instructions that may write EXEC, and inside guarded
     /// code, whose values do not reach the code after it).
     active_memo: std::cell::Cell<Option<IntValue<'ctx>>>,
+    /// The thread's EXEC bit as the instruction that just wrote EXEC computed it (v_cmpx:
+    /// its own compare), so the bit needs no ballot to be read back.
+    fresh_active: Option<IntValue<'ctx>>,
     /// Source address of offset 0 of the code (s_get_pc values).
     pc_base: u64,
     /// The target whose MFMAs dense WMMA is lowered onto (None: the cross-lane path).
@@ -265,6 +269,7 @@ fn raise_inner<'ctx>(
         entry_mode: abi.entry_mode,
         exec_full: false,
         active_memo: std::cell::Cell::new(None),
+        fresh_active: None,
         pc_base: prog.base,
         mfma_target,
     };
@@ -280,25 +285,35 @@ fn raise_inner<'ctx>(
         r.blocks.insert(bl.start, bb);
     }
     r.b.build_unconditional_branch(r.blocks[&graph.blocks[0].start])?;
-    let full = crate::exec_full::full_on_entry(&graph);
-    for (bl, full) in graph.blocks.iter().zip(full) {
+    let st = crate::structure::recover(&graph);
+    for (i, bl) in graph.blocks.iter().enumerate() {
         r.b.position_at_end(r.blocks[&bl.start]);
-        r.exec_full = full;
+        r.exec_full = st.known_on_entry[i];
         r.active_memo.set(None);
         for inst in &bl.insts {
-            let writes_exec = crate::exec_full::may_write_exec(inst);
+            let writes_exec = crate::structure::writes_exec(inst);
             if writes_exec {
                 r.exec_full = false;
                 r.active_memo.set(None);
             }
             r.inst(inst)?;
             if writes_exec {
-                r.active_memo.set(None);
+                r.active_memo.set(r.fresh_active.take());
+            }
+            if st.known_after.contains(&inst.offset) {
+                r.exec_full = true;
             }
         }
         match bl.exit {
             Exit::Call { ret } => r.call_exit(bl.insts.last().expect("a call ends its block"), ret, &graph)?,
             Exit::Return => r.return_exit(bl.insts.last().expect("a return ends its block"), &graph)?,
+            // A recovered region (crate::structure): each thread enters the body (or goes on
+            // round the loop) on its own EXEC bit, and goes to the join otherwise.
+            Exit::Cond { cond: cond @ (Cond::Execz | Cond::Execnz), taken, fall } if st.head[i] => {
+                let on = r.active()?;
+                let (set, clear) = if cond == Cond::Execz { (fall, taken) } else { (taken, fall) };
+                r.b.build_conditional_branch(on, r.blocks[&set], r.blocks[&clear])?;
+            }
             e => r.exit(e)?,
         }
     }
@@ -1023,6 +1038,8 @@ impl<'ctx> Raiser<'ctx, '_> {
             let writes_exec = matches!(op.op, Op::Cmp(c) if c.writes_exec);
             if writes_exec {
                 self.b.build_store(self.exec, mask)?;
+                // This thread's bit of the ballot is its own operand.
+                self.fresh_active = Some(f);
             }
             match mask_dst {
                 Some(Some(r)) => self.write_sreg(r, 1, mask, inst)?,
@@ -1198,7 +1215,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 }
 
-fn is_modifier(k: &Kind) -> bool {
+pub(crate) fn is_modifier(k: &Kind) -> bool {
     matches!(k, Kind::Omod | Kind::OpSel { .. } | Kind::OpSelMasked { .. } | Kind::Flag(_) | Kind::SmemCachePolicy | Kind::PkBits { .. })
 }
 

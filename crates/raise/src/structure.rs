@@ -1,0 +1,978 @@
+//! Structure recovery: the EXEC idioms LLVM emits for if-then, if-else and divergent loops,
+//! raised as each thread's own branches.
+//!
+//! LLVM opens an if-then region by narrowing EXEC (`s_and_saveexec_b32 sX, cond`, or
+//! `s_mov_b32 sX, exec_lo` then `v_cmpx_*` / `s_and_b32 exec_lo, exec_lo, m`), skips the body
+//! with `s_cbranch_execz JOIN` when no lane is left, and closes it at JOIN with
+//! `s_or_b32 exec_lo, exec_lo, sX` (or ends the program there). Where the shape is proven, a
+//! thread whose EXEC bit the narrowing cleared goes straight to JOIN, and the others run the body
+//! knowing their bit is set, so their VALU writes and memory accesses need no predicate. Proven:
+//! - one way in (the head's fall-through edge) and one way out (to JOIN); no program end, call
+//!   or return inside;
+//! - the body keeps EXEC within its entry value (narrowings, restores of masks saved inside,
+//!   the if-else and loop-mask idioms below): every lane active inside was active at its entry,
+//!   so a thread that skips would have changed nothing there;
+//! - every thread reaches JOIN with the same EXEC: the body leaves EXEC as it found it, or
+//!   EXEC ⊆ sX on every path (sX saved in the head before the narrowing, or the head inside
+//!   another region closed by the same restore) so the restore gives sX, or JOIN ends the
+//!   program;
+//! - no scalar register the body may write is live at JOIN (a thread that skips does not
+//!   compute it);
+//! - nothing inside reads another lane or needs the whole wave (readlane, DPP, permutes,
+//!   barriers, ...): a lane that skipped is not running there.
+//!
+//! Masks inside stay exact: a compare's ballot counts the lanes running it, and a lane that
+//! skipped contributes 0 as its cleared EXEC bit does in the source; so EXEC, and the branches
+//! on it, are the source wave's in every thread inside.
+//! The same holds for the arms of an if-else (a body that leaves EXEC as it found it needs no
+//! restore at its join: every thread arrives with the same EXEC) and for divergent loops
+//! (`s_and_not1_b32 exec_lo, exec_lo, sDone` then `s_cbranch_execnz` back or `s_cbranch_execz`
+//! out): a thread goes round while its bit is set; one that leaves early keeps its own view of
+//! the masks, in which the exit mask and EXEC still make up the loop's entry EXEC, so JOIN's
+//! restore gives every thread the same EXEC; what else the loop computes in SGPRs must be dead
+//! there. `Masks` tracks what the body does to EXEC relative to its entry value.
+//!
+//! Everything else keeps the predicated model.
+
+use crate::cfg::{Cfg, Cond, Exit};
+use crate::exec_full::may_write_exec;
+use crate::ir::is_modifier;
+use hx_emu::alu::table::{self as alu, Flag, Op};
+use hx_isa::{InstOperand, Instruction, Kind, Operand, Reg, RegClass};
+use std::collections::HashSet;
+
+/// Scalar state as bits: s0..s105, then VCC_LO, VCC_HI, M0, SCC, ttmp0..15.
+type Set = u128;
+const VCC_LO: u32 = 106;
+const M0: u32 = 108;
+const SCC: u32 = 109;
+const TTMP0: u32 = 110;
+const ALL: Set = Set::MAX;
+
+/// What [`recover`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Structure {
+    /// Per block: the head of a recovered region (its execz exit becomes the thread's branch
+    /// into the body, taken where its EXEC bit is set).
+    pub head: Vec<bool>,
+    /// Per block: the thread's EXEC bit is known to be set on entry.
+    pub known_on_entry: Vec<bool>,
+    /// Offsets of restores after which the thread's EXEC bit is known to be set again.
+    pub known_after: HashSet<usize>,
+}
+
+fn reg_bits(r: Reg) -> Set {
+    let n = r.dwords.max(1) as u32;
+    let span = |first: u32, limit: u32| -> Set {
+        (first..first + n).filter(|&b| b < limit).fold(0, |s, b| s | 1u128 << b)
+    };
+    match r.class {
+        RegClass::Sgpr => span(r.index as u32, VCC_LO),
+        RegClass::Vcc => span(VCC_LO + (r.index as u32 & 1), VCC_LO + 2),
+        RegClass::Vccz => 1 << VCC_LO,
+        RegClass::M0 => 1 << M0,
+        RegClass::Scc => 1 << SCC,
+        RegClass::Ttmp => span(TTMP0 + r.index as u32, TTMP0 + 16),
+        _ => 0,
+    }
+}
+
+fn op_bits(o: &InstOperand) -> Set {
+    match (o.spec.kind, o.value) {
+        (_, Operand::Reg(r)) => reg_bits(r),
+        // Implicit operands named by the encoding (VOPC e32's vcc_lo, VOP2's carry): in wave32
+        // a fixed VCC is vcc_lo, as the raiser reads and writes it.
+        (Kind::Fixed(name), _) if name.starts_with("vcc") => 1 << VCC_LO,
+        (Kind::Fixed(name), _) if name.starts_with("m0") => 1 << M0,
+        (Kind::Fixed(name), _) if name.starts_with("scc") => 1 << SCC,
+        _ => 0,
+    }
+}
+
+fn is_exec_lo(o: Option<&&InstOperand>) -> bool {
+    matches!(o.map(|o| o.value), Some(Operand::Reg(r)) if r.class == RegClass::Exec && r.index == 0 && r.dwords <= 1)
+}
+
+fn single_sgpr(o: Option<&&InstOperand>) -> Option<u32> {
+    match o.map(|o| o.value) {
+        Some(Operand::Reg(r)) if r.class == RegClass::Sgpr && r.dwords <= 1 => Some(r.index as u32),
+        _ => None,
+    }
+}
+
+fn ignorable(m: &str) -> bool {
+    m.starts_with("s_wait_") && m != "s_wait_tensorcnt"
+        || matches!(
+            m,
+            "s_nop" | "s_delay_alu" | "s_clause" | "s_set_inst_prefetch_distance" | "v_nop" | "s_set_vgpr_msb" | "s_prefetch_inst"
+                | "s_prefetch_inst_pc_rel" | "s_prefetch_data" | "s_prefetch_data_pc_rel" | "s_buffer_prefetch_data"
+                | "global_prefetch_b8" | "flat_prefetch_b8"
+        )
+}
+
+/// LDS operations a thread does alone (no other lane's data, no wave-wide counter).
+fn ds_lane_local(m: &str) -> bool {
+    const OPS: [&str; 14] = [
+        "ds_load_", "ds_store_", "ds_add_", "ds_sub_", "ds_rsub_", "ds_and_", "ds_or_", "ds_xor_", "ds_min_", "ds_max_",
+        "ds_cmpstore_", "ds_storexchg_", "ds_inc_", "ds_dec_",
+    ];
+    OPS.iter().any(|p| m.starts_with(p)) && !hx_emu::mem_ops::is_transpose_load(m)
+}
+
+/// Scalar state one instruction reads (a superset), writes for certain (a subset), and may
+/// write (a superset), and whether a thread can run it alone.
+#[derive(Debug, Clone, Copy, Default)]
+struct Effect {
+    reads: Set,
+    kills: Set,
+    may_write: Set,
+    lane_local: bool,
+    exec: ExecUse,
+}
+
+/// [`effect`] of every instruction of `g`, by block.
+fn effects_of(g: &Cfg) -> Vec<Vec<Effect>> {
+    g.blocks.iter().map(|b| b.insts.iter().map(|i| Effect { exec: exec_use(i), ..effect(i) }).collect()).collect()
+}
+
+fn effect(inst: &Instruction) -> Effect {
+    let m = inst.mnemonic();
+    if ignorable(m) {
+        return Effect { lane_local: true, ..Effect::default() };
+    }
+    let parts = inst.vopd_parts().map(|p| p.to_vec()).unwrap_or_else(|| vec![*inst]);
+    let mut e = Effect { lane_local: true, ..Effect::default() };
+    let cross_lane = ["permlane", "readlane", "readfirstlane", "writelane", "swizzle", "permute", "_dpp", "_sdwa"];
+    for p in &parts {
+        let pm = p.mnemonic();
+        let ops: Vec<&InstOperand> = p.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
+        let all: Set = ops.iter().map(|o| op_bits(o)).fold(0, |a, b| a | b);
+        let except = |skip: &[usize]| -> Set {
+            ops.iter().enumerate().filter(|(i, _)| !skip.contains(i)).map(|(_, o)| op_bits(o)).fold(0, |a, b| a | b)
+        };
+        if cross_lane.iter().any(|c| pm.contains(c)) || p.dpp().is_some() || p.wmma().is_some() || p.tensor().is_some() {
+            e.lane_local = false;
+        }
+        if p.bitop3_table().is_some() {
+            e.reads |= all;
+            continue;
+        }
+        if pm == "s_endpgm" || hx_emu::exec::is_dealloc_vgprs(p) {
+            continue;
+        }
+        if let Some(op) = alu::by_name(pm) {
+            if op.salu {
+                let reads_dst = hx_emu::exec::sopk_reads_dst(pm) || op.acc || matches!(op.op, Op::SBitset0B32 | Op::SBitset1B32);
+                if op.dst.is_some() && !ops.is_empty() {
+                    e.kills |= op_bits(ops[0]);
+                    e.reads |= if reads_dst { all } else { except(&[0]) };
+                } else {
+                    e.reads |= all;
+                }
+                if op.flag_out == Flag::Scc {
+                    e.kills |= 1 << SCC;
+                }
+                if op.flag_in == Flag::Scc {
+                    e.reads |= 1 << SCC;
+                }
+                e.may_write |= e.kills | 1 << SCC;
+            } else {
+                let mut skip = Vec::new();
+                let mut i = 0;
+                if op.dst.is_some() {
+                    skip.push(0);
+                    i = 1;
+                }
+                let writes_exec = matches!(op.op, Op::Cmp(c) if c.writes_exec);
+                if op.flag_out == Flag::LaneMask {
+                    match ops.get(i).map(|o| (&o.spec.kind, o.value)) {
+                        Some((Kind::Fixed(_), _)) => {
+                            e.kills |= op_bits(ops[i]);
+                            skip.push(i);
+                            i += 1;
+                        }
+                        Some((Kind::SDst { .. } | Kind::SDst8 { .. } | Kind::SDstX { .. } | Kind::SDstNoM0 { .. }, Operand::Reg(_))) => {
+                            e.kills |= op_bits(ops[i]);
+                            skip.push(i);
+                            i += 1;
+                        }
+                        _ if !writes_exec => e.kills |= 1 << VCC_LO,
+                        _ => {}
+                    }
+                }
+                e.reads |= except(&skip);
+                e.may_write |= e.kills;
+                if op.flag_in == Flag::LaneMask {
+                    // Without a mask operand after the sources, VCC is read implicitly.
+                    let at = i + op.srcs.len() - op.acc as usize;
+                    if !matches!(ops.get(at).map(|o| o.value), Some(Operand::Reg(r)) if r.class != RegClass::Vcc) {
+                        e.reads |= 1 << VCC_LO;
+                    }
+                }
+            }
+            continue;
+        }
+        if pm.starts_with("s_load_") {
+            if let Some(o) = ops.first().filter(|o| matches!(o.spec.kind, Kind::SDst { .. } | Kind::SDst8 { .. } | Kind::SDstX { .. } | Kind::SDstNoM0 { .. })) {
+                e.kills |= op_bits(o);
+                e.may_write |= op_bits(o);
+                e.reads |= except(&[0]);
+            } else {
+                e.reads |= all;
+                e.may_write = ALL;
+            }
+            continue;
+        }
+        match pm {
+            "s_branch" | "s_cbranch_execz" | "s_cbranch_execnz" => continue,
+            "s_cbranch_scc0" | "s_cbranch_scc1" => {
+                e.reads |= 1 << SCC;
+                continue;
+            }
+            "s_cbranch_vccz" | "s_cbranch_vccnz" => {
+                e.reads |= 1 << VCC_LO;
+                continue;
+            }
+            _ if pm.contains("_saveexec_") => {
+                let d = ops.first().map_or(0, |o| op_bits(o));
+                e.kills |= d | 1 << SCC;
+                e.may_write |= d | 1 << SCC;
+                e.reads |= except(&[0]);
+                continue;
+            }
+            // Not lane-local, but their scalar effects are known (what keeps registers around
+            // them dead).
+            "v_readlane_b32" | "v_readfirstlane_b32" => {
+                let d = ops.first().map_or(0, |o| op_bits(o));
+                e.kills |= d;
+                e.may_write |= d;
+                e.reads |= except(&[0]);
+                continue;
+            }
+            "v_writelane_b32" => {
+                e.reads |= all;
+                continue;
+            }
+            _ if pm.starts_with("s_barrier_") => {
+                e.reads |= all;
+                e.may_write |= 1 << SCC;
+                e.lane_local = false;
+                continue;
+            }
+            _ => {}
+        }
+        let async_lds = hx_emu::async_lds::async_load_size(pm).is_some();
+        let memory = (pm.starts_with("global_") || pm.starts_with("scratch_") || p.vbuffer().is_some()) && !async_lds;
+        if memory || ds_lane_local(pm) {
+            e.reads |= all;
+            continue;
+        }
+        // Anything else: it may read or write any scalar state, and a thread may not run it alone.
+        e.reads = ALL;
+        e.may_write = ALL;
+        e.lane_local = false;
+    }
+    e
+}
+
+/// How an instruction uses EXEC.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum ExecUse {
+    #[default]
+    None,
+    /// Reads it as a source only.
+    Read,
+    /// `s_mov_b32 sY, exec_lo`.
+    Save(u32),
+    /// EXEC := EXEC & m.
+    Narrow,
+    /// `s_and_saveexec_b32 sY, m` (and its not0 form): sY := EXEC, then a narrowing.
+    NarrowSave(u32),
+    /// `s_or_b32 exec_lo, exec_lo, sY`.
+    Restore(u32),
+    Other,
+}
+
+/// Whether `inst` may change EXEC (reading or saving it does not).
+pub fn writes_exec(inst: &Instruction) -> bool {
+    exec_use(inst).writes()
+}
+
+impl ExecUse {
+    fn writes(self) -> bool {
+        !matches!(self, ExecUse::None | ExecUse::Read | ExecUse::Save(_))
+    }
+}
+
+fn exec_use(inst: &Instruction) -> ExecUse {
+    if !may_write_exec(inst) {
+        return ExecUse::None;
+    }
+    let m = inst.mnemonic();
+    if m.starts_with("v_cmpx_") {
+        return ExecUse::Narrow;
+    }
+    if m == "s_cbranch_execz" || m == "s_cbranch_execnz" {
+        return ExecUse::Read;
+    }
+    let ops: Vec<&InstOperand> = inst.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
+    let dst_exec = is_exec_lo(ops.first());
+    match m {
+        "s_and_saveexec_b32" | "s_and_not0_saveexec_b32" => {
+            return single_sgpr(ops.first()).map_or(ExecUse::Other, ExecUse::NarrowSave);
+        }
+        "s_mov_b32" if is_exec_lo(ops.get(1)) => {
+            return single_sgpr(ops.first()).map_or(ExecUse::Other, ExecUse::Save);
+        }
+        "s_and_b32" if dst_exec && (is_exec_lo(ops.get(1)) || is_exec_lo(ops.get(2))) => return ExecUse::Narrow,
+        "s_and_not1_b32" if dst_exec && is_exec_lo(ops.get(1)) => return ExecUse::Narrow,
+        "s_or_b32" if dst_exec => {
+            let r = if is_exec_lo(ops.get(1)) { single_sgpr(ops.get(2)) } else if is_exec_lo(ops.get(2)) { single_sgpr(ops.get(1)) } else { None };
+            return r.map_or(ExecUse::Other, ExecUse::Restore);
+        }
+        _ => {}
+    }
+    // EXEC only among the sources of ALU operations that write elsewhere.
+    let parts = inst.vopd_parts().map(|p| p.to_vec()).unwrap_or_else(|| vec![*inst]);
+    let read_only = parts.iter().all(|p| {
+        let Some(op) = alu::by_name(p.mnemonic()) else { return false };
+        if matches!(op.op, Op::Cmp(c) if c.writes_exec) || op.flag_out == Flag::LaneMask {
+            return false;
+        }
+        let ops: Vec<&InstOperand> = p.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
+        !(op.dst.is_some() && matches!(ops.first().map(|o| o.value), Some(Operand::Reg(r)) if r.class == RegClass::Exec))
+    });
+    if read_only { ExecUse::Read } else { ExecUse::Other }
+}
+
+/// Block indices, per block.
+type Adjacency = Vec<Vec<usize>>;
+
+/// Successor and predecessor block indices of every block (None: an edge leaves the graph).
+fn edges_of(g: &Cfg) -> Option<(Adjacency, Adjacency)> {
+    let at: std::collections::HashMap<usize, usize> = g.blocks.iter().enumerate().map(|(i, b)| (b.start, i)).collect();
+    let mut succ = vec![Vec::new(); g.blocks.len()];
+    let mut preds = vec![Vec::new(); g.blocks.len()];
+    for (i, out) in succ.iter_mut().enumerate() {
+        for s in g.successors(i) {
+            let j = *at.get(&s)?;
+            out.push(j);
+            preds[j].push(i);
+        }
+    }
+    Some((succ, preds))
+}
+
+/// Scalar state live on entry to each block.
+fn live_in(g: &Cfg, succ: &[Vec<usize>], effects: &[Vec<Effect>]) -> Vec<Set> {
+    let n = g.blocks.len();
+    let mut live = vec![0 as Set; n];
+    loop {
+        let mut changed = false;
+        for i in (0..n).rev() {
+            let mut out: Set = match g.blocks[i].exit {
+                Exit::Call { .. } | Exit::Return | Exit::OffTheEnd => ALL,
+                _ => 0,
+            };
+            for &j in &succ[i] {
+                out |= live[j];
+            }
+            for e in effects[i].iter().rev() {
+                out = (out & !e.kills) | e.reads;
+            }
+            if out != live[i] {
+                live[i] = out;
+                changed = true;
+            }
+        }
+        if !changed {
+            return live;
+        }
+    }
+}
+
+/// A candidate region. An if-then: the head's execz skips the body (entered at `entry`) to
+/// `join`. A loop: the latch (`head`) goes on to `cont` or leaves to `join`; `entry` is where
+/// the loop is entered from `pre`.
+struct Region {
+    head: usize,
+    entry: usize,
+    /// The head's successor for threads whose EXEC bit is set.
+    cont: usize,
+    /// The block whose edge into `entry` enters the region.
+    pre: usize,
+    join: usize,
+    is_loop: bool,
+    body: Vec<bool>,
+    join_kind: Join,
+    /// Index in the head of the instruction that saved the restore's register (None: not
+    /// saved there).
+    save_at: Option<usize>,
+    /// EXEC equals its value at the body's entry on every edge into JOIN.
+    exact: bool,
+}
+
+/// What the join block starts with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Join {
+    /// `s_or_b32 exec_lo, exec_lo, sX`.
+    Restore(u32),
+    /// Nothing but the program's end.
+    End,
+    Other,
+}
+
+fn join_kind(g: &Cfg, j: usize) -> Join {
+    let b = &g.blocks[j];
+    if let Some(ExecUse::Restore(r)) = b.insts.iter().find(|i| !ignorable(i.mnemonic())).map(exec_use) {
+        return Join::Restore(r);
+    }
+    let ends = b.exit == Exit::End
+        && b.insts.iter().all(|i| ignorable(i.mnemonic()) || i.mnemonic() == "s_endpgm" || hx_emu::exec::is_dealloc_vgprs(i));
+    if ends { Join::End } else { Join::Other }
+}
+
+/// The head's save of `sx` that precedes its last narrowing, with only narrowings after it and
+/// no other mention of `sx` up to the head's end; None if there is no such save.
+fn save_in_head(g: &Cfg, h: usize, sx: u32) -> Option<usize> {
+    let insts = &g.blocks[h].insts;
+    let mentions = |i: &Instruction| i.operands().any(|o| op_bits(o) & (1u128 << sx) != 0);
+    for (k, inst) in insts.iter().enumerate().rev() {
+        match exec_use(inst) {
+            ExecUse::Save(r) | ExecUse::NarrowSave(r) if r == sx => return Some(k),
+            ExecUse::None | ExecUse::Read | ExecUse::Narrow | ExecUse::NarrowSave(_) if !mentions(inst) => {}
+            _ => return None,
+        }
+    }
+    None
+}
+
+fn candidate(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], h: usize) -> Option<Region> {
+    let Exit::Cond { cond: Cond::Execz, .. } = g.blocks[h].exit else { return None };
+    // Cond exits list the taken successor first.
+    let (join, entry) = (*succ[h].first()?, *succ[h].get(1)?);
+    if join == entry || join == h || entry == h || entry == 0 {
+        return None;
+    }
+    let join_kind = join_kind(g, join);
+    let n = g.blocks.len();
+    let mut body = vec![false; n];
+    let mut work = vec![entry];
+    body[entry] = true;
+    while let Some(b) = work.pop() {
+        if matches!(g.blocks[b].exit, Exit::End | Exit::Call { .. } | Exit::Return | Exit::OffTheEnd) {
+            return None;
+        }
+        for &j in &succ[b] {
+            if j == h || j == 0 {
+                return None;
+            }
+            if j != join && !body[j] {
+                body[j] = true;
+                work.push(j);
+            }
+        }
+    }
+    // One way in: every predecessor of a body block is in the body, or the head (its fall edge).
+    for b in (0..n).filter(|&b| body[b]) {
+        if preds[b].iter().any(|&p| !(body[p] || (p == h && b == entry))) {
+            return None;
+        }
+    }
+    let save_at = match join_kind {
+        Join::Restore(sx) => save_in_head(g, h, sx),
+        _ => None,
+    };
+    Some(Region { head: h, entry, cont: entry, pre: h, join, body, join_kind, save_at, exact: false, is_loop: false })
+}
+
+/// What is known about EXEC and the masks in SGPRs inside a region's body, relative to E, the
+/// value of EXEC at the body's entry. EXEC ⊆ E always (or the body is refused).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Masks {
+    /// Nothing computed yet (the top of the lattice).
+    top: bool,
+    /// EXEC == E.
+    exec_eq: bool,
+    /// Registers holding a mask ⊆ E.
+    sub: Set,
+    /// Registers holding E.
+    eq: Set,
+    /// Registers r with r ⊆ E and r | EXEC == E (the other half of an if-else, a loop's exit
+    /// mask).
+    comp: Set,
+    /// Saved EXEC masks y with the registers r for which r | y == E (what a restore from y
+    /// brings back).
+    saves: Vec<(u32, Set)>,
+}
+
+impl Masks {
+    fn top() -> Masks {
+        Masks { top: true, exec_eq: true, sub: ALL, eq: ALL, comp: ALL, saves: Vec::new() }
+    }
+
+    /// At the entry, with `zero` the registers known to hold 0 (⊆ E whatever E is).
+    fn entry(zero: Set) -> Masks {
+        Masks { top: false, exec_eq: true, sub: zero, eq: 0, comp: zero, saves: Vec::new() }
+    }
+
+    fn meet(&self, o: &Masks) -> Masks {
+        if self.top {
+            return o.clone();
+        }
+        if o.top {
+            return self.clone();
+        }
+        let saves = self.saves.iter().filter_map(|&(y, a)| o.saves.iter().find(|&&(z, _)| z == y).map(|&(_, b)| (y, a & b))).collect();
+        Masks { top: false, exec_eq: self.exec_eq && o.exec_eq, sub: self.sub & o.sub, eq: self.eq & o.eq, comp: self.comp & o.comp, saves }
+    }
+
+    fn saved(&self, v: MaskVal) -> Set {
+        match v {
+            MaskVal::Reg(y) => self.saves.iter().find(|&&(z, _)| z == y).map_or(0, |&(_, s)| s),
+            _ => 0,
+        }
+    }
+}
+
+/// A mask operand as the analysis sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MaskVal {
+    Exec,
+    /// One 32-bit register (its bit in [`Set`]).
+    Reg(u32),
+    Zero,
+    Unknown,
+}
+
+fn mask_val(o: Option<&&InstOperand>) -> MaskVal {
+    let Some(o) = o else { return MaskVal::Unknown };
+    match o.value {
+        Operand::Reg(r) if r.class == RegClass::Exec => {
+            if r.index == 0 && r.dwords <= 1 { MaskVal::Exec } else { MaskVal::Unknown }
+        }
+        Operand::Imm(0) | Operand::IntConst(0) => MaskVal::Zero,
+        _ => match op_bits(o) {
+            b if b.count_ones() == 1 => MaskVal::Reg(b.trailing_zeros()),
+            _ => MaskVal::Unknown,
+        },
+    }
+}
+
+impl Masks {
+    fn sub_of(&self, v: MaskVal) -> bool {
+        match v {
+            MaskVal::Exec | MaskVal::Zero => true,
+            MaskVal::Reg(b) => self.sub >> b & 1 != 0,
+            MaskVal::Unknown => false,
+        }
+    }
+    fn eq_of(&self, v: MaskVal) -> bool {
+        match v {
+            MaskVal::Exec => self.exec_eq,
+            MaskVal::Reg(b) => self.eq >> b & 1 != 0,
+            _ => false,
+        }
+    }
+    fn comp_of(&self, v: MaskVal) -> bool {
+        matches!(v, MaskVal::Reg(b) if self.comp >> b & 1 != 0)
+    }
+
+    /// The state after `inst`, or None where EXEC may leave E.
+    fn step(&self, inst: &Instruction, e: &Effect) -> Option<Masks> {
+        // Most instructions touch neither EXEC nor a scalar register.
+        if self.top || (e.may_write == 0 && e.exec == ExecUse::None) {
+            return Some(self.clone());
+        }
+        let m = inst.mnemonic();
+        let ops: Vec<&InstOperand> = inst.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
+        let mut out = self.clone();
+        out.sub &= !e.may_write;
+        out.eq &= !e.may_write;
+        out.comp &= !e.may_write;
+        out.saves.retain(|&(y, _)| e.may_write >> y & 1 == 0);
+        for (_, r) in out.saves.iter_mut() {
+            *r &= !e.may_write;
+        }
+        // Registers r with r | EXEC == E, kept by a save of EXEC into y.
+        let comps_now = self.comp & !e.may_write;
+        let bit = |x: bool, b: u32| if x { 1u128 << b } else { 0 };
+        let (a, b) = (mask_val(ops.get(1)), mask_val(ops.get(2)));
+        if m.starts_with("v_cmpx_") {
+            out.exec_eq = false;
+            out.comp = 0;
+            return Some(out);
+        }
+        let dst_exec = is_exec_lo(ops.first());
+        if !dst_exec && !m.contains("saveexec") {
+            if let Some(op) = alu::by_name(m) {
+                // A VALU lane mask: the thread's result where it is active, so ⊆ EXEC ⊆ E.
+                if !op.salu && op.flag_out == Flag::LaneMask {
+                    out.sub |= e.kills;
+                    if out.exec_eq {
+                        out.comp |= out.sub;
+                    }
+                    return Some(out);
+                }
+            }
+            let MaskVal::Reg(d) = mask_val(ops.first()) else { return (!may_write_exec(inst) || e.exec == ExecUse::Read).then_some(out) };
+            let (sa, sb, ea, eb) = (self.sub_of(a), self.sub_of(b), self.eq_of(a), self.eq_of(b));
+            let (sub, eq, comp) = match m {
+                "s_mov_b32" => (sa, ea, self.comp_of(a)),
+                "s_or_b32" => (sa && sb, sa && sb && (ea || eb), sa && sb && (self.comp_of(a) || self.comp_of(b))),
+                "s_and_b32" => (sa || sb, ea && eb, false),
+                // E ^ EXEC = E \ EXEC: the lanes the narrowing left out.
+                "s_xor_b32" => (sa && sb, false, (a == MaskVal::Exec && eb) || (b == MaskVal::Exec && ea)),
+                "s_and_not1_b32" => (sa, false, false),
+                _ => (false, false, false),
+            };
+            out.sub |= bit(sub, d);
+            out.eq |= bit(eq && sub, d);
+            out.comp |= bit(comp && sub, d);
+            if m == "s_mov_b32" && a == MaskVal::Exec {
+                out.saves.push((d, comps_now));
+            }
+            if out.exec_eq {
+                // With EXEC == E, every mask ⊆ E is an other half (a loop's exit mask set to 0).
+                out.comp |= out.sub;
+            }
+            return (!may_write_exec(inst) || e.exec == ExecUse::Read || e.exec == ExecUse::Save(d)).then_some(out);
+        }
+        let (sa, sb, ea, eb) = (self.sub_of(a), self.sub_of(b), self.eq_of(a), self.eq_of(b));
+        out.comp = 0;
+        match m {
+            "s_and_b32" if dst_exec && (sa || sb) => out.exec_eq = ea && eb,
+            "s_and_not1_b32" if dst_exec && sa => {
+                out.exec_eq = false;
+                // (EXEC & ~r) | r == EXEC | r: a loop's exit mask stays the other half.
+                if let (MaskVal::Exec, MaskVal::Reg(r)) = (a, b) {
+                    out.comp = bit(self.comp_of(b), r);
+                }
+            }
+            "s_mov_b32" if dst_exec && sa => out.exec_eq = ea,
+            "s_or_b32" if dst_exec && sa && sb => {
+                out.exec_eq = ea || eb || (a == MaskVal::Exec && self.comp_of(b)) || (b == MaskVal::Exec && self.comp_of(a));
+                // EXEC only grows: its other halves stay so, and a restore from a save brings
+                // back the other halves of the saved EXEC.
+                out.comp = comps_now | self.saved(a) | self.saved(b);
+            }
+            "s_xor_b32" if dst_exec && sa && sb => {
+                out.exec_eq = false;
+                // E ^ r = E \ r: r is the other half.
+                match (a, b) {
+                    (MaskVal::Exec, MaskVal::Reg(r)) | (MaskVal::Reg(r), MaskVal::Exec) if self.exec_eq => out.comp = 1 << r,
+                    _ => {}
+                }
+            }
+            _ if m.contains("saveexec") => {
+                let MaskVal::Reg(y) = mask_val(ops.first()) else { return None };
+                let s = a;
+                // sY := EXEC (⊆ E; E itself if EXEC was).
+                out.sub |= 1 << y;
+                out.eq |= bit(self.exec_eq, y);
+                out.saves.push((y, comps_now));
+                match m {
+                    "s_and_saveexec_b32" => {
+                        out.exec_eq = self.exec_eq && self.eq_of(s);
+                        out.comp = bit(self.exec_eq, y);
+                    }
+                    "s_and_not0_saveexec_b32" => {
+                        out.exec_eq = false;
+                        out.comp = bit(self.exec_eq, y);
+                    }
+                    "s_and_not1_saveexec_b32" if self.sub_of(s) => {
+                        out.exec_eq = false;
+                        out.comp = bit(self.comp_of(s), y);
+                    }
+                    "s_or_saveexec_b32" if self.sub_of(s) => out.exec_eq = self.exec_eq || self.eq_of(s) || self.comp_of(s),
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        }
+        if out.exec_eq {
+            // With EXEC == E, every mask ⊆ E is an other half.
+            out.comp |= out.sub;
+        }
+        out.comp &= out.sub;
+        Some(out)
+    }
+}
+
+/// Checks that the body keeps EXEC within E (its value where the region is entered) and that
+/// every instruction in it can run in a thread alone; returns whether every thread leaving it
+/// has EXEC == E (after JOIN's restore, for a loop), or None if the body does not qualify.
+/// `zero`: the registers holding 0 where the region is entered.
+fn body_masks(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], effects: &[Vec<Effect>], r: &Region, zero: Set) -> Option<bool> {
+    let n = g.blocks.len();
+    // Reverse postorder from the entry: a few rounds reach the fixed point.
+    let body = reverse_postorder(succ, r.entry, &r.body);
+    if body.iter().any(|&b| effects[b].iter().any(|e| !e.lane_local)) {
+        return None;
+    }
+    let out_of = |state: &Masks, b: usize| -> Option<Masks> {
+        g.blocks[b].insts.iter().zip(&effects[b]).try_fold(state.clone(), |s, (i, e)| s.step(i, e))
+    };
+    // The greatest fixed point from "everything known" (loops in the body).
+    let mut out: Vec<Masks> = vec![Masks::top(); n];
+    loop {
+        let mut changed = false;
+        for &b in &body {
+            let mut v = if b == r.entry { Masks::entry(zero) } else { Masks::top() };
+            for &p in &preds[b] {
+                if r.body[p] {
+                    v = v.meet(&out[p]);
+                }
+            }
+            let o = out_of(&v, b)?;
+            if o != out[b] {
+                out[b] = o;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut exact = true;
+    for &b in &body {
+        if succ[b].contains(&r.join) {
+            let out = &out[b];
+            // A loop's threads all ran its body, each leaving with its own view of the masks:
+            // JOIN's restore from the other half of EXEC gives E in every view.
+            let restored = match r.join_kind {
+                Join::Restore(x) if r.is_loop => out.comp_of(MaskVal::Reg(x)) || out.eq_of(MaskVal::Reg(x)),
+                _ => false,
+            };
+            exact &= !out.top && (out.exec_eq || restored);
+        }
+    }
+    Some(exact)
+}
+
+/// The blocks of `within` reachable from `entry` (inside `within`), in reverse postorder.
+fn reverse_postorder(succ: &[Vec<usize>], entry: usize, within: &[bool]) -> Vec<usize> {
+    let mut seen = vec![false; succ.len()];
+    let mut post = Vec::new();
+    let mut stack = vec![(entry, 0usize)];
+    seen[entry] = true;
+    while let Some((b, k)) = stack.pop() {
+        if let Some(&s) = succ[b].get(k) {
+            stack.push((b, k + 1));
+            if within[s] && !seen[s] {
+                seen[s] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(b);
+        }
+    }
+    post.reverse();
+    post
+}
+
+/// Registers holding 0 at the end of each block on every path (a loop's exit mask starts so).
+fn zero_out(g: &Cfg, preds: &[Vec<usize>], effects: &[Vec<Effect>]) -> Vec<Set> {
+    let n = g.blocks.len();
+    let transfer = |b: usize, z: Set| -> Set {
+        g.blocks[b].insts.iter().zip(&effects[b]).fold(z, |z, (i, e)| {
+            if i.mnemonic() != "s_mov_b32" {
+                return z & !e.may_write;
+            }
+            let ops: Vec<&InstOperand> = i.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
+            match (mask_val(ops.first()), mask_val(ops.get(1))) {
+                (MaskVal::Reg(d), MaskVal::Zero) => z | 1 << d,
+                _ => z & !e.may_write,
+            }
+        })
+    };
+    let mut out = vec![ALL; n];
+    loop {
+        let mut changed = false;
+        for b in 0..n {
+            let calls = matches!(g.blocks[b].exit, Exit::Call { .. } | Exit::Return);
+            let z_in = if b == 0 { 0 } else { preds[b].iter().fold(ALL, |z, &p| z & out[p]) };
+            let v = if calls { 0 } else { transfer(b, z_in) };
+            if v != out[b] {
+                out[b] = v;
+                changed = true;
+            }
+        }
+        if !changed {
+            return out;
+        }
+    }
+}
+
+/// A divergent loop: `latch` ends with `s_cbranch_execz EXIT` (or `s_cbranch_execnz BACK`,
+/// falling to EXIT); a thread goes on while its EXEC bit is set. The loop is entered by one
+/// edge and left only by the latch's.
+fn loop_candidate(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], l: usize) -> Option<Region> {
+    // Cond exits list the taken successor first.
+    let (taken, fall) = (*succ[l].first()?, *succ[l].get(1)?);
+    let (c, x) = match g.blocks[l].exit {
+        Exit::Cond { cond: Cond::Execz, .. } => (fall, taken),
+        Exit::Cond { cond: Cond::Execnz, .. } => (taken, fall),
+        _ => return None,
+    };
+    if c == x || x == l || l == 0 {
+        return None;
+    }
+    let n = g.blocks.len();
+    let mut body = vec![false; n];
+    body[l] = true;
+    let mut work = Vec::new();
+    if !body[c] {
+        body[c] = true;
+        work.push(c);
+    }
+    let mut back = c == l;
+    while let Some(b) = work.pop() {
+        if matches!(g.blocks[b].exit, Exit::End | Exit::Call { .. } | Exit::Return | Exit::OffTheEnd) {
+            return None;
+        }
+        for &j in &succ[b] {
+            if j == x || j == 0 {
+                return None;
+            }
+            back |= j == l;
+            if !body[j] {
+                body[j] = true;
+                work.push(j);
+            }
+        }
+    }
+    let entries: Vec<(usize, usize)> = (0..n).filter(|&b| body[b]).flat_map(|b| preds[b].iter().filter(|&&p| !body[p]).map(move |&p| (p, b))).collect();
+    let [(pre, entry)] = entries[..] else { return None };
+    if !back || preds[x] != [l] {
+        return None;
+    }
+    Some(Region { head: l, entry, cont: c, pre, join: x, body, join_kind: join_kind(g, x), save_at: None, exact: false, is_loop: true })
+}
+
+/// Scalar state live after the first instruction of `join` (its restore).
+fn live_after_restore(g: &Cfg, succ: &[Vec<usize>], effects: &[Vec<Effect>], live: &[Set], join: usize) -> Set {
+    let b = &g.blocks[join];
+    let mut out: Set = succ[join].iter().fold(0, |o, &j| o | live[j]);
+    if matches!(b.exit, Exit::Call { .. } | Exit::Return | Exit::OffTheEnd) {
+        out = ALL;
+    }
+    let first = b.insts.iter().position(|i| !ignorable(i.mnemonic())).unwrap_or(0);
+    for e in effects[join][first + 1..].iter().rev() {
+        out = (out & !e.kills) | e.reads;
+    }
+    out
+}
+
+/// Finds the regions of `g` that can be raised as threads' branches, and where each thread's
+/// EXEC bit is known to be set.
+pub fn recover(g: &Cfg) -> Structure {
+    let n = g.blocks.len();
+    let Some((succ, preds)) = edges_of(g) else {
+        return Structure { head: vec![false; n], known_on_entry: vec![false; n], known_after: HashSet::new() };
+    };
+    let effects = effects_of(g);
+    let live = live_in(g, &succ, &effects);
+    let zero = zero_out(g, &preds, &effects);
+    let confined: Vec<Region> = (0..n)
+        .filter_map(|h| candidate(g, &succ, &preds, h).or_else(|| loop_candidate(g, &succ, &preds, h)))
+        .filter_map(|mut r| {
+            let written = (0..n).filter(|&b| r.body[b]).flat_map(|b| effects[b].iter()).fold(1u128 << SCC, |w, e| w | e.may_write);
+            r.exact = body_masks(g, &succ, &preds, &effects, &r, zero[r.pre])?;
+            // What a thread that left early (or skipped) has not computed must be dead where
+            // the threads meet again; a loop's exit mask may be read by JOIN's restore, which
+            // gives E in every thread's view.
+            let live_at_join = match r.join_kind {
+                Join::Restore(_) if r.is_loop => live_after_restore(g, &succ, &effects, &live, r.join),
+                _ => live[r.join],
+            };
+            if written & live_at_join != 0 || (r.is_loop && !(r.exact || r.join_kind == Join::End)) {
+                return None;
+            }
+            Some(r)
+        })
+        .collect();
+    // Every thread reaches JOIN with the same EXEC when: the program ends there; or EXEC is
+    // back to E on every way out of the body; or JOIN restores a mask sX ⊇ EXEC, which holds
+    // when sX was saved in the head before the narrowing, or the head lies in a region of the
+    // same kind closed by the same restore (EXEC stays within that region's E ⊆ sX).
+    let mut restores_superset: Vec<bool> = confined.iter().map(|r| r.save_at.is_some()).collect();
+    loop {
+        let next: Vec<bool> = confined
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                restores_superset[i]
+                    || matches!(r.join_kind, Join::Restore(_))
+                        && confined.iter().enumerate().any(|(k, o)| restores_superset[k] && o.join == r.join && o.head != r.head && o.body[r.head])
+            })
+            .collect();
+        if next == restores_superset {
+            break;
+        }
+        restores_superset = next;
+    }
+    let regions: Vec<Region> = confined
+        .into_iter()
+        .zip(restores_superset)
+        .filter(|(r, sup)| r.join_kind == Join::End || r.exact || *sup)
+        .map(|(r, _)| r)
+        .collect();
+    let mut head = vec![false; n];
+    for r in &regions {
+        head[r.head] = true;
+    }
+    // Where the thread's EXEC bit is known to be set: the greatest fixed point, as in
+    // crate::exec_full. A restore sets it again when the thread's bit was known set where its
+    // mask was saved and every way into the join comes through that region.
+    // (restore offset, head, index of the save in the head) for if-thens; for loops, the save
+    // is the loop's entry edge (the restore gives E back).
+    let restores: Vec<(usize, usize, Option<usize>)> = regions
+        .iter()
+        .filter_map(|r| {
+            if !preds[r.join].iter().all(|&p| p == r.head || r.body[p]) {
+                return None;
+            }
+            let at = g.blocks[r.join].insts.iter().find(|i| matches!(exec_use(i), ExecUse::Restore(_)))?.offset;
+            match (r.is_loop, r.save_at) {
+                (true, _) if r.exact => Some((at, r.pre, None)),
+                (false, Some(save)) => Some((at, r.head, Some(save))),
+                _ => None,
+            }
+        })
+        .collect();
+    let mut known: Vec<bool> = (0..n).map(|i| i == 0 || !preds[i].is_empty()).collect();
+    let mut after: HashSet<usize> = restores.iter().map(|&(at, _, _)| at).collect();
+    loop {
+        let end: Vec<bool> = (0..n)
+            .map(|b| {
+                if matches!(g.blocks[b].exit, Exit::Call { .. } | Exit::Return) {
+                    return false;
+                }
+                g.blocks[b].insts.iter().zip(&effects[b]).fold(known[b], |k, (i, e)| if after.contains(&i.offset) { true } else { k && !e.exec.writes() })
+            })
+            .collect();
+        let next_after: HashSet<usize> = restores
+            .iter()
+            .filter(|&&(_, b, save)| match save {
+                Some(save) => known[b] && !effects[b][..save].iter().any(|e| e.exec.writes()),
+                None => end[b],
+            })
+            .map(|&(at, _, _)| at)
+            .collect();
+        let mut changed = next_after != after;
+        after = next_after;
+        for b in 0..n {
+            let into_body = |p: usize| head[p] && regions.iter().any(|r| r.head == p && r.cont == b);
+            let k = (b == 0 || !preds[b].is_empty()) && preds[b].iter().all(|&p| end[p] || into_body(p));
+            if k != known[b] {
+                known[b] = k;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    Structure { head, known_on_entry: known, known_after: after }
+}
