@@ -71,3 +71,17 @@ pub fn run_launch_bytes(
         .collect();
     Ok((out, r.stats))
 }
+
+/// Runs kernel `name` of the code object `co_bytes` in the emulator on `groups` 1-D work-groups
+/// of `block` threads with `args`, and returns buffer argument `out` after the run. Panics on an
+/// emulator error, naming the code object's processor (a test helper).
+pub fn run_1d(co_bytes: &[u8], name: &str, block: u32, groups: u32, args: &[hx_emu::launch::Arg], out: usize) -> Vec<u8> {
+    let co = hotswap::codeobj::CodeObject::parse(co_bytes).unwrap();
+    let dispatch = hx_emu::Dispatch { grid: [block * groups, 1, 1], block: [block, 1, 1], dynamic_lds: 0 };
+    let r = hx_emu::launch::launch(&co, name, &dispatch, args, &hx_emu::Limits::default())
+        .unwrap_or_else(|e| panic!("{}: {e}", co.processor().unwrap_or("?")));
+    match &r.args[out] {
+        hx_emu::launch::Arg::Buffer(b) => b.clone(),
+        hx_emu::launch::Arg::Value(_) => panic!("argument {out} is not a buffer"),
+    }
+}

@@ -6,7 +6,7 @@
 //! row/bank masks and the lanes nobody permutes to (two lanes send to each target lane) are where raised code and emulator could part.
 
 use hotswap::{GpuTarget, Options};
-use hx_emu::launch::{launch, Arg};
+use hx_emu::launch::Arg;
 use hx_llvm::{compile_ir, Emit, OptLevel};
 
 /// Results per thread.
@@ -65,16 +65,10 @@ attributes #0 = {{ "amdgpu-flat-work-group-size"="48,48" }}
 }
 
 fn run(co_bytes: &[u8], input: &[u32], groups: u32) -> Vec<u8> {
-    let co = hotswap::codeobj::CodeObject::parse(co_bytes).unwrap();
     let n = (48 * groups) as usize;
     let inb: Vec<u8> = input.iter().flat_map(|v| v.to_le_bytes()).collect();
     let args = [Arg::Buffer(inb), Arg::Buffer(vec![0xee; 4 * n * K as usize])];
-    let dispatch = hx_emu::Dispatch { grid: [48 * groups, 1, 1], block: [48, 1, 1], dynamic_lds: 0 };
-    let r = launch(&co, "dpp_div", &dispatch, &args, &hx_emu::Limits::default()).unwrap_or_else(|e| panic!("{}: {e}", co.processor().unwrap_or("?")));
-    match &r.args[1] {
-        Arg::Buffer(b) => b.clone(),
-        Arg::Value(_) => unreachable!(),
-    }
+    hx_tests::run_1d(co_bytes, "dpp_div", 48, groups, &args, 1)
 }
 
 #[test]

@@ -7,7 +7,7 @@
 //! must recover exactly the regions that qualify.
 
 use hotswap::{GpuTarget, Options};
-use hx_emu::launch::{launch, Arg};
+use hx_emu::launch::Arg;
 use hx_llvm::{compile_ir, Emit, OptLevel};
 
 /// Results per thread.
@@ -124,16 +124,10 @@ attributes #0 = { "amdgpu-flat-work-group-size"="48,48" }
 "#;
 
 fn run(co_bytes: &[u8], input: &[u32], tab: &[u32], groups: u32) -> Vec<u8> {
-    let co = hotswap::codeobj::CodeObject::parse(co_bytes).unwrap();
     let n = (48 * groups) as usize;
     let bytes = |v: &[u32]| -> Vec<u8> { v.iter().flat_map(|v| v.to_le_bytes()).collect() };
     let args = [Arg::Buffer(bytes(input)), Arg::Buffer(vec![0xee; 4 * n * K as usize]), Arg::Buffer(bytes(tab))];
-    let dispatch = hx_emu::Dispatch { grid: [48 * groups, 1, 1], block: [48, 1, 1], dynamic_lds: 0 };
-    let r = launch(&co, "regions", &dispatch, &args, &hx_emu::Limits::default()).unwrap_or_else(|e| panic!("{}: {e}", co.processor().unwrap_or("?")));
-    match &r.args[1] {
-        Arg::Buffer(b) => b.clone(),
-        Arg::Value(_) => unreachable!(),
-    }
+    hx_tests::run_1d(co_bytes, "regions", 48, groups, &args, 1)
 }
 
 #[test]
