@@ -349,3 +349,24 @@ fn emit_writes_each_stage() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown --emit bitcode"));
 }
+
+/// The command's translation is the library's with default options for the same target: the
+/// same bytes (the CLI adds nothing of its own to the code object).
+#[test]
+fn the_command_writes_what_the_library_translates() {
+    for name in ["saxpy", "divergent_if", "multi_kernel"] {
+        let input = corpus_file(GpuTarget::Gfx1250, name);
+        let out = tmp(&format!("{name}-lib-vs-cli.hsaco"));
+        let r = exe()
+            .args([input.to_str().unwrap(), "--target", "gfx942", "--no-cache", "-o", out.to_str().unwrap()])
+            .env_remove("HSA_HOTSWAP_ISA_OVERRIDE")
+            .env_remove("HSA_HOTSWAP_CACHE_DIR")
+            .output()
+            .unwrap();
+        assert!(r.status.success(), "{name}: {}", String::from_utf8_lossy(&r.stderr));
+        let cli = std::fs::read(&out).unwrap();
+        let options = hotswap::Options { target: GpuTarget::Gfx942, ..Default::default() };
+        let lib = hotswap::translate(&std::fs::read(&input).unwrap(), &options).unwrap().bytes;
+        assert!(cli == lib, "{name}: the command wrote {} bytes, the library gives {}", cli.len(), lib.len());
+    }
+}
