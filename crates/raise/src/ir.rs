@@ -132,8 +132,8 @@ struct Raiser<'ctx, 'a> {
     half_base: IntValue<'ctx>,
     /// MODE bits 7:0 at entry ([`KernelAbi::entry_mode`]).
     entry_mode: u8,
-    /// This thread's EXEC bit is known to be set here (EXEC still holds its entry value,
-    /// crate::exec_full, or the thread is inside a recovered region, crate::structure).
+    /// This thread's EXEC bit is known to be set here (EXEC still holds its entry value, or the
+    /// thread is inside a recovered region: crate::structure).
     exec_full: bool,
     /// This thread's EXEC bit, computed once per stretch of code where EXEC does not change
     /// (forgotten at block starts, around instructions that may write EXEC, and inside guarded

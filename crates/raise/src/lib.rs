@@ -18,7 +18,6 @@
 
 pub mod alu_ir;
 pub mod cfg;
-mod exec_full;
 pub mod ir;
 pub mod structure;
 pub mod wmma_plan;

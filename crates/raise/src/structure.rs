@@ -35,7 +35,6 @@
 //! Everything else keeps the predicated model.
 
 use crate::cfg::{Cfg, Cond, Exit};
-use crate::exec_full::may_write_exec;
 use crate::ir::is_modifier;
 use hx_emu::alu::table::{self as alu, Flag, Op};
 use hx_isa::{InstOperand, Instruction, Kind, Operand, Reg, RegClass};
@@ -291,6 +290,18 @@ enum ExecUse {
     /// `s_or_b32 exec_lo, exec_lo, sY`.
     Restore(u32),
     Other,
+}
+
+/// Whether `inst` may write EXEC (conservative: any instruction that names EXEC, the
+/// saveexec/wrexec forms and v_cmpx, which write it implicitly); [`exec_use`] then tells the
+/// writes from reads and saves.
+fn may_write_exec(inst: &Instruction) -> bool {
+    let m = inst.mnemonic();
+    if m.contains("exec") || m.contains("cmpx") {
+        return true;
+    }
+    let parts = inst.vopd_parts().map(|p| p.to_vec()).unwrap_or_else(|| vec![*inst]);
+    parts.iter().any(|i| i.operands().any(|o| matches!(o.value, Operand::Reg(r) if r.class == RegClass::Exec)))
 }
 
 /// Whether `inst` may change EXEC (reading or saving it does not).
@@ -922,8 +933,8 @@ pub fn recover(g: &Cfg) -> Structure {
     for r in &regions {
         head[r.head] = true;
     }
-    // Where the thread's EXEC bit is known to be set: the greatest fixed point, as in
-    // crate::exec_full. A restore sets it again when the thread's bit was known set where its
+    // Where the thread's EXEC bit is known to be set: the greatest fixed point (at entry EXEC is
+    // the set of threads that exist, so every running thread's bit is set until a write). A restore sets it again when the thread's bit was known set where its
     // mask was saved and every way into the join comes through that region.
     // (restore offset, head, index of the save in the head) for if-thens; for loops, the save
     // is the loop's entry edge (the restore gives E back).
@@ -975,4 +986,51 @@ pub fn recover(g: &Cfg) -> Structure {
         }
     }
     Structure { head, known_on_entry: known, known_after: after }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfg::Block;
+
+    fn full_on_entry(g: &Cfg) -> Vec<bool> {
+        recover(g).known_on_entry
+    }
+    use hx_isa::Target;
+
+    fn inst(bytes: &[u8], text: &str) -> Instruction {
+        let i = hx_isa::decode(Target::Gfx1250, bytes, 0).unwrap();
+        assert_eq!(i.text(), text);
+        i
+    }
+
+    fn graph(blocks: Vec<(usize, Vec<Instruction>, Exit)>) -> Cfg {
+        let blocks = blocks.into_iter().map(|(start, insts, exit)| Block { start, insts, exit }).collect();
+        Cfg { blocks, functions: vec![], return_sites: vec![], base: 0 }
+    }
+
+    #[test]
+    fn exec_is_full_until_a_path_writes_it() {
+        let write = inst(&[0x00, 0x00, 0xfe, 0xbe], "s_mov_b32 exec_lo, s0");
+        let other = inst(&[0x00, 0x00, 0x81, 0xbe], "s_mov_b32 s1, s0");
+        assert!(may_write_exec(&write) && !may_write_exec(&other));
+        // 0 -> {4, 8}; 4 writes EXEC and goes to 8; 8 -> 12 (a loop on itself through 12).
+        let g = graph(vec![
+            (0, vec![other], Exit::Cond { cond: Cond::Scc0, taken: 8, fall: 4 }),
+            (4, vec![write], Exit::Jump(8)),
+            (8, vec![other], Exit::Jump(12)),
+            (12, vec![], Exit::Cond { cond: Cond::Scc1, taken: 12, fall: 16 }),
+            (16, vec![], Exit::End),
+        ]);
+        assert_eq!(full_on_entry(&g), [true, true, false, false, false]);
+        // Without the write, the loop and everything after it keep EXEC full.
+        let g = graph(vec![
+            (0, vec![other], Exit::Cond { cond: Cond::Scc0, taken: 8, fall: 4 }),
+            (4, vec![other], Exit::Jump(8)),
+            (8, vec![other], Exit::Jump(12)),
+            (12, vec![], Exit::Cond { cond: Cond::Scc1, taken: 12, fall: 16 }),
+            (16, vec![], Exit::End),
+        ]);
+        assert_eq!(full_on_entry(&g), [true; 5]);
+    }
 }
