@@ -118,14 +118,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         let active = self.active()?;
         let unknown = self.b.build_and(active, lane.unknown, "")?;
         let refused = self.b.build_or(lane.bad_resource, unknown, "")?;
-        let trap_bb = self.ctx.append_basic_block(self.func, &format!("buffer_refused_{:x}", inst.offset));
-        let go_bb = self.ctx.append_basic_block(self.func, "buffer_access");
-        self.b.build_conditional_branch(refused, trap_bb, go_bb)?;
-        self.b.position_at_end(trap_bb);
-        let trap = self.intrinsic("llvm.trap", &[])?;
-        self.b.build_call(trap, &[], "")?;
-        self.b.build_unreachable()?;
-        self.b.position_at_end(go_bb);
+        self.trap_if(refused, &format!("buffer_refused_{:x}", inst.offset), "buffer_access")?;
         let guard = self.b.build_and(active, lane.in_range, "")?;
         let ptr = self.b.build_int_to_ptr(lane.addr, self.ctx.ptr_type(AddressSpace::from(1u16)), "")?;
         let (vdst, vdata) = match v.kind {

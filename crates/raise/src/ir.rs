@@ -740,9 +740,26 @@ impl<'ctx> Raiser<'ctx, '_> {
         let cases: Vec<_> = offsets.iter().map(|&o| (i64t.const_int(base + o as u64, false), self.blocks[&o])).collect();
         self.b.build_switch(addr, bad, &cases)?;
         self.b.position_at_end(bad);
+        self.trap_here()
+    }
+
+    /// Ends the current block in `llvm.trap`: the run-time case the translation refuses.
+    fn trap_here(&self) -> Result<(), RaiseError> {
         let trap = self.intrinsic("llvm.trap", &[])?;
         self.b.build_call(trap, &[], "")?;
         self.b.build_unreachable()?;
+        Ok(())
+    }
+
+    /// Traps (in a block named `trap_name`) where `cond` holds; code after this call goes in a
+    /// new block named `go_name`, where it does not.
+    pub(crate) fn trap_if(&self, cond: IntValue<'ctx>, trap_name: &str, go_name: &str) -> Result<(), RaiseError> {
+        let trap_bb = self.ctx.append_basic_block(self.func, trap_name);
+        let go_bb = self.ctx.append_basic_block(self.func, go_name);
+        self.b.build_conditional_branch(cond, trap_bb, go_bb)?;
+        self.b.position_at_end(trap_bb);
+        self.trap_here()?;
+        self.b.position_at_end(go_bb);
         Ok(())
     }
 

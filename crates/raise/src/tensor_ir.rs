@@ -87,14 +87,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         for v in &bad[1..] {
             refuse = b.build_or(refuse, *v, "")?;
         }
-        let trap_bb = self.ctx.append_basic_block(self.func, &format!("tensor_refused_{:x}", inst.offset));
-        let go_bb = self.ctx.append_basic_block(self.func, "tensor_ok");
-        self.b.build_conditional_branch(refuse, trap_bb, go_bb)?;
-        self.b.position_at_end(trap_bb);
-        let trap = self.intrinsic("llvm.trap", &[])?;
-        self.b.build_call(trap, &[], "")?;
-        self.b.build_unreachable()?;
-        self.b.position_at_end(go_bb);
+        self.trap_if(refuse, &format!("tensor_refused_{:x}", inst.offset), "tensor_ok")?;
 
         // pred = 1: copy; pred = 0: nothing.
         let b = &self.b;
