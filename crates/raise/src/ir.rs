@@ -413,12 +413,12 @@ impl<'ctx> Raiser<'ctx, '_> {
         let y = self.b.build_left_shift(y, self.i32(10), "")?;
         let z = self.b.build_left_shift(z, self.i32(20), "")?;
         let v0 = self.b.build_or(self.b.build_or(x, y, "")?, z, "tid")?;
-        self.b.build_store(self.slot(&self.vgpr, 0)?.expect("every kernel has v0"), v0)?;
+        self.b.build_store(self.fixed_slot(&self.vgpr, 0)?, v0)?;
         // Architected workgroup IDs: TTMP9 = x, TTMP7 = y | z << 16; TTMP6 = 0 (no cluster).
         let wx = self.call("llvm.amdgcn.workgroup.id.x", &[], &[])?;
         let wy = self.call("llvm.amdgcn.workgroup.id.y", &[], &[])?;
         let wz = self.call("llvm.amdgcn.workgroup.id.z", &[], &[])?;
-        let ttmp = |i| self.slot(&self.ttmp, i).map(|p| p.expect("16 TTMPs"));
+        let ttmp = |i| self.fixed_slot(&self.ttmp, i);
         self.b.build_store(ttmp(9)?, wx)?;
         let wz = self.b.build_left_shift(wz, self.i32(16), "")?;
         self.b.build_store(ttmp(7)?, self.b.build_or(wy, wz, "")?)?;
@@ -741,6 +741,17 @@ impl<'ctx> Raiser<'ctx, '_> {
         self.b.build_switch(addr, bad, &cases)?;
         self.b.position_at_end(bad);
         self.trap_here()
+    }
+
+    /// The block the builder is appending to.
+    pub(crate) fn current_block(&self) -> Result<BasicBlock<'ctx>, RaiseError> {
+        self.b.get_insert_block().ok_or_else(|| RaiseError::Kernel { kernel: self.kernel.into(), msg: "the IR builder is in no block".into() })
+    }
+
+    /// Register `index` of `file`, which every kernel has (v0, the TTMPs).
+    fn fixed_slot(&self, file: &RegFile<'ctx>, index: usize) -> Result<PointerValue<'ctx>, RaiseError> {
+        self.slot(file, index)?
+            .ok_or_else(|| RaiseError::Kernel { kernel: self.kernel.into(), msg: format!("no register {}{index} in the register file", file.prefix) })
     }
 
     /// Ends the current block in `llvm.trap`: the run-time case the translation refuses.
@@ -1252,7 +1263,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         if cond.get_zero_extended_constant() == Some(1) {
             return body(self);
         }
-        let from = self.b.get_insert_block().expect("the builder is in a block");
+        let from = self.current_block()?;
         let then_bb = self.ctx.append_basic_block(self.func, "active");
         let join_bb = self.ctx.append_basic_block(self.func, "join");
         self.b.build_conditional_branch(cond, then_bb, join_bb)?;
@@ -1260,7 +1271,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         let memo = self.active_memo.take();
         let vals = body(self)?;
         self.active_memo.set(memo);
-        let then_end = self.b.get_insert_block().expect("the builder is in a block");
+        let then_end = self.current_block()?;
         self.b.build_unconditional_branch(join_bb)?;
         self.b.position_at_end(join_bb);
         let mut out = Vec::new();

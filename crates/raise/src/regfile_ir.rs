@@ -13,7 +13,7 @@ use std::cell::Cell;
 
 /// One register file: its slots, made on first use.
 pub(super) struct RegFile<'ctx> {
-    prefix: &'static str,
+    pub(super) prefix: &'static str,
     slots: Vec<Cell<Option<PointerValue<'ctx>>>>,
 }
 

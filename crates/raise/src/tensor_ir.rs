@@ -103,7 +103,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         let (dim0, dim1, tile0) = (z64(dim0)?, z64(dim1)?, z64(tile0)?);
         let start = z64(self.lane)?;
 
-        let pre = self.b.get_insert_block().expect("the builder is in a block");
+        let pre = self.current_block()?;
         let head = self.ctx.append_basic_block(self.func, "tensor_loop");
         let body = self.ctx.append_basic_block(self.func, "tensor_byte");
         let done = self.ctx.append_basic_block(self.func, "tensor_done");
@@ -139,7 +139,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             self.b.build_store(lptr, v[0])?;
         }
         let next = self.b.build_int_add(kv, c64(32), "")?;
-        let end = self.b.get_insert_block().expect("the builder is in a block");
+        let end = self.current_block()?;
         k.add_incoming(&[(&next, end)]);
         self.b.build_unconditional_branch(head)?;
         self.b.position_at_end(done);
