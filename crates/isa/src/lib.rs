@@ -342,17 +342,9 @@ fn raw(bytes: &[u8], offset: usize, n: usize) -> Vec<u8> {
 /// Decodes the instruction at `bytes[offset..]`.
 #[inline]
 pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction, DecodeError> {
-    let inst = bytes.get(offset..).unwrap_or(&[]);
-    if let Some(hit) = fast::route(target, inst) {
-        // Built in the value returned, so that the large instruction is written once.
-        let mut res = Ok(Instruction::empty(target));
-        if let Ok(out) = &mut res {
-            if fast_fill(target, &hit, inst, offset, out) {
-                return res;
-            }
-        }
-    }
-    decode_general(target, bytes, offset)
+    let mut out = Instruction::empty(target);
+    decode_into(target, bytes, offset, &mut out)?;
+    Ok(out)
 }
 
 /// [`decode`] into an instruction the caller keeps, as LLVM's `getInstruction` fills an
