@@ -1,8 +1,9 @@
 //! The decoder's fast path. Per target, a route for each value of the first dword's top nine
 //! bits (the format, its opcode field and length, which per-word checks apply) and, per table
 //! entry, the operand field positions and the unused-field constraints folded into word masks,
-//! all computed once from the tables: an ordinary instruction then decodes with a few loads,
-//! shifts and compares. Whatever is not ordinary (formats and opcodes with their own decoder,
+//! and, for operands whose value is a function of their field alone (registers, scalar and VALU
+//! sources), that function as a table of values made by the general rules themselves: all
+//! computed once, so an ordinary instruction then decodes with a few loads, shifts and compares. Whatever is not ordinary (formats and opcodes with their own decoder,
 //! encodings LLVM crashes on, unused-field values off the common case, any error) goes to the
 //! general path in [`crate::decode`], which stays the definition of what a word decodes to.
 
@@ -31,8 +32,8 @@ const SPLIT: u8 = u8::MAX;
 /// What the top nine bits of a first dword say.
 #[derive(Clone, Copy)]
 struct Route {
-    /// Index into `Target::plans` (NONE: general path).
-    plans: u8,
+    /// Index into `TargetPlans::entries` (NONE: general path).
+    entries: u8,
     shift: u8,
     opmask: u16,
     /// Bytes of the fixed part.
@@ -42,45 +43,74 @@ struct Route {
 
 const NONE: u8 = u8::MAX;
 
-/// One table entry, ready to decode.
-pub(crate) struct Plan {
-    pub info: &'static OpInfo,
+/// One table entry: its shape (an index into `TargetPlans::shapes`).
+#[derive(Clone, Copy)]
+struct Entry {
+    info: &'static OpInfo,
+    shape: u32,
+}
+
+/// What decoding an entry needs beyond its `OpInfo`, shared by every entry of the same format,
+/// operands and unused-field constraints (a few hundred per target), so the decoder's working
+/// set is the shapes in use rather than a plan per opcode. Laid out with the fields every
+/// decode reads first.
+#[repr(C)]
+pub(crate) struct Shape {
     /// The word bits that MustBe/ZeroBits constraints fix (else the word is invalid) and those
     /// that Unmodelled ones fix (else unsupported); a mismatch takes the general path.
     fix_mask: Word,
     fix_val: Word,
-    /// The operands' fields: (shift, mask).
-    fields: [(u8, u32); MAX_OPERANDS],
+    /// The operands (those of the first entry of this shape: equal to every other's).
+    specs: &'static [spec::OperandSpec],
+    /// The bits of the word's low 64 that must be clear for the fast path (the neg/abs bits
+    /// of sources whose modifiers would make the word invalid: tables assume valid ones).
+    bad_mods: u64,
     /// Operands whose field uses the scalar source encodings (bit i: operand i).
     scalar_srcs: u16,
     flags: u8,
-    /// FLAT family: the operand holding the memory offset and how it reads (`MEM_*`), and
-    /// the cache-policy bit each operand sets when its field is non-zero (0: none).
+    /// FLAT family: the operand holding the memory offset and how it reads (`MEM_*`).
     mem: (u8, u8),
-    cache: [u8; MAX_OPERANDS],
-    /// Per operand: how the common values decode without the rules (`Q_*`; each gives what
-    /// [`operand::quick_operand`] gives), the register width and the immediate mask they use.
-    quick: [u8; MAX_OPERANDS],
-    dwords: [u8; MAX_OPERANDS],
-    imm_mask: [u32; MAX_OPERANDS],
-    /// Per operand: the bits of the word's low 64 that must be clear for the `quick` class to
-    /// apply (the neg/abs bits of a source whose modifiers would make the word invalid).
-    bad_mods: [u64; MAX_OPERANDS],
     /// FLAT family: the operands whose field sets a cache-policy bit (bit i: operand i).
     cache_ops: u16,
+    ops: [OpPlan; MAX_OPERANDS],
+    /// FLAT family: the cache-policy bit each operand sets when its field is non-zero (0: none).
+    cache: [u8; MAX_OPERANDS],
 }
 
-/// The word bits (low 64) whose being set makes source `kind`'s modifiers invalid, as
-/// `operand::quick_operand` checks them (neg at 61 + idx, abs at 8 + idx).
+/// How one operand decodes: its field (`(word >> shift) & mask`, `mask` the `width` low bits;
+/// `shift` SPLIT: read with [`Field::extract`]), its class (`Q_*`), for `Q_TABLE` the word bit (low 64)
+/// selecting the table's AGPR half (`NO_ACC`: none), and `arg`: where a `Q_TABLE` operand's
+/// values start in `TargetPlans::values` (a table holds `1 << width` values per half), or the
+/// mask of a `Q_IMM` one.
+#[derive(Clone, Copy)]
+struct OpPlan {
+    shift: u8,
+    width: u8,
+    quick: u8,
+    acc: u8,
+    mask: u32,
+    arg: u32,
+}
+
+/// The word bits (low 64) whose being set makes source `kind`'s modifiers invalid, as the
+/// rules check them (neg at 61 + idx, abs at 8 + idx).
 fn bad_mods(kind: spec::Kind) -> u64 {
     use spec::{Kind, SrcMods};
     match kind {
-        Kind::VSrcM { idx, mods: SrcMods::ModsInvalid, .. } | Kind::VSrcNoConst { idx, mods: SrcMods::ModsInvalid, .. }
+        Kind::VSrcM { idx, mods: SrcMods::ModsInvalid, .. }
+        | Kind::VSrcNoConst { idx, mods: SrcMods::ModsInvalid, .. }
+        | Kind::VSrcSgpr { idx, mods: SrcMods::ModsInvalid, .. }
+        | Kind::VSrcVgpr { idx, mods: SrcMods::ModsInvalid, .. }
+        | Kind::ASrc { idx, mods: SrcMods::ModsInvalid, .. }
             if idx <= 2 =>
         {
             1 << (61 + idx) | 1 << (8 + idx)
         }
-        Kind::VSrcM { idx, mods: SrcMods::ModsNegInvalid, .. } | Kind::VSrcNoConst { idx, mods: SrcMods::ModsNegInvalid, .. }
+        Kind::VSrcM { idx, mods: SrcMods::ModsNegInvalid, .. }
+        | Kind::VSrcNoConst { idx, mods: SrcMods::ModsNegInvalid, .. }
+        | Kind::VSrcSgpr { idx, mods: SrcMods::ModsNegInvalid, .. }
+        | Kind::VSrcVgpr { idx, mods: SrcMods::ModsNegInvalid, .. }
+        | Kind::ASrc { idx, mods: SrcMods::ModsNegInvalid, .. }
             if idx <= 2 =>
         {
             1 << (61 + idx)
@@ -89,63 +119,133 @@ fn bad_mods(kind: spec::Kind) -> u64 {
     }
 }
 
-/// Operand classes of the fast loop: a VGPR field (values up to 255), a VALU source (values
-/// from 256 are VGPRs, the others as a scalar source), a scalar source (aligned SGPRs of 1 or 2
-/// dwords, inline integers), a scalar destination (aligned SGPRs), an immediate (the field under
-/// a mask), an implicit operand; anything else, and the other values of these, go through
-/// [`operand::operand_value`].
+/// Operand classes of the fast loop: a tabled operand (its value read from the table by field
+/// value, see [`tabled`]), an immediate (the field under a mask), an implicit operand, a
+/// FLAT-family address VGPR (two dwords when the SGPR address is `off`); anything else, and the
+/// values a table leaves out (literals, warnings), go through [`operand::operand_value`].
 const Q_RULES: u8 = 0;
-const Q_VGPR: u8 = 1;
-const Q_VSRC: u8 = 2;
-const Q_SSRC: u8 = 3;
-const Q_SDST: u8 = 4;
-const Q_IMM: u8 = 5;
-const Q_IMPLICIT: u8 = 6;
-/// FLAT-family address VGPR (two dwords when the SGPR address is `off`), SGPR address (`off`
-/// or an aligned SGPR pair), data/destination VGPRs (while bit 55, the GFX9 `acc` bit, is clear).
-const Q_FLAT_VADDR: u8 = 7;
-const Q_FLAT_SADDR: u8 = 8;
-const Q_FLAT_DATA: u8 = 9;
-/// A VALU source whose constants take the rules; an AGPR destination (values up to 255).
-const Q_VSRC_NOCONST: u8 = 10;
-const Q_AGPR: u8 = 11;
+const Q_TABLE: u8 = 1;
+const Q_IMM: u8 = 2;
+const Q_IMPLICIT: u8 = 3;
+const Q_FLAT_VADDR: u8 = 4;
+/// A tabled operand whose encoding 255 is the 32-bit literal, as encoded (see [`Values::literal`]).
+const Q_TABLE_LIT: u8 = 5;
 
-/// The fast class of an operand of kind `kind` in field `field` (see `Q_*`), with its register
-/// width and immediate mask.
-fn quick_class(kind: spec::Kind, field: Field) -> (u8, u8, u32) {
+/// `OpPlan::acc` of an operand without a second table.
+const NO_ACC: u8 = u8::MAX;
+
+/// Whether the rules decode an operand of kind `kind` in field `field` from the field value
+/// alone (given valid source modifiers, see [`bad_mods`]), and if so the word bit (low 64)
+/// that selects a second table (`NO_ACC`: none): the bit that makes the registers AGPRs, or
+/// for a scratch address the one that says there is a VGPR address. `ds_acc`: the entry is a
+/// GFX9 DS one whose acc bit applies (`DS_ACC`).
+fn tabled(fam: Family, kind: spec::Kind, field: Field, ds_acc: bool) -> Option<u8> {
     use spec::{Kind, SrcMods};
-    // (Source modifiers that make a word invalid are checked by `bad_mods`.)
-    // A GFX9 DS data/destination field may name AGPRs (the acc bit): left to the rules.
     let ds_data = matches!(field, Field::DsVdst | Field::DsData0 | Field::DsData1);
-    if let Some(dwords) = operand::plain_vgpr_dwords(kind).filter(|_| !ds_data) {
-        return (Q_VGPR, dwords, 0);
+    if operand::plain_vgpr_dwords(kind).is_some() {
+        return Some(if ds_data && ds_acc { Field::DsAcc.bits().0 as u8 } else { NO_ACC });
     }
+    // Source modifiers past the low 64 bits are not in `bad_mods`.
+    let mods_low = |idx: u8, mods: SrcMods| {
+        idx <= 2 || matches!(mods, SrcMods::ModsNegAbs | SrcMods::ModsNegOnly | SrcMods::ModsIgnored)
+    };
+    match kind {
+        Kind::VSrc(_)
+        | Kind::VSrcLo128(_)
+        | Kind::SSrc(_)
+        | Kind::SReg(_)
+        | Kind::SSrcM0Space(_)
+        | Kind::SDst { .. }
+        | Kind::SDst8 { .. }
+        | Kind::SDstNoM0 { .. }
+        | Kind::SDstX { .. }
+        | Kind::SBase { .. }
+        | Kind::ADst { .. }
+        | Kind::FlatSaddrK { .. }
+        | Kind::FlatSaddrOpt { .. } => Some(NO_ACC),
+        Kind::VSrcNoConst { idx, mods, .. }
+        | Kind::VSrcM { idx, mods, .. }
+        | Kind::VSrcSgpr { idx, mods, .. }
+        | Kind::VSrcVgpr { idx, mods, .. }
+        | Kind::ASrc { idx, mods, .. }
+            if mods_low(idx, mods) =>
+        {
+            Some(NO_ACC)
+        }
+        // The data registers of the FLAT family: AGPRs when bit 55 (GFX9 `acc`) is set.
+        Kind::VDataRtn { .. } | Kind::FlatDst { .. } | Kind::FlatData { .. } => Some(55),
+        // SVE (`Kind::ScratchVaddr` as the rules read it).
+        Kind::ScratchVaddr => Some(if fam == Family::Gfx9 { 13 } else { 49 }),
+        _ => None,
+    }
+}
+
+/// The fast class of an operand that is not tabled, with its immediate mask.
+fn quick_class(kind: spec::Kind) -> (u8, u32) {
     if let Some(mask) = operand::plain_imm_mask(kind) {
-        return (Q_IMM, 0, mask);
+        return (Q_IMM, mask);
     }
     match kind {
-        Kind::VSrc(ty) | Kind::VSrcLo128(ty) => (Q_VSRC, ty.dwords() as u8, 0),
-        Kind::SSrc(ty) | Kind::SReg(ty) | Kind::SSrcM0Space(ty) => (Q_SSRC, ty.dwords() as u8, 0),
-        // (SDst8, SDstNoM0 and SDstX differ from SDst only outside the SGPRs.)
-        Kind::SDst { dwords } | Kind::SDst8 { dwords } | Kind::SDstNoM0 { dwords } | Kind::SDstX { dwords, .. }
-            if dwords <= 2 =>
-        {
-            (Q_SDST, dwords, 0)
+        spec::Kind::FlatVaddrG => (Q_FLAT_VADDR, 0),
+        spec::Kind::Fixed(_) => (Q_IMPLICIT, 0),
+        _ => (Q_RULES, 0),
+    }
+}
+
+/// The operand values of tabled operands, shared by every entry whose table is the same.
+#[derive(Default)]
+struct Values {
+    values: Vec<Option<Operand>>,
+    /// Tables made, by what decides their values.
+    made: std::collections::HashMap<(spec::OperandSpec, u8, bool), u32>,
+    /// Tables by content (kinds that decode alike share one).
+    index: std::collections::HashMap<Vec<Option<Operand>>, u32>,
+}
+
+impl Values {
+    /// Whether the rules decode encoding 255 of `spec` as the 32-bit literal that follows,
+    /// as encoded (so the fast path may read it itself): tried on two literal values.
+    fn literal(target: Target, spec: &spec::OperandSpec) -> bool {
+        let (shift, _) = spec.field.bits();
+        [0x1234_5678u32, 0x8000_0001].iter().all(|&lit| {
+            let bytes = [lit.to_le_bytes(), [0xff; 4]].concat();
+            let mut lits = operand::LitReader::new(&bytes, 0);
+            let mut warn = String::new();
+            let v = operand::operand_value(target, spec, 255, 255 << shift, &mut lits, &mut warn, false);
+            let want = Operand::Literal { value: lit as u64, wide: false };
+            v == Ok(want) && warn.is_empty() && lits.lit == Some((lit as u64, false)) && !lits.kimm
+        })
+    }
+
+    /// Where the table of `spec` (two halves, plain and AGPR, when `acc` names a bit) starts:
+    /// each value as the rules give it for a word holding only the field value and the acc
+    /// bit, with no literal; `None` where the rules fail, need the literal or warn.
+    fn table(&mut self, target: Target, spec: &spec::OperandSpec, acc: u8, ds_acc: bool) -> u32 {
+        if let Some(&at) = self.made.get(&(*spec, acc, ds_acc)) {
+            return at;
         }
-        // A VALU source without inline constants decodes as a 32- or 64-bit source once its
-        // modifiers are valid (checked by `bad_mods`); constants there go to the rules.
-        Kind::VSrcNoConst { dwords, idx, mods } if idx <= 2 || matches!(mods, SrcMods::ModsNegAbs | SrcMods::ModsNegOnly | SrcMods::ModsIgnored) => {
-            (Q_VSRC_NOCONST, if dwords >= 2 { 2 } else { 1 }, 0)
+        let (shift, width) = spec.field.bits();
+        let halves = if acc == NO_ACC { 1 } else { 2 };
+        let mut t = Vec::with_capacity(halves << width);
+        for a in 0..halves {
+            for raw in 0..1u32 << width {
+                let mut word = (raw as Word) << shift;
+                if a == 1 {
+                    word |= 1 << acc;
+                }
+                let mut lits = operand::LitReader::new(&[], 0);
+                let mut warn = String::new();
+                let v = operand::operand_value(target, spec, raw, word, &mut lits, &mut warn, ds_acc && a == 1);
+                t.push(v.ok().filter(|_| warn.is_empty() && lits.lit.is_none() && !lits.kimm));
+            }
         }
-        Kind::ADst { dwords } => (Q_AGPR, dwords, 0),
-        Kind::VSrcM { ty, idx, mods } if idx <= 2 || matches!(mods, SrcMods::ModsNegAbs | SrcMods::ModsNegOnly | SrcMods::ModsIgnored) => {
-            (Q_VSRC, ty.dwords() as u8, 0)
-        }
-        Kind::FlatVaddrG => (Q_FLAT_VADDR, 0, 0),
-        Kind::FlatSaddrK { dwords, .. } | Kind::FlatSaddrOpt { dwords, .. } if dwords <= 2 => (Q_FLAT_SADDR, dwords, 0),
-        Kind::VDataRtn { dwords } | Kind::FlatDst { dwords } | Kind::FlatData { dwords } => (Q_FLAT_DATA, dwords, 0),
-        Kind::Fixed(_) => (Q_IMPLICIT, 0, 0),
-        _ => (Q_RULES, 0, 0),
+        let next = self.values.len() as u32;
+        let at = *self.index.entry(t).or_insert_with_key(|t| {
+            self.values.extend_from_slice(t);
+            next
+        });
+        self.made.insert((*spec, acc, ds_acc), at);
+        at
     }
 }
 
@@ -156,9 +256,13 @@ const MEM_U13: u8 = 3;
 
 struct TargetPlans {
     routes: [Route; 512],
-    /// GFX9 FLAT/SCRATCH/GLOBAL by segment (bits 15:14 = 0, 1, 2): plan indices.
+    /// GFX9 FLAT/SCRATCH/GLOBAL by segment (bits 15:14 = 0, 1, 2): indices into `entries`.
     seg: [u8; 3],
-    plans: Vec<Vec<Option<Plan>>>,
+    /// Per format routed, the entries by opcode.
+    entries: Vec<Vec<Option<Entry>>>,
+    shapes: Vec<Shape>,
+    /// The tabled operands' values (see [`Values`]).
+    values: Vec<Option<Operand>>,
 }
 
 fn mask_of(width: u32) -> u32 {
@@ -169,7 +273,16 @@ fn mask_of(width: u32) -> u32 {
     }
 }
 
-fn plan(target: Target, format: Format, opcode: usize, info: &'static OpInfo) -> Option<Plan> {
+/// Entries that decode alike: the shapes made so far, by what decides them.
+#[derive(Default)]
+struct Shapes {
+    shapes: Vec<Shape>,
+    by_key: std::collections::HashMap<(Format, &'static [spec::OperandSpec], &'static [(Field, Unused)]), u32>,
+}
+
+/// The fast path's entry for `info`, opcode `opcode` of `format`; `None`: the general path
+/// decodes it.
+fn entry(target: Target, format: Format, opcode: usize, info: &'static OpInfo, shapes: &mut Shapes, values: &mut Values) -> Option<Entry> {
     let fam = target.family();
     let op = opcode as u16;
     // Opcodes with their own decoder, checked by `decode` before the table.
@@ -182,36 +295,30 @@ fn plan(target: Target, format: Format, opcode: usize, info: &'static OpInfo) ->
     if special {
         return None;
     }
-    let mut p = Plan {
-        info,
+    let key = (format, info.operands, info.unused);
+    if let Some(&shape) = shapes.by_key.get(&key) {
+        return Some(Entry { info, shape });
+    }
+    let shape = shapes.shapes.len() as u32;
+    shapes.shapes.push(make_shape(target, format, info, values));
+    shapes.by_key.insert(key, shape);
+    Some(Entry { info, shape })
+}
+
+fn make_shape(target: Target, format: Format, info: &'static OpInfo, values: &mut Values) -> Shape {
+    let fam = target.family();
+    let mut p = Shape {
         fix_mask: 0,
         fix_val: 0,
-        fields: [(0, 0); MAX_OPERANDS],
+        specs: info.operands,
+        bad_mods: 0,
         scalar_srcs: 0,
         flags: 0,
         mem: (0, MEM_NONE),
-        cache: [0; MAX_OPERANDS],
-        quick: [Q_RULES; MAX_OPERANDS],
-        dwords: [0; MAX_OPERANDS],
-        imm_mask: [0; MAX_OPERANDS],
-        bad_mods: [0; MAX_OPERANDS],
         cache_ops: 0,
+        ops: [OpPlan { shift: 0, width: 0, quick: Q_RULES, acc: NO_ACC, mask: 0, arg: 0 }; MAX_OPERANDS],
+        cache: [0; MAX_OPERANDS],
     };
-    for (i, s) in info.operands.iter().enumerate() {
-        let (shift, width) = s.field.bits();
-        p.fields[i] = if s.field == Field::Vop3pOpSelHi || (shift < 64 && shift + width > 64) {
-            (SPLIT, 0)
-        } else if width == 0 {
-            (0, 0)
-        } else {
-            (shift as u8, mask_of(width))
-        };
-        if operand::scalar_source_kind(s.kind) {
-            p.scalar_srcs |= 1 << i;
-        }
-        (p.quick[i], p.dwords[i], p.imm_mask[i]) = quick_class(s.kind, s.field);
-        p.bad_mods[i] = bad_mods(s.kind);
-    }
     for &(f, u) in info.unused {
         let (shift, width) = f.bits();
         let m = mask_of(width);
@@ -229,6 +336,26 @@ fn plan(target: Target, format: Format, opcode: usize, info: &'static OpInfo) ->
     }
     if format == Format::Ds && fam == Family::Gfx9 && !info.unused.iter().any(|(f, _)| *f == Field::DsAcc) {
         p.flags |= DS_ACC;
+    }
+    for (i, s) in info.operands.iter().enumerate() {
+        let (shift, width) = s.field.bits();
+        let split = s.field == Field::Vop3pOpSelHi || (shift < 64 && shift + width > 64) || width > 32;
+        let o = &mut p.ops[i];
+        (o.shift, o.width, o.mask) = if split { (SPLIT, 0, 0) } else { (shift as u8, width as u8, mask_of(width)) };
+        if operand::scalar_source_kind(s.kind) {
+            p.scalar_srcs |= 1 << i;
+        }
+        p.bad_mods |= bad_mods(s.kind);
+        let ds_acc = p.flags & DS_ACC != 0;
+        match tabled(fam, s.kind, s.field, ds_acc) {
+            // (Fields of up to ten bits: a table of at most 2 x 1024 values.)
+            Some(acc) if !split && (1..=10).contains(&width) => {
+                o.quick = if Values::literal(target, s) { Q_TABLE_LIT } else { Q_TABLE };
+                o.arg = values.table(target, s, acc, ds_acc);
+                o.acc = acc;
+            }
+            _ => (o.quick, o.arg) = quick_class(s.kind),
+        }
     }
     if matches!(info.format, Format::Flat | Format::Global | Format::Scratch) {
         p.flags |= FLAT;
@@ -257,29 +384,31 @@ fn plan(target: Target, format: Format, opcode: usize, info: &'static OpInfo) ->
             }
         }
     }
-    Some(p)
+    p
 }
 
 fn build(target: Target) -> TargetPlans {
     let fam = target.family();
     let mut formats: Vec<Format> = Vec::new();
-    let mut plans: Vec<Vec<Option<Plan>>> = Vec::new();
+    let mut entries: Vec<Vec<Option<Entry>>> = Vec::new();
+    let mut shapes = Shapes::default();
+    let mut values = Values::default();
     let mut index = |format: Format| -> u8 {
         if let Some(i) = formats.iter().position(|f| *f == format) {
             return i as u8;
         }
         let table = tables::table(target, format);
-        plans.push(
+        entries.push(
             table
                 .iter()
                 .enumerate()
-                .map(|(op, e)| e.as_ref().and_then(|info| plan(target, format, op, info)))
+                .map(|(op, e)| e.as_ref().and_then(|info| entry(target, format, op, info, &mut shapes, &mut values)))
                 .collect(),
         );
         formats.push(format);
         (formats.len() - 1) as u8
     };
-    let general = Route { plans: NONE, shift: 0, opmask: 0, flen: 0, flags: 0 };
+    let general = Route { entries: NONE, shift: 0, opmask: 0, flen: 0, flags: 0 };
     let mut routes = [general; 512];
     for (top, r) in routes.iter_mut().enumerate() {
         let word = (top as u32) << 23;
@@ -307,7 +436,7 @@ fn build(target: Target) -> TargetPlans {
             flags |= SEG;
         }
         *r = Route {
-            plans: if seg { NONE } else { index(format) },
+            entries: if seg { NONE } else { index(format) },
             shift: shift as u8,
             opmask: mask_of(width) as u16,
             flen: spec::format_len(fam, format) as u8,
@@ -319,7 +448,7 @@ fn build(target: Target) -> TargetPlans {
     } else {
         [NONE; 3]
     };
-    TargetPlans { routes, seg, plans }
+    TargetPlans { routes, seg, entries, shapes: shapes.shapes, values: values.values }
 }
 
 #[inline]
@@ -330,7 +459,9 @@ fn target_plans(target: Target) -> &'static TargetPlans {
 
 /// An instruction the fast path takes: its entry, its fixed part and that part's length.
 pub(crate) struct Hit {
-    pub plan: &'static Plan,
+    pub info: &'static OpInfo,
+    shape: &'static Shape,
+    values: &'static [Option<Operand>],
     pub word: Word,
     pub fixed: usize,
 }
@@ -352,13 +483,14 @@ pub(crate) fn route(target: Target, inst: &[u8]) -> Option<Hit> {
     let pi = if r.flags & SEG != 0 {
         *t.seg.get(((w0 >> 14) & 3) as usize)?
     } else {
-        r.plans
+        r.entries
     };
     if pi == NONE {
         return None;
     }
     let opcode = (w0 >> r.shift) as usize & r.opmask as usize;
-    let plan = t.plans[pi as usize].get(opcode)?.as_ref()?;
+    let e = t.entries[pi as usize].get(opcode)?.as_ref()?;
+    let shape = t.shapes.get(e.shape as usize)?;
     let lit = dword(inst, 1).unwrap_or(0);
     if r.flags & VOP_EXT != 0 && spec::vop_extension(target, w0).is_some() {
         return None;
@@ -377,10 +509,10 @@ pub(crate) fn route(target: Target, inst: &[u8]) -> Option<Hit> {
     if flen == 12 {
         word |= (dword(inst, 2)? as Word) << 64;
     }
-    if plan.flags & SLOW_UNUSED != 0 || word & plan.fix_mask != plan.fix_val {
+    if shape.flags & SLOW_UNUSED != 0 || word & shape.fix_mask != shape.fix_val || word as u64 & shape.bad_mods != 0 {
         return None;
     }
-    Some(Hit { plan, word, fixed: flen })
+    Some(Hit { info: e.info, shape, values: &t.values, word, fixed: flen })
 }
 
 /// Decodes the operands of a [`route`] hit into `out` (whose other fields the caller set),
@@ -389,17 +521,17 @@ pub(crate) fn route(target: Target, inst: &[u8]) -> Option<Hit> {
 /// the entry's operands with `None`), so `out` may hold an earlier instruction.
 #[inline]
 pub(crate) fn fill(target: Target, hit: &Hit, inst: &[u8], out: &mut crate::Instruction) -> bool {
-    let p = hit.plan;
+    let p = hit.shape;
     let word = hit.word;
-    let specs = p.info.operands;
+    let specs = p.specs;
     let n = specs.len().min(MAX_OPERANDS);
     let (lo, hi) = (word as u64, (word >> 64) as u64);
     let field = |i: usize| -> u32 {
-        let (shift, mask) = p.fields[i];
-        if shift < 64 {
-            (lo >> shift) as u32 & mask
-        } else if shift != SPLIT {
-            (hi >> (shift - 64)) as u32 & mask
+        let o = &p.ops[i];
+        if o.shift < 64 {
+            (lo >> o.shift) as u32 & o.mask
+        } else if o.shift != SPLIT {
+            (hi >> (o.shift - 64)) as u32 & o.mask
         } else {
             specs[i].field.extract(word)
         }
@@ -422,37 +554,37 @@ pub(crate) fn fill(target: Target, hit: &Hit, inst: &[u8], out: &mut crate::Inst
             m &= m - 1;
         }
     }
-    let gfx9 = target.family() == Family::Gfx9;
-    let max_sgpr = if gfx9 { 101 } else { 105 };
-    // The SGPR-address encoding of `off`.
-    let saddr_off = if gfx9 { 0x7f } else { 124 };
     // Every slot cleared at once (a fixed-size loop: ten stores), the operands then written over.
     out.operands = [None; MAX_OPERANDS];
     for i in 0..n {
         let raw = field(i);
         let spec = &specs[i];
-        let d = p.dwords[i];
-        // What `operand::quick_operand` gives for SGPRs (aligned, 1 or 2 dwords) and, where the
-        // operand takes constants, inline integers.
-        let sgpr = || raw <= max_sgpr && (d == 1 || (d == 2 && raw & 1 == 0));
-        let class = if lo & p.bad_mods[i] != 0 { Q_RULES } else { p.quick[i] };
-        let value = match class {
-            Q_VGPR if raw <= 255 => Operand::Reg(Reg { class: RegClass::Vgpr, index: raw as u16, dwords: d }),
-            Q_IMM => Operand::Imm(raw & p.imm_mask[i]),
-            Q_VSRC | Q_VSRC_NOCONST if raw >= 256 => Operand::Reg(Reg { class: RegClass::Vgpr, index: (raw - 256) as u16, dwords: d }),
-            Q_AGPR if raw <= 255 => Operand::Reg(Reg { class: RegClass::Agpr, index: raw as u16, dwords: d }),
-            Q_VSRC | Q_VSRC_NOCONST | Q_SSRC | Q_SDST if sgpr() => Operand::Reg(Reg { class: RegClass::Sgpr, index: raw as u16, dwords: d }),
-            Q_VSRC | Q_SSRC if (128..=192).contains(&raw) => Operand::IntConst((raw - 128) as i8),
-            Q_VSRC | Q_SSRC if (193..=208).contains(&raw) => Operand::IntConst(-((raw - 192) as i32) as i8),
-            Q_IMPLICIT => Operand::Implicit,
-            Q_FLAT_DATA if lo >> 55 & 1 == 0 => Operand::Reg(Reg { class: RegClass::Vgpr, index: raw as u16, dwords: d }),
-            Q_FLAT_VADDR => {
-                let off = if gfx9 { (lo >> 48) & 0x7f == 0x7f } else { lo & 0x7f == 124 };
-                Operand::Reg(Reg { class: RegClass::Vgpr, index: raw as u16, dwords: if off { 2 } else { 1 } })
+        let o = &p.ops[i];
+        let quick = match o.quick {
+            Q_TABLE | Q_TABLE_LIT => {
+                // The AGPR half when the acc bit is set (`NO_ACC`: never).
+                let a = (lo >> (o.acc & 63)) as usize & 1 & (o.acc >> 7 ^ 1) as usize;
+                let at = o.arg as usize + (a << o.width) + raw as usize;
+                hit.values.get(at).copied().flatten()
             }
-            Q_FLAT_SADDR if raw == saddr_off => Operand::Implicit,
-            Q_FLAT_SADDR if sgpr() => Operand::Reg(Reg { class: RegClass::Sgpr, index: raw as u16, dwords: d }),
-            _ => {
+            Q_IMM => Some(Operand::Imm(raw & o.arg)),
+            Q_IMPLICIT => Some(Operand::Implicit),
+            Q_FLAT_VADDR => {
+                let off = if target.family() == Family::Gfx9 { (lo >> 48) & 0x7f == 0x7f } else { lo & 0x7f == 124 };
+                Some(Operand::Reg(Reg { class: RegClass::Vgpr, index: raw as u16, dwords: if off { 2 } else { 1 } }))
+            }
+            _ => None,
+        };
+        let value = match quick {
+            Some(v) => v,
+            // The literal, when no operand before has read one (else the rules share it).
+            None if o.quick == Q_TABLE_LIT && raw == 255 && rules.is_none() => {
+                let mut lits = operand::LitReader::new(inst, hit.fixed);
+                let Ok((value, wide)) = lits.read(false) else { return false };
+                rules = Some((lits, String::new()));
+                Operand::Literal { value, wide }
+            }
+            None => {
                 let (lits, warn) = rules.get_or_insert_with(|| (operand::LitReader::new(inst, hit.fixed), String::new()));
                 let ds_acc = p.flags & DS_ACC != 0 && Field::DsAcc.extract(word) == 1;
                 match operand::operand_value(target, spec, raw, word, lits, warn, ds_acc) {

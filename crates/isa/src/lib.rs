@@ -366,7 +366,7 @@ pub fn decode_into(target: Target, bytes: &[u8], offset: usize, out: &mut Instru
 #[inline(always)]
 fn fast_fill(target: Target, hit: &fast::Hit, inst: &[u8], offset: usize, out: &mut Instruction) -> bool {
     out.target = target;
-    out.info = hit.plan.info;
+    out.info = hit.info;
     out.offset = offset;
     out.mods = Modifiers::default();
     out.cache = CachePolicy::default();
