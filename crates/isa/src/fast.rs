@@ -32,8 +32,8 @@ const SPLIT: u8 = u8::MAX;
 /// What the top nine bits of a first dword say.
 #[derive(Clone, Copy)]
 struct Route {
-    /// Index into `TargetPlans::entries` (NONE: general path).
-    entries: u8,
+    /// Where the format's entries start in `TargetPlans::entries` (NONE: general path).
+    entries: u16,
     shift: u8,
     opmask: u16,
     /// Bytes of the fixed part.
@@ -41,13 +41,13 @@ struct Route {
     flags: u8,
 }
 
-const NONE: u8 = u8::MAX;
+const NONE: u16 = u16::MAX;
 
-/// One table entry: its shape (an index into `TargetPlans::shapes`).
+/// One table entry and its shape.
 #[derive(Clone, Copy)]
 struct Entry {
     info: &'static OpInfo,
-    shape: u32,
+    shape: &'static Shape,
 }
 
 /// What decoding an entry needs beyond its `OpInfo`, shared by every entry of the same format,
@@ -125,11 +125,11 @@ fn bad_mods(kind: spec::Kind) -> u64 {
 /// values a table leaves out (literals, warnings), go through [`operand::operand_value`].
 const Q_RULES: u8 = 0;
 const Q_TABLE: u8 = 1;
-const Q_IMM: u8 = 2;
-const Q_IMPLICIT: u8 = 3;
-const Q_FLAT_VADDR: u8 = 4;
 /// A tabled operand whose encoding 255 is the 32-bit literal, as encoded (see [`Values::literal`]).
-const Q_TABLE_LIT: u8 = 5;
+const Q_TABLE_LIT: u8 = 2;
+const Q_IMM: u8 = 3;
+const Q_IMPLICIT: u8 = 4;
+const Q_FLAT_VADDR: u8 = 5;
 
 /// `OpPlan::acc` of an operand without a second table.
 const NO_ACC: u8 = u8::MAX;
@@ -192,14 +192,50 @@ fn quick_class(kind: spec::Kind) -> (u8, u32) {
     }
 }
 
+/// A map for building the plans: its keys are the crate's own tables, hashed with a
+/// multiply-rotate hash (the default SipHash, made for untrusted keys, was most of the time
+/// of building a target's plans, which the first decode in a process pays).
+type QuickMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<QuickHasher>>;
+
+#[derive(Default)]
+struct QuickHasher(u64);
+
+impl std::hash::Hasher for QuickHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..b.len()].copy_from_slice(b);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(v as u64);
+    }
+    fn write_u16(&mut self, v: u16) {
+        self.write_u64(v as u64);
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(v as u64);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+}
+
 /// The operand values of tabled operands, shared by every entry whose table is the same.
 #[derive(Default)]
 struct Values {
     values: Vec<Option<Operand>>,
     /// Tables made, by what decides their values.
-    made: std::collections::HashMap<(spec::OperandSpec, u8, bool), u32>,
+    made: QuickMap<(spec::OperandSpec, u8, bool), u32>,
     /// Tables by content (kinds that decode alike share one).
-    index: std::collections::HashMap<Vec<Option<Operand>>, u32>,
+    index: QuickMap<Vec<Option<Operand>>, u32>,
 }
 
 impl Values {
@@ -256,13 +292,13 @@ const MEM_U13: u8 = 3;
 
 struct TargetPlans {
     routes: [Route; 512],
-    /// GFX9 FLAT/SCRATCH/GLOBAL by segment (bits 15:14 = 0, 1, 2): indices into `entries`.
-    seg: [u8; 3],
-    /// Per format routed, the entries by opcode.
-    entries: Vec<Vec<Option<Entry>>>,
-    shapes: Vec<Shape>,
+    /// GFX9 FLAT/SCRATCH/GLOBAL by segment (bits 15:14 = 0, 1, 2): where their entries start.
+    seg: [u16; 3],
+    /// The entries of every format routed, each format's by opcode over its whole opcode
+    /// field (so a route's start plus any opcode stays inside the format).
+    entries: Vec<Option<Entry>>,
     /// The tabled operands' values (see [`Values`]).
-    values: Vec<Option<Operand>>,
+    values: &'static [Option<Operand>],
 }
 
 fn mask_of(width: u32) -> u32 {
@@ -277,12 +313,12 @@ fn mask_of(width: u32) -> u32 {
 #[derive(Default)]
 struct Shapes {
     shapes: Vec<Shape>,
-    by_key: std::collections::HashMap<(Format, &'static [spec::OperandSpec], &'static [(Field, Unused)]), u32>,
+    by_key: QuickMap<(Format, &'static [spec::OperandSpec], &'static [(Field, Unused)]), u32>,
 }
 
-/// The fast path's entry for `info`, opcode `opcode` of `format`; `None`: the general path
-/// decodes it.
-fn entry(target: Target, format: Format, opcode: usize, info: &'static OpInfo, shapes: &mut Shapes, values: &mut Values) -> Option<Entry> {
+/// The fast path's entry for `info`, opcode `opcode` of `format`, as its shape's index in
+/// `shapes`; `None`: the general path decodes it.
+fn entry(target: Target, format: Format, opcode: usize, info: &'static OpInfo, shapes: &mut Shapes, values: &mut Values) -> Option<u32> {
     let fam = target.family();
     let op = opcode as u16;
     // Opcodes with their own decoder, checked by `decode` before the table.
@@ -297,12 +333,12 @@ fn entry(target: Target, format: Format, opcode: usize, info: &'static OpInfo, s
     }
     let key = (format, info.operands, info.unused);
     if let Some(&shape) = shapes.by_key.get(&key) {
-        return Some(Entry { info, shape });
+        return Some(shape);
     }
     let shape = shapes.shapes.len() as u32;
     shapes.shapes.push(make_shape(target, format, info, values));
     shapes.by_key.insert(key, shape);
-    Some(Entry { info, shape })
+    Some(shape)
 }
 
 fn make_shape(target: Target, format: Format, info: &'static OpInfo, values: &mut Values) -> Shape {
@@ -389,24 +425,28 @@ fn make_shape(target: Target, format: Format, info: &'static OpInfo, values: &mu
 
 fn build(target: Target) -> TargetPlans {
     let fam = target.family();
-    let mut formats: Vec<Format> = Vec::new();
-    let mut entries: Vec<Vec<Option<Entry>>> = Vec::new();
+    // (format, where its entries start); the entries as (info, shape index) until the shapes
+    // are final.
+    let mut formats: Vec<(Format, u16)> = Vec::new();
+    let mut entries: Vec<Option<(&'static OpInfo, u32)>> = Vec::new();
     let mut shapes = Shapes::default();
     let mut values = Values::default();
-    let mut index = |format: Format| -> u8 {
-        if let Some(i) = formats.iter().position(|f| *f == format) {
-            return i as u8;
+    let mut index = |format: Format| -> u16 {
+        if let Some(&(_, at)) = formats.iter().find(|(f, _)| *f == format) {
+            return at;
         }
         let table = tables::table(target, format);
-        entries.push(
-            table
-                .iter()
-                .enumerate()
-                .map(|(op, e)| e.as_ref().and_then(|info| entry(target, format, op, info, &mut shapes, &mut values)))
-                .collect(),
-        );
-        formats.push(format);
-        (formats.len() - 1) as u8
+        let opcodes = spec::format_encoding(fam, format).map_or(0, |(_, _, _, width)| 1usize << width);
+        let at = entries.len();
+        if at + opcodes >= NONE as usize {
+            return NONE;
+        }
+        entries.extend((0..opcodes).map(|op| {
+            let info = table.get(op)?.as_ref()?;
+            Some((info, entry(target, format, op, info, &mut shapes, &mut values)?))
+        }));
+        formats.push((format, at as u16));
+        at as u16
     };
     let general = Route { entries: NONE, shift: 0, opmask: 0, flen: 0, flags: 0 };
     let mut routes = [general; 512];
@@ -448,7 +488,10 @@ fn build(target: Target) -> TargetPlans {
     } else {
         [NONE; 3]
     };
-    TargetPlans { routes, seg, entries, shapes: shapes.shapes, values: values.values }
+    // Made once per target and kept for the process: entries refer to them directly.
+    let shapes: &'static [Shape] = Vec::leak(shapes.shapes);
+    let entries = entries.into_iter().map(|e| e.map(|(info, s)| Entry { info, shape: &shapes[s as usize] })).collect();
+    TargetPlans { routes, seg, entries, values: Vec::leak(values.values) }
 }
 
 #[inline]
@@ -489,8 +532,8 @@ pub(crate) fn route(target: Target, inst: &[u8]) -> Option<Hit> {
         return None;
     }
     let opcode = (w0 >> r.shift) as usize & r.opmask as usize;
-    let e = t.entries[pi as usize].get(opcode)?.as_ref()?;
-    let shape = t.shapes.get(e.shape as usize)?;
+    let e = t.entries.get(pi as usize + opcode)?.as_ref()?;
+    let shape = e.shape;
     let lit = dword(inst, 1).unwrap_or(0);
     if r.flags & VOP_EXT != 0 && spec::vop_extension(target, w0).is_some() {
         return None;
@@ -512,7 +555,7 @@ pub(crate) fn route(target: Target, inst: &[u8]) -> Option<Hit> {
     if shape.flags & SLOW_UNUSED != 0 || word & shape.fix_mask != shape.fix_val || word as u64 & shape.bad_mods != 0 {
         return None;
     }
-    Some(Hit { info: e.info, shape, values: &t.values, word, fixed: flen })
+    Some(Hit { info: e.info, shape, values: t.values, word, fixed: flen })
 }
 
 /// Decodes the operands of a [`route`] hit into `out` (whose other fields the caller set),
@@ -560,20 +603,22 @@ pub(crate) fn fill(target: Target, hit: &Hit, inst: &[u8], out: &mut crate::Inst
         let raw = field(i);
         let spec = &specs[i];
         let o = &p.ops[i];
-        let quick = match o.quick {
-            Q_TABLE | Q_TABLE_LIT => {
-                // The AGPR half when the acc bit is set (`NO_ACC`: never).
-                let a = (lo >> (o.acc & 63)) as usize & 1 & (o.acc >> 7 ^ 1) as usize;
-                let at = o.arg as usize + (a << o.width) + raw as usize;
-                hit.values.get(at).copied().flatten()
-            }
-            Q_IMM => Some(Operand::Imm(raw & o.arg)),
-            Q_IMPLICIT => Some(Operand::Implicit),
-            Q_FLAT_VADDR => {
-                let off = if target.family() == Family::Gfx9 { (lo >> 48) & 0x7f == 0x7f } else { lo & 0x7f == 124 };
-                Some(Operand::Reg(Reg { class: RegClass::Vgpr, index: raw as u16, dwords: if off { 2 } else { 1 } }))
-            }
-            _ => None,
+        // (Tabled operands first, and by a plain branch: most operands are, and an indirect
+        // jump over the classes mispredicts.)
+        let quick = if o.quick.wrapping_sub(Q_TABLE) <= Q_TABLE_LIT - Q_TABLE {
+            // The second half when the acc bit is set (`NO_ACC`: never).
+            let a = (lo >> (o.acc & 63)) as usize & 1 & (o.acc >> 7 ^ 1) as usize;
+            let at = o.arg as usize + (a << o.width) + raw as usize;
+            hit.values.get(at).copied().flatten()
+        } else if o.quick == Q_IMM {
+            Some(Operand::Imm(raw & o.arg))
+        } else if o.quick == Q_IMPLICIT {
+            Some(Operand::Implicit)
+        } else if o.quick == Q_FLAT_VADDR {
+            let off = if target.family() == Family::Gfx9 { (lo >> 48) & 0x7f == 0x7f } else { lo & 0x7f == 124 };
+            Some(Operand::Reg(Reg { class: RegClass::Vgpr, index: raw as u16, dwords: if off { 2 } else { 1 } }))
+        } else {
+            None
         };
         let value = match quick {
             Some(v) => v,
