@@ -77,17 +77,18 @@ pub(crate) struct Shape {
     cache: [u8; MAX_OPERANDS],
 }
 
-/// How one operand decodes: its field (`(word >> shift) & mask`, `mask` the `width` low bits;
-/// `shift` SPLIT: read with [`Field::extract`]), its class (`Q_*`), for `Q_TABLE` the word bit (low 64)
-/// selecting the table's AGPR half (`NO_ACC`: none), and `arg`: where a `Q_TABLE` operand's
-/// values start in `TargetPlans::values` (a table holds `1 << width` values per half), or the
-/// mask of a `Q_IMM` one.
+/// How one operand decodes: its field (`(word >> shift) & mask`; `shift` SPLIT: read with
+/// [`Field::extract`]), its class (`Q_*`), for `Q_TABLE` the word bit (low 64) selecting the
+/// table's second half (`NO_ACC`: none), and `arg`: where a `Q_TABLE` operand's values start
+/// in `TargetPlans::values` (a half holds a value per field value), or the mask of a `Q_IMM`
+/// one.
 #[derive(Clone, Copy)]
 struct OpPlan {
     shift: u8,
-    width: u8,
     quick: u8,
     acc: u8,
+    /// `Q_TABLE`: the size of a half table when there is a second one (else 0).
+    half: u16,
     mask: u32,
     arg: u32,
 }
@@ -352,7 +353,7 @@ fn make_shape(target: Target, format: Format, info: &'static OpInfo, values: &mu
         flags: 0,
         mem: (0, MEM_NONE),
         cache_ops: 0,
-        ops: [OpPlan { shift: 0, width: 0, quick: Q_RULES, acc: NO_ACC, mask: 0, arg: 0 }; MAX_OPERANDS],
+        ops: [OpPlan { shift: 0, quick: Q_RULES, acc: NO_ACC, half: 0, mask: 0, arg: 0 }; MAX_OPERANDS],
         cache: [0; MAX_OPERANDS],
     };
     for &(f, u) in info.unused {
@@ -377,7 +378,7 @@ fn make_shape(target: Target, format: Format, info: &'static OpInfo, values: &mu
         let (shift, width) = s.field.bits();
         let split = s.field == Field::Vop3pOpSelHi || (shift < 64 && shift + width > 64) || width > 32;
         let o = &mut p.ops[i];
-        (o.shift, o.width, o.mask) = if split { (SPLIT, 0, 0) } else { (shift as u8, width as u8, mask_of(width)) };
+        (o.shift, o.mask) = if split { (SPLIT, 0) } else { (shift as u8, mask_of(width)) };
         if operand::scalar_source_kind(s.kind) {
             p.scalar_srcs |= 1 << i;
         }
@@ -389,6 +390,7 @@ fn make_shape(target: Target, format: Format, info: &'static OpInfo, values: &mu
                 o.quick = if Values::literal(target, s) { Q_TABLE_LIT } else { Q_TABLE };
                 o.arg = values.table(target, s, acc, ds_acc);
                 o.acc = acc;
+                o.half = if acc == NO_ACC { 0 } else { 1 << width };
             }
             _ => (o.quick, o.arg) = quick_class(s.kind),
         }
@@ -604,12 +606,15 @@ pub(crate) fn fill(target: Target, hit: &Hit, inst: &[u8], out: &mut crate::Inst
         let spec = &specs[i];
         let o = &p.ops[i];
         // (Tabled operands first, and by a plain branch: most operands are, and an indirect
-        // jump over the classes mispredicts.)
+        // jump over the classes mispredicts. Each found value is stored where it is found.)
         let quick = if o.quick.wrapping_sub(Q_TABLE) <= Q_TABLE_LIT - Q_TABLE {
-            // The second half when the acc bit is set (`NO_ACC`: never).
-            let a = (lo >> (o.acc & 63)) as usize & 1 & (o.acc >> 7 ^ 1) as usize;
-            let at = o.arg as usize + (a << o.width) + raw as usize;
-            hit.values.get(at).copied().flatten()
+            // The second half when the acc bit is set (`half` is 0 without one).
+            let a = ((lo >> (o.acc & 63)) as u32 & 1).wrapping_neg() & o.half as u32;
+            if let Some(Some(value)) = hit.values.get((o.arg + a + raw) as usize) {
+                out.operands[i] = Some(operand::InstOperand { spec, value: *value, raw });
+                continue;
+            }
+            None
         } else if o.quick == Q_IMM {
             Some(Operand::Imm(raw & o.arg))
         } else if o.quick == Q_IMPLICIT {
