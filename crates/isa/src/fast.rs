@@ -520,7 +520,7 @@ fn dword(inst: &[u8], i: usize) -> Option<u32> {
 /// The entry and fixed part of the instruction at the start of `inst`, when it is an ordinary
 /// table instruction whose unused fields hold their expected values; `None`: ask the general
 /// path.
-#[inline]
+#[inline(always)]
 pub(crate) fn route(target: Target, inst: &[u8]) -> Option<Hit> {
     let t = target_plans(target);
     let w0 = dword(inst, 0)?;
@@ -564,7 +564,7 @@ pub(crate) fn route(target: Target, inst: &[u8]) -> Option<Hit> {
 /// with its length, literal and, for the FLAT family, memory offset and cache policy; `false`
 /// on any error (the general path then reports it). Every operand slot is written (those past
 /// the entry's operands with `None`), so `out` may hold an earlier instruction.
-#[inline]
+#[inline(always)]
 pub(crate) fn fill(target: Target, hit: &Hit, inst: &[u8], out: &mut crate::Instruction) -> bool {
     let p = hit.shape;
     let word = hit.word;

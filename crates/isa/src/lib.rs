@@ -352,6 +352,18 @@ pub fn decode(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction
 /// `out` is exactly what `decode` returns; on `Err`, `out` holds no meaningful instruction.
 #[inline]
 pub fn decode_into(target: Target, bytes: &[u8], offset: usize, out: &mut Instruction) -> Result<(), DecodeError> {
+    // One copy per target, so the fast path's per-target and per-family tests fold away.
+    match target {
+        Target::Gfx1250 => decode_into_for::<0>(bytes, offset, out),
+        Target::Gfx942 => decode_into_for::<1>(bytes, offset, out),
+        Target::Gfx950 => decode_into_for::<2>(bytes, offset, out),
+    }
+}
+
+/// [`decode_into`] for `Target::ALL[T]`.
+#[inline(always)]
+fn decode_into_for<const T: usize>(bytes: &[u8], offset: usize, out: &mut Instruction) -> Result<(), DecodeError> {
+    let target = Target::ALL[T];
     let inst = bytes.get(offset..).unwrap_or(&[]);
     if let Some(hit) = fast::route(target, inst) {
         if fast_fill(target, &hit, inst, offset, out) {
