@@ -581,8 +581,9 @@ pub(crate) fn fill(target: Target, hit: &Hit, inst: &[u8], out: &mut crate::Inst
             specs[i].field.extract(word)
         }
     };
-    // The literal reader and warning text of the general operand rules, made when first needed.
-    let mut rules: Option<(operand::LitReader, String)> = None;
+    // The literal reader of the general operand rules, made when first needed (their warnings
+    // are not kept: the text is printed from the instruction).
+    let mut rules: Option<operand::LitReader> = None;
     // GFX12.5: a scalar source in the 64-bit literal form makes the shared literal 64 bits.
     if p.scalar_srcs != 0 && target.family() == Family::Gfx12_5 {
         let mut m = p.scalar_srcs;
@@ -593,7 +594,7 @@ pub(crate) fn fill(target: Target, hit: &Hit, inst: &[u8], out: &mut crate::Inst
                 if lits.read(true).is_err() {
                     return false;
                 }
-                rules = Some((lits, String::new()));
+                rules = Some(lits);
                 break;
             }
             m &= m - 1;
@@ -631,11 +632,12 @@ pub(crate) fn fill(target: Target, hit: &Hit, inst: &[u8], out: &mut crate::Inst
             None if o.quick == Q_TABLE_LIT && raw == 255 && rules.is_none() => {
                 let mut lits = operand::LitReader::new(inst, hit.fixed);
                 let Ok((value, wide)) = lits.read(false) else { return false };
-                rules = Some((lits, String::new()));
+                rules = Some(lits);
                 Operand::Literal { value, wide }
             }
             None => {
-                let (lits, warn) = rules.get_or_insert_with(|| (operand::LitReader::new(inst, hit.fixed), String::new()));
+                let lits = rules.get_or_insert_with(|| operand::LitReader::new(inst, hit.fixed));
+                let warn = &mut String::new();
                 let ds_acc = p.flags & DS_ACC != 0 && Field::DsAcc.extract(word) == 1;
                 match operand::operand_value(target, spec, raw, word, lits, warn, ds_acc) {
                     Ok(v) => v,
@@ -646,7 +648,7 @@ pub(crate) fn fill(target: Target, hit: &Hit, inst: &[u8], out: &mut crate::Inst
         out.operands[i] = Some(operand::InstOperand { spec, value, raw });
     }
     let (extra, literal) = match &rules {
-        Some((lits, _)) => (lits.extra_len(), lits.lit),
+        Some(lits) => (lits.extra_len(), lits.lit),
         None => (0, None),
     };
     out.len = (hit.fixed + extra) as u8;
