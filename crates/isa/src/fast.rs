@@ -146,6 +146,11 @@ fn tabled(fam: Family, kind: spec::Kind, field: Field, ds_acc: bool) -> Option<u
     if operand::plain_vgpr_dwords(kind).is_some() {
         return Some(if ds_data && ds_acc { Field::DsAcc.bits().0 as u8 } else { NO_ACC });
     }
+    // Narrow immediates (flags: clamp, sc0, nt, ...) by table too, so that the common operands
+    // all take one path (the class branch mispredicted between tabled operands and flags).
+    if operand::plain_imm_mask(kind).is_some() && field.bits().1 <= 4 {
+        return Some(NO_ACC);
+    }
     // Source modifiers past the low 64 bits are not in `bad_mods`.
     let mods_low = |idx: u8, mods: SrcMods| {
         idx <= 2 || matches!(mods, SrcMods::ModsNegAbs | SrcMods::ModsNegOnly | SrcMods::ModsIgnored)
