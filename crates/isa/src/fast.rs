@@ -78,16 +78,16 @@ pub(crate) struct Shape {
 }
 
 /// How one operand decodes: its field (`(word >> shift) & mask`; `shift` SPLIT: read with
-/// [`Field::extract`]), its class (`Q_*`), for `Q_TABLE` the word bit (low 64) selecting the
-/// table's second half (`NO_ACC`: none), and `arg`: where a `Q_TABLE` operand's values start
+/// [`Field::extract`]), its class (`Q_*`), and `arg`: where a `Q_TABLE` operand's values start
 /// in `TargetPlans::values` (a half holds a value per field value), or the mask of a `Q_IMM`
-/// one.
+/// one. A table with a second half (selected by a word bit, see [`tabled`]) has `half` the
+/// size of a half and `acc` the shift that brings that bit to `half`'s, so the half's offset
+/// is `(low 64 bits >> acc) & half` (0 without one).
 #[derive(Clone, Copy)]
 struct OpPlan {
     shift: u8,
     quick: u8,
     acc: u8,
-    /// `Q_TABLE`: the size of a half table when there is a second one (else 0).
     half: u16,
     mask: u32,
     arg: u32,
@@ -234,6 +234,10 @@ impl std::hash::Hasher for QuickHasher {
     }
 }
 
+/// The capacity of a target's value tables: a power of two, so a lookup masks its index
+/// instead of checking it (the tables of a target hold about 7,000 values).
+const VALUES: usize = 1 << 14;
+
 /// The operand values of tabled operands, shared by every entry whose table is the same.
 #[derive(Default)]
 struct Values {
@@ -262,9 +266,9 @@ impl Values {
     /// Where the table of `spec` (two halves, plain and AGPR, when `acc` names a bit) starts:
     /// each value as the rules give it for a word holding only the field value and the acc
     /// bit, with no literal; `None` where the rules fail, need the literal or warn.
-    fn table(&mut self, target: Target, spec: &spec::OperandSpec, acc: u8, ds_acc: bool) -> u32 {
+    fn table(&mut self, target: Target, spec: &spec::OperandSpec, acc: u8, ds_acc: bool) -> Option<u32> {
         if let Some(&at) = self.made.get(&(*spec, acc, ds_acc)) {
-            return at;
+            return Some(at);
         }
         let (shift, width) = spec.field.bits();
         let halves = if acc == NO_ACC { 1 } else { 2 };
@@ -281,13 +285,19 @@ impl Values {
                 t.push(v.ok().filter(|_| warn.is_empty() && lits.lit.is_none() && !lits.kimm));
             }
         }
-        let next = self.values.len() as u32;
-        let at = *self.index.entry(t).or_insert_with_key(|t| {
-            self.values.extend_from_slice(t);
-            next
-        });
+        let at = match self.index.get(&t) {
+            Some(&at) => at,
+            // (Past the capacity the operand takes the rules.)
+            None if self.values.len() + t.len() > VALUES => return None,
+            None => {
+                let at = self.values.len() as u32;
+                self.values.extend_from_slice(&t);
+                self.index.insert(t, at);
+                at
+            }
+        };
         self.made.insert((*spec, acc, ds_acc), at);
-        at
+        Some(at)
     }
 }
 
@@ -304,7 +314,7 @@ struct TargetPlans {
     /// field (so a route's start plus any opcode stays inside the format).
     entries: Vec<Option<Entry>>,
     /// The tabled operands' values (see [`Values`]).
-    values: &'static [Option<Operand>],
+    values: &'static [Option<Operand>; VALUES],
 }
 
 fn mask_of(width: u32) -> u32 {
@@ -358,7 +368,7 @@ fn make_shape(target: Target, format: Format, info: &'static OpInfo, values: &mu
         flags: 0,
         mem: (0, MEM_NONE),
         cache_ops: 0,
-        ops: [OpPlan { shift: 0, quick: Q_RULES, acc: NO_ACC, half: 0, mask: 0, arg: 0 }; MAX_OPERANDS],
+        ops: [OpPlan { shift: 0, quick: Q_RULES, acc: 0, half: 0, mask: 0, arg: 0 }; MAX_OPERANDS],
         cache: [0; MAX_OPERANDS],
     };
     for &(f, u) in info.unused {
@@ -391,12 +401,14 @@ fn make_shape(target: Target, format: Format, info: &'static OpInfo, values: &mu
         let ds_acc = p.flags & DS_ACC != 0;
         match tabled(fam, s.kind, s.field, ds_acc) {
             // (Fields of up to ten bits: a table of at most 2 x 1024 values.)
-            Some(acc) if !split && (1..=10).contains(&width) => {
-                o.quick = if Values::literal(target, s) { Q_TABLE_LIT } else { Q_TABLE };
-                o.arg = values.table(target, s, acc, ds_acc);
-                o.acc = acc;
-                o.half = if acc == NO_ACC { 0 } else { 1 << width };
-            }
+            Some(acc) if !split && (1..=10).contains(&width) && (acc == NO_ACC || acc as u32 >= width) => match values.table(target, s, acc, ds_acc) {
+                Some(at) => {
+                    o.quick = if Values::literal(target, s) { Q_TABLE_LIT } else { Q_TABLE };
+                    o.arg = at;
+                    (o.acc, o.half) = if acc == NO_ACC { (0, 0) } else { (acc - width as u8, 1 << width) };
+                }
+                None => (o.quick, o.arg) = quick_class(s.kind),
+            },
             _ => (o.quick, o.arg) = quick_class(s.kind),
         }
     }
@@ -498,7 +510,9 @@ fn build(target: Target) -> TargetPlans {
     // Made once per target and kept for the process: entries refer to them directly.
     let shapes: &'static [Shape] = Vec::leak(shapes.shapes);
     let entries = entries.into_iter().map(|e| e.map(|(info, s)| Entry { info, shape: &shapes[s as usize] })).collect();
-    TargetPlans { routes, seg, entries, values: Vec::leak(values.values) }
+    let mut all = Box::new([None; VALUES]);
+    all[..values.values.len()].copy_from_slice(&values.values);
+    TargetPlans { routes, seg, entries, values: Box::leak(all) }
 }
 
 #[inline]
@@ -511,7 +525,7 @@ fn target_plans(target: Target) -> &'static TargetPlans {
 pub(crate) struct Hit {
     pub info: &'static OpInfo,
     shape: &'static Shape,
-    values: &'static [Option<Operand>],
+    values: &'static [Option<Operand>; VALUES],
     pub word: Word,
     pub fixed: usize,
 }
@@ -615,8 +629,8 @@ pub(crate) fn fill(target: Target, hit: &Hit, inst: &[u8], out: &mut crate::Inst
         // jump over the classes mispredicts. Each found value is stored where it is found.)
         let quick = if o.quick.wrapping_sub(Q_TABLE) <= Q_TABLE_LIT - Q_TABLE {
             // The second half when the acc bit is set (`half` is 0 without one).
-            let a = ((lo >> (o.acc & 63)) as u32 & 1).wrapping_neg() & o.half as u32;
-            if let Some(Some(value)) = hit.values.get((o.arg + a + raw) as usize) {
+            let a = (lo >> o.acc) as u32 & o.half as u32;
+            if let Some(value) = &hit.values[(o.arg + a + raw) as usize & (VALUES - 1)] {
                 out.operands[i] = Some(operand::InstOperand { spec, value: *value, raw });
                 continue;
             }
