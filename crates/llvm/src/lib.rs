@@ -204,8 +204,8 @@ impl OptLevel {
             OptLevel::O2 => concat!(
                 "function(simplifycfg,sroa<modify-cfg>,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,",
                 "early-cse<memssa>,speculative-execution,correlated-propagation,simplifycfg,",
-                "instcombine<no-verify-fixpoint>,aggressive-instcombine,gvn,instcombine<no-verify-fixpoint>,",
-                "simplifycfg,infer-alignment),amdgpu-attributor"
+                "instcombine<no-verify-fixpoint>,aggressive-instcombine,gvn,simplifycfg,infer-alignment),",
+                "amdgpu-attributor"
             ),
             o => o.pipeline(),
         }
