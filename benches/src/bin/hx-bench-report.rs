@@ -63,15 +63,15 @@ fn main() -> Result<()> {
         // N lowerings of the raised IR of FILE, each with a new target machine (`new`) or one
         // made once (`reused`): the callgrind workload of the target-machine comparison.
         let [_, file, n, mode] = args.as_slice() else { bail!("usage: hx-bench-report lower-loop FILE N new|reused") };
-        use hx_llvm::{inkwell::context::Context, Emit, OptLevel};
+        use hx_llvm::{inkwell::context::Context, OptLevel};
         let ir = hotswap::translate::raised_ir(&std::fs::read(file)?, &gfx942())?;
         let tm = GpuTarget::Gfx942.target_machine(OptLevel::O2)?;
         for _ in 0..n.parse::<usize>()? {
             let ctx = Context::create();
             let m = hx_llvm::parse_ir(&ctx, &ir, "k")?;
             match mode.as_str() {
-                "new" => hx_llvm::emit_module(&m, "k", GpuTarget::Gfx942, OptLevel::O2, Emit::Object)?,
-                "reused" => hx_llvm::emit_with_machine(&m, "k", &tm, OptLevel::O2, Emit::Object)?,
+                "new" => lower_raised(&m, "k", &GpuTarget::Gfx942.target_machine(OptLevel::O2)?)?,
+                "reused" => lower_raised(&m, "k", &tm)?,
                 _ => bail!("mode must be new or reused"),
             };
         }
@@ -183,7 +183,7 @@ fn latency(cfg: &Cfg, out: &mut String) -> Result<()> {
         "Every gfx1250 corpus object translated for gfx942 at O2, median wall time of repeated runs in this \
 process. *In-process*: `hotswap::translate` (raise, lower, relink, all in-process). \
 *Shell-out*: the pipeline HotSwap's COMGR path uses, on the same libLLVM: raise in-process, write the raised \
-IR to a file, `hx-llc` (a separate process: parse, O2 pipeline, AMDGPU backend) writes an object, `rust-lld \
+IR to a file, `hx-llc` (a separate process: parse, the raised-IR O2 pipeline, AMDGPU backend) writes an object, `rust-lld \
 -flavor gnu -shared` links it, the code object is read back. *Raise* is the in-process raising and IR printing \
 that the shell-out time includes. The two pipelines run alternately (one warm-up each, then pairs until \
 the time budget, at least 5). Ratio = shell-out median / in-process median; the ratio of the fastest runs is \
@@ -727,13 +727,13 @@ that follow. *Translation* = after first - at start.\n"
 }
 
 fn breakdown(cfg: &Cfg, out: &mut String) -> Result<()> {
-    use hx_llvm::{inkwell::context::Context, Emit, OptLevel};
+    use hx_llvm::{inkwell::context::Context, OptLevel};
     let _ = writeln!(
         out,
         "The stages of a translation for gfx942, timed apart on the raised IR of each object that translates \
 (median ms). *Raise*: decode and raise to IR text (`hotswap::translate::raised_ir`). *Target machine*: creating \
 one gfx942 target machine (`GpuTarget::target_machine`); a warm translation creates none (the lowering keeps one \
-per thread, the raiser reads the data layout made once per process). *Parse*: IR text into a fresh context. *Lower, new TM*: parse, then O2 \
+per thread, the raiser reads the data layout made once per process). *Parse*: IR text into a fresh context. *Lower, new TM*: parse, then the raised-IR O2 \
 pipeline and backend with a new target machine, as `hx_lower::lower` does per call. *Lower, reused TM*: the same \
 with one target machine made once and kept (what the per-thread target machine gives). Saving = what reusing \
 the target machine saves per translation.\n"
@@ -758,13 +758,13 @@ the target machine saves per translation.\n"
         let fresh = cfg.sample(800, || {
             let ctx = Context::create();
             let m = hx_llvm::parse_ir(&ctx, &ir, &name)?;
-            Ok(hx_llvm::emit_module(&m, &name, GpuTarget::Gfx942, OptLevel::O2, Emit::Object)?)
+            Ok(lower_raised(&m, &name, &GpuTarget::Gfx942.target_machine(OptLevel::O2)?)?)
         })?
         .median();
         let reused = cfg.sample(800, || {
             let ctx = Context::create();
             let m = hx_llvm::parse_ir(&ctx, &ir, &name)?;
-            Ok(hx_llvm::emit_with_machine(&m, &name, &tm, OptLevel::O2, Emit::Object)?)
+            Ok(lower_raised(&m, &name, &tm)?)
         })?
         .median();
         let _ = writeln!(
@@ -884,4 +884,10 @@ register aliases) rebuilt for every new target machine.\n",
     }
     let _ = writeln!(out);
     Ok(())
+}
+
+/// What hx_lower does with a raised module: verify, the raised-IR pipeline at O2, the backend.
+fn lower_raised(m: &hx_llvm::inkwell::module::Module<'_>, name: &str, tm: &hx_llvm::inkwell::targets::TargetMachine) -> Result<Vec<u8>> {
+    hx_llvm::verify(m, name)?;
+    Ok(hx_llvm::emit_verified_with(m, name, tm, hx_llvm::OptLevel::O2.raised_pipeline(), hx_llvm::Emit::Object)?)
 }

@@ -1,6 +1,6 @@
 //! An llc-equivalent on the translator's own libLLVM: `hx-llc IN.ll -mcpu=gfx942 [-O2] -o OUT.o`.
-//! Parses the IR, runs the same optimisation pipeline and backend as the in-process lowering, and
-//! writes a relocatable object. The benches use it as the compile step of a COMGR-style pipeline.
+//! Parses the IR, runs the same optimisation pipeline (`OptLevel::raised_pipeline`) and backend
+//! as the in-process lowering, and writes a relocatable object. The benches use it as the compile step of a COMGR-style pipeline.
 
 use anyhow::{bail, Context, Result};
 use hx_llvm::{Emit, GpuTarget, OptLevel};
@@ -29,7 +29,8 @@ fn main() -> Result<()> {
     };
     let target = GpuTarget::from_cpu(&cpu).with_context(|| format!("unknown processor {cpu}"))?;
     let ir = std::fs::read_to_string(&input).with_context(|| format!("reading {input}"))?;
-    let obj = hx_llvm::compile_ir(&ir, "hx-llc", target, opt, Emit::Object)?;
+    // The raised IR's pipeline, as hx-lower runs it in-process.
+    let obj = hx_llvm::compile_ir_with(&ir, "hx-llc", target, opt, opt.raised_pipeline(), Emit::Object)?;
     std::fs::write(&output, obj).with_context(|| format!("writing {output}"))?;
     Ok(())
 }

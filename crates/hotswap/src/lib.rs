@@ -46,7 +46,7 @@ pub enum Error {
 
 /// Identifies the translator's behaviour for caches: bump it whenever any stage changes what a
 /// translation produces, so that a cache never serves an older translator's output.
-pub const TRANSLATOR_ID: &str = concat!("hotswap-xlate/", env!("CARGO_PKG_VERSION"), "/pipeline-2");
+pub const TRANSLATOR_ID: &str = concat!("hotswap-xlate/", env!("CARGO_PKG_VERSION"), "/pipeline-6");
 
 /// What kind of failure an [`Error`] is, for callers that map errors to status codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -180,12 +180,34 @@ pub enum OptLevel {
 }
 
 impl OptLevel {
+    /// The middle end for IR from a front end (the corpus sources): LLVM's default pipeline.
     pub fn pipeline(self) -> &'static str {
         match self {
             OptLevel::O0 => "default<O0>",
             OptLevel::O1 => "default<O1>",
             OptLevel::O2 => "default<O2>",
             OptLevel::O3 => "default<O3>",
+        }
+    }
+
+    /// The middle end for the raiser's IR (hx-lower, and hx-llc in the benches' shell-out). At
+    /// O2 a pass list instead of `default<O2>`: the raised IR is one kernel with no calls, an
+    /// alloca per register and straight-line or exec-masked code, so the inliner, the loop and
+    /// vectorizer passes and most repeats of `default<O2>` change nothing or little (issue 8:
+    /// the corpus' dynamic instruction counts were as good or better, the middle end half the
+    /// time). `infer-alignment` gives LDS loads the alignment ds_read_b128 needs;
+    /// `amdgpu-attributor` the amdgpu-no-* attributes that spare preloaded registers.
+    /// Without `reassociate` and the SLP vectorizer the code was better on the corpus, not worse.
+    /// instcombine must not verify its fixpoint: a miss would be an `LLVM ERROR` (abort).
+    pub fn raised_pipeline(self) -> &'static str {
+        match self {
+            OptLevel::O2 => concat!(
+                "function(simplifycfg,sroa<modify-cfg>,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,",
+                "early-cse<memssa>,speculative-execution,correlated-propagation,simplifycfg,",
+                "instcombine<no-verify-fixpoint>,aggressive-instcombine,gvn,simplifycfg,infer-alignment),",
+                "amdgpu-attributor"
+            ),
+            o => o.pipeline(),
         }
     }
 
@@ -312,12 +334,18 @@ pub fn emit_with_machine(module: &Module<'_>, name: &str, tm: &TargetMachine, op
 /// [`emit_with_machine`] for a module the caller has just verified (and not changed since but
 /// for attributes): the verifier is not run a second time on the same IR.
 pub fn emit_verified(module: &Module<'_>, name: &str, tm: &TargetMachine, opt: OptLevel, emit: Emit) -> Result<Vec<u8>> {
+    emit_verified_with(module, name, tm, opt.pipeline(), emit)
+}
+
+/// [`emit_verified`] with the middle-end pipeline `passes` (e.g. [`OptLevel::raised_pipeline`]);
+/// the backend's optimisation level is the target machine's.
+pub fn emit_verified_with(module: &Module<'_>, name: &str, tm: &TargetMachine, passes: &str, emit: Emit) -> Result<Vec<u8>> {
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
     let options = PassBuilderOptions::create();
-    module.run_passes(opt.pipeline(), tm, options).map_err(|e| LlvmError::Passes {
+    module.run_passes(passes, tm, options).map_err(|e| LlvmError::Passes {
         name: name.to_string(),
-        pipeline: opt.pipeline().to_string(),
+        pipeline: passes.to_string(),
         msg: e.to_string(),
     })?;
     // The pipeline must leave a valid module; check again before the backend sees it.
@@ -335,12 +363,17 @@ pub fn emit_verified(module: &Module<'_>, name: &str, tm: &TargetMachine, opt: O
 
 /// Compiles LLVM IR text for `target` in-process, in a fresh context.
 pub fn compile_ir(ir: &str, name: &str, target: GpuTarget, opt: OptLevel, emit: Emit) -> Result<Vec<u8>> {
+    compile_ir_with(ir, name, target, opt, opt.pipeline(), emit)
+}
+
+/// [`compile_ir`] with the middle-end pipeline `passes` (e.g. [`OptLevel::raised_pipeline`]).
+pub fn compile_ir_with(ir: &str, name: &str, target: GpuTarget, opt: OptLevel, passes: &str, emit: Emit) -> Result<Vec<u8>> {
     let ctx = Context::create();
     let diags = Diagnostics::install(&ctx);
     // parse_ir verified the module.
     let module = parse_ir(&ctx, ir, name)?;
     let tm = target.target_machine(opt)?;
-    let out = emit_verified(&module, name, &tm, opt, emit)?;
+    let out = emit_verified_with(&module, name, &tm, passes, emit)?;
     diags.check(name)?;
     Ok(out)
 }
@@ -456,6 +489,32 @@ define amdgpu_kernel void @add(ptr addrspace(1) %out, i32 %v) {
 }
 declare i32 @llvm.amdgcn.workitem.id.x()
 "#;
+
+    /// The raiser's IR keeps each register in an alloca; the raised-IR pipeline must promote
+    /// them and leave the attributes the attributor infers (a pipeline typo is an error here).
+    #[test]
+    fn raised_pipeline_promotes_registers_and_infers_attributes() {
+        let ir = r#"
+define amdgpu_kernel void @k(ptr addrspace(1) %out) {
+regs:
+  %v0 = alloca i32, align 4, addrspace(5)
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  store i32 %id, ptr addrspace(5) %v0
+  %x = load i32, ptr addrspace(5) %v0
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %x
+  store i32 %x, ptr addrspace(1) %p
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+"#;
+        for o in [OptLevel::O0, OptLevel::O1, OptLevel::O2, OptLevel::O3] {
+            compile_ir_with(ir, "k", GpuTarget::Gfx942, o, o.raised_pipeline(), Emit::Object).unwrap();
+        }
+        let opt = compile_ir_with(ir, "k", GpuTarget::Gfx942, OptLevel::O2, OptLevel::O2.raised_pipeline(), Emit::LlvmIr).unwrap();
+        let opt = String::from_utf8(opt).unwrap();
+        assert!(!opt.contains("alloca"), "{opt}");
+        assert!(opt.contains("\"amdgpu-no-dispatch-ptr\""), "{opt}");
+    }
 
     #[test]
     fn compiles_for_every_target() {

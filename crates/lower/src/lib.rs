@@ -149,7 +149,7 @@ pub fn lower_verified(module: &Module<'_>, name: &str, options: &LowerOptions, e
             cache.push((key.clone(), tm));
         }
         let tm = &cache.iter().find(|(k, _)| *k == key).expect("inserted above").1;
-        Ok(hx_llvm::emit_verified(module, name, tm, options.opt, emit)?)
+        Ok(hx_llvm::emit_verified_with(module, name, tm, options.opt.raised_pipeline(), emit)?)
     })
 }
 

@@ -118,7 +118,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         let active = self.active()?;
         let unknown = self.b.build_and(active, lane.unknown, "")?;
         let refused = self.b.build_or(lane.bad_resource, unknown, "")?;
-        self.trap_if(refused, &format!("buffer_refused_{:x}", inst.offset), "buffer_access")?;
+        self.trap_if(refused, &format!("buffer_access_{:x}", inst.offset))?;
         let guard = self.b.build_and(active, lane.in_range, "")?;
         let ptr = self.b.build_int_to_ptr(lane.addr, self.ctx.ptr_type(AddressSpace::from(1u16)), "")?;
         let (vdst, vdata) = match v.kind {

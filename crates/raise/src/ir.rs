@@ -146,6 +146,8 @@ struct Raiser<'ctx, 'a> {
     pc_base: u64,
     /// The target whose MFMAs dense WMMA is lowered onto (None: the cross-lane path).
     mfma_target: Option<hx_llvm::GpuTarget>,
+    /// The kernel's one block that the run-time refusals ([`Raiser::trap_if`]) branch to.
+    trap_bb: std::cell::Cell<Option<BasicBlock<'ctx>>>,
 }
 
 /// Raises the kernel `name` (machine code `code`, entry state `abi`) into `module` as
@@ -272,6 +274,7 @@ fn raise_inner<'ctx>(
         fresh_active: None,
         pc_base: prog.base,
         mfma_target,
+        trap_bb: std::cell::Cell::new(None),
     };
     let mut abi = abi.clone();
     abi.uses_lds = graph
@@ -722,25 +725,23 @@ impl<'ctx> Raiser<'ctx, '_> {
         let target = self.source(s, Ty::B64, inst)?;
         let r = self.dst_reg(d, inst)?;
         self.write_sreg(r, 2, self.ctx.i64_type().const_int(g.base + ret as u64, false), inst)?;
-        self.dispatch(inst, target, &g.functions, g.base)
+        self.dispatch(target, &g.functions, g.base)
     }
 
     /// s_set_pc_i64 src: a return (or jump) to the address src holds: one of the return sites.
     fn return_exit(&mut self, inst: &Instruction, g: &cfg::Cfg) -> Result<(), RaiseError> {
         let s = inst.operand(0).ok_or_else(|| self.err(inst, "operands"))?;
         let target = self.source(s, Ty::B64, inst)?;
-        self.dispatch(inst, target, &g.return_sites, g.base)
+        self.dispatch(target, &g.return_sites, g.base)
     }
 
     /// Branches to the block at `base + offset` equal to `addr`; any other address traps (the
     /// source would run code the translation does not have).
-    fn dispatch(&mut self, inst: &Instruction, addr: IntValue<'ctx>, offsets: &[usize], base: u64) -> Result<(), RaiseError> {
-        let bad = self.ctx.append_basic_block(self.func, &format!("bad_target_{:x}", inst.offset));
+    fn dispatch(&mut self, addr: IntValue<'ctx>, offsets: &[usize], base: u64) -> Result<(), RaiseError> {
         let i64t = self.ctx.i64_type();
         let cases: Vec<_> = offsets.iter().map(|&o| (i64t.const_int(base + o as u64, false), self.blocks[&o])).collect();
-        self.b.build_switch(addr, bad, &cases)?;
-        self.b.position_at_end(bad);
-        self.trap_here()
+        self.b.build_switch(addr, self.trap_block()?, &cases)?;
+        Ok(())
     }
 
     /// The block the builder is appending to.
@@ -762,16 +763,31 @@ impl<'ctx> Raiser<'ctx, '_> {
         Ok(())
     }
 
-    /// Traps (in a block named `trap_name`) where `cond` holds; code after this call goes in a
-    /// new block named `go_name`, where it does not.
-    pub(crate) fn trap_if(&self, cond: IntValue<'ctx>, trap_name: &str, go_name: &str) -> Result<(), RaiseError> {
-        let trap_bb = self.ctx.append_basic_block(self.func, trap_name);
+    /// Traps where `cond` holds; code after this call goes in a new block named `go_name`, where
+    /// it does not. All refusals of a kernel share one trap block: each machine block costs the
+    /// backend about half a million instructions in LiveVariables alone (its per-register
+    /// tables are cleared per block), a fifth of buffer_raw's translation time with a trap
+    /// block per access.
+    pub(crate) fn trap_if(&self, cond: IntValue<'ctx>, go_name: &str) -> Result<(), RaiseError> {
         let go_bb = self.ctx.append_basic_block(self.func, go_name);
-        self.b.build_conditional_branch(cond, trap_bb, go_bb)?;
-        self.b.position_at_end(trap_bb);
-        self.trap_here()?;
+        self.b.build_conditional_branch(cond, self.trap_block()?, go_bb)?;
         self.b.position_at_end(go_bb);
         Ok(())
+    }
+
+    /// The kernel's trap block (made on first use), for the run-time cases the translation
+    /// refuses.
+    fn trap_block(&self) -> Result<BasicBlock<'ctx>, RaiseError> {
+        if let Some(bb) = self.trap_bb.get() {
+            return Ok(bb);
+        }
+        let here = self.current_block()?;
+        let bb = self.ctx.append_basic_block(self.func, "refused");
+        self.b.position_at_end(bb);
+        self.trap_here()?;
+        self.b.position_at_end(here);
+        self.trap_bb.set(Some(bb));
+        Ok(bb)
     }
 
     fn exit(&mut self, exit: Exit) -> Result<(), RaiseError> {

@@ -87,7 +87,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         for v in &bad[1..] {
             refuse = b.build_or(refuse, *v, "")?;
         }
-        self.trap_if(refuse, &format!("tensor_refused_{:x}", inst.offset), "tensor_ok")?;
+        self.trap_if(refuse, &format!("tensor_ok_{:x}", inst.offset))?;
 
         // pred = 1: copy; pred = 0: nothing.
         let b = &self.b;

@@ -39,38 +39,48 @@ impl<'ctx> OpEmitter<'ctx, '_> {
     }
 
     /// v_pk_{add,mul,fma}_f32: each half an f32 operation on the dwords op_sel (low half) and
-    /// op_sel_hi (high half) pick, negated by neg_lo / neg_hi.
+    /// op_sel_hi (high half) pick, negated by neg_lo / neg_hi. Emitted as one <2 x float>
+    /// operation: the targets have the same packed instructions, and two scalar halves needed
+    /// the SLP vectorizer (a sixth of the middle end's time) to pair them again.
     fn pk32(&self, p: PkOp, v: &[IntValue<'ctx>], m: PkMods) -> Result<IntValue<'ctx>, EmitError> {
         if !matches!(p, PkOp::AddF32 | PkOp::MulF32 | PkOp::FmaF32) {
             return Err(EmitError(format!("packed {p:?} is not raised yet")));
         }
         let b = self.b;
         let (i32t, i64t, f32t) = (self.ctx.i32_type(), self.ctx.i64_type(), self.ctx.f32_type());
-        let half = |hi: bool| -> Result<IntValue<'ctx>, EmitError> {
-            let mut xs = Vec::new();
-            for i in 0..p.arity() {
-                let s = *v.get(i).ok_or_else(|| EmitError("packed op: missing source".into()))?;
-                let sel = (if hi { m.op_sel_hi } else { m.op_sel }) >> i & 1 != 0;
-                let w = if sel { b.build_right_shift(s, i64t.const_int(32, false), false, "").map_err(be)? } else { s };
-                let mut w = b.build_int_truncate(w, i32t, "").map_err(be)?;
-                if (if hi { m.neg_hi } else { m.neg_lo }) >> i & 1 != 0 {
-                    w = b.build_xor(w, i32t.const_int(0x8000_0000, false), "").map_err(be)?;
-                }
-                xs.push(b.build_bit_cast(w, f32t, "").map_err(be)?.into_float_value());
-            }
-            let r = match p {
-                PkOp::AddF32 => b.build_float_add(xs[0], xs[1], "").map_err(be)?,
-                PkOp::MulF32 => b.build_float_mul(xs[0], xs[1], "").map_err(be)?,
-                _ => {
-                    let fma = self.intrinsic("llvm.fma", &[f32t.into()])?;
-                    b.build_call(fma, &[xs[0].into(), xs[1].into(), xs[2].into()], "").map_err(be)?.try_as_basic_value().basic().unwrap().into_float_value()
-                }
+        let (v2i32, v2f32) = (i32t.vec_type(2), f32t.vec_type(2));
+        let mut xs = Vec::new();
+        for i in 0..p.arity() {
+            let s = *v.get(i).ok_or_else(|| EmitError("packed op: missing source".into()))?;
+            let s = b.build_bit_cast(s, v2i32, "").map_err(be)?.into_vector_value();
+            // Lane 0 (the low dword of the result) reads dword op_sel[i], lane 1 op_sel_hi[i].
+            let (lo, hi) = ((m.op_sel >> i & 1) as u64, (m.op_sel_hi >> i & 1) as u64);
+            let mut w = if (lo, hi) == (0, 1) {
+                s
+            } else {
+                let mask = hx_llvm::inkwell::types::VectorType::const_vector(&[i32t.const_int(lo, false), i32t.const_int(hi, false)]);
+                b.build_shuffle_vector(s, v2i32.get_poison(), mask, "").map_err(be)?
             };
-            let r = b.build_bit_cast(r, i32t, "").map_err(be)?.into_int_value();
-            b.build_int_z_extend(r, i64t, "").map_err(be)
+            let (nl, nh) = ((m.neg_lo >> i & 1) as u64, (m.neg_hi >> i & 1) as u64);
+            if nl | nh != 0 {
+                let sign = hx_llvm::inkwell::types::VectorType::const_vector(&[i32t.const_int(nl << 31, false), i32t.const_int(nh << 31, false)]);
+                w = b.build_xor(w, sign, "").map_err(be)?;
+            }
+            xs.push(b.build_bit_cast(w, v2f32, "").map_err(be)?.into_vector_value());
+        }
+        let r: hx_llvm::inkwell::values::BasicValueEnum<'ctx> = match p {
+            PkOp::AddF32 => b.build_float_add(xs[0], xs[1], "").map_err(be)?.into(),
+            PkOp::MulF32 => b.build_float_mul(xs[0], xs[1], "").map_err(be)?.into(),
+            _ => {
+                let fma = self.intrinsic("llvm.fma", &[v2f32.into()])?;
+                b.build_call(fma, &[xs[0].into(), xs[1].into(), xs[2].into()], "")
+                    .map_err(be)?
+                    .try_as_basic_value()
+                    .basic()
+                    .ok_or_else(|| EmitError("llvm.fma returned no value".into()))?
+            }
         };
-        let (lo, hi) = (half(false)?, half(true)?);
-        b.build_or(lo, b.build_left_shift(hi, i64t.const_int(32, false), "").map_err(be)?, "").map_err(be)
+        Ok(b.build_bit_cast(r, i64t, "").map_err(be)?.into_int_value())
     }
 
     /// The saturating (clamped) form of an integer add/sub.
