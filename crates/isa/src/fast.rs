@@ -156,12 +156,14 @@ fn tabled(fam: Family, kind: spec::Kind, field: Field, ds_acc: bool) -> Option<u
         idx <= 2 || matches!(mods, SrcMods::ModsNegAbs | SrcMods::ModsNegOnly | SrcMods::ModsIgnored)
     };
     match kind {
-        Kind::VSrc(_)
-        | Kind::VSrcLo128(_)
-        | Kind::SSrc(_)
-        | Kind::SReg(_)
-        | Kind::SSrcM0Space(_)
-        | Kind::SDst { .. }
+        Kind::VSrcNoConst { idx, mods, .. }
+        | Kind::VSrcM { idx, mods, .. }
+        | Kind::VSrcSgpr { idx, mods, .. }
+        | Kind::VSrcVgpr { idx, mods, .. }
+        | Kind::ASrc { idx, mods, .. } => mods_low(idx, mods).then_some(NO_ACC),
+        // (The other scalar and VALU sources, and the scalar destinations.)
+        _ if operand::scalar_source_kind(kind) => Some(NO_ACC),
+        Kind::SDst { .. }
         | Kind::SDst8 { .. }
         | Kind::SDstNoM0 { .. }
         | Kind::SDstX { .. }
@@ -169,15 +171,6 @@ fn tabled(fam: Family, kind: spec::Kind, field: Field, ds_acc: bool) -> Option<u
         | Kind::ADst { .. }
         | Kind::FlatSaddrK { .. }
         | Kind::FlatSaddrOpt { .. } => Some(NO_ACC),
-        Kind::VSrcNoConst { idx, mods, .. }
-        | Kind::VSrcM { idx, mods, .. }
-        | Kind::VSrcSgpr { idx, mods, .. }
-        | Kind::VSrcVgpr { idx, mods, .. }
-        | Kind::ASrc { idx, mods, .. }
-            if mods_low(idx, mods) =>
-        {
-            Some(NO_ACC)
-        }
         // The data registers of the FLAT family: AGPRs when bit 55 (GFX9 `acc`) is set.
         Kind::VDataRtn { .. } | Kind::FlatDst { .. } | Kind::FlatData { .. } => Some(55),
         // SVE (`Kind::ScratchVaddr` as the rules read it).
