@@ -1,11 +1,13 @@
 //! The decoder's fast path. Per target, a route for each value of the first dword's top nine
 //! bits (the format, its opcode field and length, which per-word checks apply) and, per table
-//! entry, the operand field positions and the unused-field constraints folded into word masks,
-//! and, for operands whose value is a function of their field alone (registers, scalar and VALU
-//! sources), that function as a table of values made by the general rules themselves: all
-//! computed once, so an ordinary instruction then decodes with a few loads, shifts and compares. Whatever is not ordinary (formats and opcodes with their own decoder,
-//! encodings LLVM crashes on, unused-field values off the common case, any error) goes to the
-//! general path in [`crate::decode`], which stays the definition of what a word decodes to.
+//! entry, a shape shared with the entries that decode alike: the operand field positions, the
+//! unused-field constraints folded into word masks and, for operands whose value is a function
+//! of their field alone (registers, scalar and VALU sources, flags), that function as a table
+//! of values made by the general rules themselves. All of it is computed once, so an ordinary
+//! instruction then decodes with a few loads, shifts and compares. Whatever is not ordinary
+//! (formats and opcodes with their own decoder, encodings LLVM crashes on, unused-field values
+//! off the common case, literals the rules must read, any error) goes to the general path in
+//! [`crate::decode`], which stays the definition of what a word decodes to.
 
 use crate::operand::{self, Operand, Reg, RegClass, MAX_OPERANDS};
 use crate::spec::{self, Family, Field, Format, OpInfo, Target, Unused, Word};
@@ -132,7 +134,7 @@ const Q_IMM: u8 = 3;
 const Q_IMPLICIT: u8 = 4;
 const Q_FLAT_VADDR: u8 = 5;
 
-/// `OpPlan::acc` of an operand without a second table.
+/// [`tabled`]'s word bit for an operand without a second table.
 const NO_ACC: u8 = u8::MAX;
 
 /// Whether the rules decode an operand of kind `kind` in field `field` from the field value
@@ -256,9 +258,10 @@ impl Values {
         })
     }
 
-    /// Where the table of `spec` (two halves, plain and AGPR, when `acc` names a bit) starts:
-    /// each value as the rules give it for a word holding only the field value and the acc
-    /// bit, with no literal; `None` where the rules fail, need the literal or warn.
+    /// Where the table of `spec` (two halves when `acc` names a word bit: clear, set) starts;
+    /// `None` when the tables are full. Each value is as the rules give it for a word holding
+    /// only the field value and that bit, with no literal; `None` where the rules fail, need
+    /// the literal or warn (the fast path then asks them).
     fn table(&mut self, target: Target, spec: &spec::OperandSpec, acc: u8, ds_acc: bool) -> Option<u32> {
         if let Some(&at) = self.made.get(&(*spec, acc, ds_acc)) {
             return Some(at);
