@@ -241,6 +241,8 @@ struct Values {
     made: QuickMap<(spec::OperandSpec, u8, bool), u32>,
     /// Tables by content (kinds that decode alike share one).
     index: QuickMap<Vec<Option<Operand>>, u32>,
+    /// Tables refused for want of room (their operands take the rules: slower, not wrong).
+    refused: usize,
 }
 
 impl Values {
@@ -284,7 +286,10 @@ impl Values {
         let at = match self.index.get(&t) {
             Some(&at) => at,
             // (Past the capacity the operand takes the rules.)
-            None if self.values.len() + t.len() > VALUES => return None,
+            None if self.values.len() + t.len() > VALUES => {
+                self.refused += 1;
+                return None;
+            }
             None => {
                 let at = self.values.len() as u32;
                 self.values.extend_from_slice(&t);
@@ -309,8 +314,13 @@ struct TargetPlans {
     /// The entries of every format routed, each format's by opcode over its whole opcode
     /// field (so a route's start plus any opcode stays inside the format).
     entries: Vec<Option<Entry>>,
-    /// The tabled operands' values (see [`Values`]).
+    /// The tabled operands' values (see [`Values`]), how many are in use, and how many tables
+    /// did not fit.
     values: &'static [Option<Operand>; VALUES],
+    #[cfg_attr(not(test), allow(dead_code))] // (checked by a test)
+    values_used: usize,
+    #[cfg_attr(not(test), allow(dead_code))]
+    tables_refused: usize,
 }
 
 fn mask_of(width: u32) -> u32 {
@@ -508,7 +518,7 @@ fn build(target: Target) -> TargetPlans {
     let entries = entries.into_iter().map(|e| e.map(|(info, s)| Entry { info, shape: &shapes[s as usize] })).collect();
     let mut all = Box::new([None; VALUES]);
     all[..values.values.len()].copy_from_slice(&values.values);
-    TargetPlans { routes, seg, entries, values: Box::leak(all) }
+    TargetPlans { routes, seg, entries, values: Box::leak(all), values_used: values.values.len(), tables_refused: values.refused }
 }
 
 #[inline]
@@ -728,5 +738,16 @@ mod tests {
             }
         }
         assert!(crashes > 1000, "the sampling reaches the crash rules ({crashes})");
+    }
+
+    /// Every target's value tables fit their capacity (an operand whose table does not fit
+    /// decodes through the rules: right, but the speed the tables are for is lost unnoticed).
+    #[test]
+    fn value_tables_fit() {
+        for target in Target::ALL {
+            let t = target_plans(target);
+            assert_eq!(t.tables_refused, 0, "{target:?}: {} tables did not fit", t.tables_refused);
+            assert!(t.values_used > 1000 && t.values_used <= VALUES, "{target:?}: {} values", t.values_used);
+        }
     }
 }
