@@ -237,8 +237,9 @@ const VALUES: usize = 1 << 14;
 #[derive(Default)]
 struct Values {
     values: Vec<Option<Operand>>,
-    /// Tables made, by what decides their values.
-    made: QuickMap<(spec::OperandSpec, u8, bool), u32>,
+    /// Tables made, by what decides their values: where each starts and whether its operand
+    /// takes the plain 32-bit literal (see [`Values::literal`]).
+    made: QuickMap<(spec::OperandSpec, u8, bool), (u32, bool)>,
     /// Tables by content (kinds that decode alike share one).
     index: QuickMap<Vec<Option<Operand>>, u32>,
     /// Tables refused for want of room (their operands take the rules: slower, not wrong).
@@ -260,13 +261,13 @@ impl Values {
         })
     }
 
-    /// Where the table of `spec` (two halves when `acc` names a word bit: clear, set) starts;
-    /// `None` when the tables are full. Each value is as the rules give it for a word holding
+    /// Where the table of `spec` (two halves when `acc` names a word bit: clear, set) starts,
+    /// and [`Values::literal`] of `spec`; `None` when the tables are full. Each value is as the rules give it for a word holding
     /// only the field value and that bit, with no literal; `None` where the rules fail, need
     /// the literal or warn (the fast path then asks them).
-    fn table(&mut self, target: Target, spec: &spec::OperandSpec, acc: u8, ds_acc: bool) -> Option<u32> {
-        if let Some(&at) = self.made.get(&(*spec, acc, ds_acc)) {
-            return Some(at);
+    fn table(&mut self, target: Target, spec: &spec::OperandSpec, acc: u8, ds_acc: bool) -> Option<(u32, bool)> {
+        if let Some(&made) = self.made.get(&(*spec, acc, ds_acc)) {
+            return Some(made);
         }
         let (shift, width) = spec.field.bits();
         let halves = if acc == NO_ACC { 1 } else { 2 };
@@ -297,8 +298,9 @@ impl Values {
                 at
             }
         };
-        self.made.insert((*spec, acc, ds_acc), at);
-        Some(at)
+        let made = (at, Values::literal(target, spec));
+        self.made.insert((*spec, acc, ds_acc), made);
+        Some(made)
     }
 }
 
@@ -405,17 +407,17 @@ fn make_shape(target: Target, format: Format, info: &'static OpInfo, values: &mu
         }
         p.bad_mods |= bad_mods(s.kind);
         let ds_acc = p.flags & DS_ACC != 0;
-        match tabled(fam, s.kind, s.field, ds_acc) {
-            // (Fields of up to ten bits: a table of at most 2 x 1024 values.)
-            Some(acc) if !split && (1..=10).contains(&width) && (acc == NO_ACC || acc as u32 >= width) => match values.table(target, s, acc, ds_acc) {
-                Some(at) => {
-                    o.quick = if Values::literal(target, s) { Q_TABLE_LIT } else { Q_TABLE };
-                    o.arg = at;
-                    (o.acc, o.half) = if acc == NO_ACC { (0, 0) } else { (acc - width as u8, 1 << width) };
-                }
-                None => (o.quick, o.arg) = quick_class(s.kind),
-            },
-            _ => (o.quick, o.arg) = quick_class(s.kind),
+        // (Fields of up to ten bits: a table of at most 2 x 1024 values.)
+        let table = tabled(fam, s.kind, s.field, ds_acc)
+            .filter(|&acc| !split && (1..=10).contains(&width) && (acc == NO_ACC || acc as u32 >= width))
+            .and_then(|acc| Some((acc, values.table(target, s, acc, ds_acc)?)));
+        match table {
+            Some((acc, (at, literal))) => {
+                o.quick = if literal { Q_TABLE_LIT } else { Q_TABLE };
+                o.arg = at;
+                (o.acc, o.half) = if acc == NO_ACC { (0, 0) } else { (acc - width as u8, 1 << width) };
+            }
+            None => (o.quick, o.arg) = quick_class(s.kind),
         }
     }
     if matches!(info.format, Format::Flat | Format::Global | Format::Scratch) {
@@ -561,7 +563,8 @@ pub(crate) fn route(target: Target, inst: &[u8]) -> Option<Hit> {
     let opcode = (w0 >> r.shift) as usize & r.opmask as usize;
     let e = t.entries.get(pi as usize + opcode)?.as_ref()?;
     let shape = e.shape;
-    let lit = dword(inst, 1).unwrap_or(0);
+    let dword1 = dword(inst, 1);
+    let lit = dword1.unwrap_or(0);
     if r.flags & VOP_EXT != 0 && spec::vop_extension(target, w0).is_some() {
         return None;
     }
@@ -571,7 +574,7 @@ pub(crate) fn route(target: Target, inst: &[u8]) -> Option<Hit> {
     let flen = r.flen as usize;
     let mut word = w0 as Word;
     if flen >= 8 {
-        word |= (dword(inst, 1)? as Word) << 32;
+        word |= (dword1? as Word) << 32;
     }
     if r.flags & ORACLE != 0 && spec::oracle_crashes64(target, word as u64, lit) {
         return None;

@@ -34,10 +34,11 @@
 //!
 //! Speed: [`decode`] and [`decode_into`] (which fills a caller's instruction in place, as LLVM
 //! fills one `MCInst`: the one to use in a loop) first try a fast path (module `fast`: routes
-//! over the first dword's top nine bits and per-entry plans computed once from the tables, each
-//! operand decoded from a class of its kind — VGPR, VALU source, scalar source, immediate... —
-//! and the rest by the general operand rules); every word it does not take, and every error,
-//! goes through the general path, which defines the result (a unit test holds the two equal).
+//! over the first dword's top nine bits, decoding plans shared by the entries that decode
+//! alike, and per-field-value tables of operand values made once by the general operand rules;
+//! what the tables leave out, such as literals, goes to those rules); every word it does not
+//! take, and every error, goes through the general path, which defines the result (a unit test
+//! holds the two equal).
 //!
 //! Decoded outside the tables, from the ordinary entries: DPP16/DPP8 ([`dpp`]), GFX9 SDWA
 //! ([`sdwa`]), VOPD ([`vopd`]), v_bitop3 ([`bitop3`]), gfx1250 WMMA ([`wmma`]); gfx1250

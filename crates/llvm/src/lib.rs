@@ -191,7 +191,7 @@ impl OptLevel {
     }
 
     /// The middle end for the raiser's IR (hx-lower, and hx-llc in the benches' shell-out). At
-    /// O2 a pass list instead of `default<O2>`: the raised IR is one kernel with no calls, an
+    /// O2 a pass list instead of `default<O2>`: the raised IR is kernels with no calls, an
     /// alloca per register and straight-line or exec-masked code, so the inliner, the loop and
     /// vectorizer passes and most repeats of `default<O2>` change nothing or little (issue 8:
     /// the corpus' dynamic instruction counts were as good or better, the middle end half the
