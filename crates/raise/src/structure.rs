@@ -467,23 +467,7 @@ fn candidate(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], h: usize) -> Op
     }
     let join_kind = join_kind(g, join);
     let n = g.blocks.len();
-    let mut body = vec![false; n];
-    let mut work = vec![entry];
-    body[entry] = true;
-    while let Some(b) = work.pop() {
-        if matches!(g.blocks[b].exit, Exit::End | Exit::Call { .. } | Exit::Return | Exit::OffTheEnd) {
-            return None;
-        }
-        for &j in &succ[b] {
-            if j == h || j == 0 {
-                return None;
-            }
-            if j != join && !body[j] {
-                body[j] = true;
-                work.push(j);
-            }
-        }
-    }
+    let body = grow_body(g, succ, vec![false; n], entry, |j| j == h || j == 0, Some(join))?;
     // One way in: every predecessor of a body block is in the body, or the head (its fall edge).
     for b in (0..n).filter(|&b| body[b]) {
         if preds[b].iter().any(|&p| !(body[p] || (p == h && b == entry))) {
@@ -818,6 +802,32 @@ fn zero_out(g: &Cfg, preds: &[Vec<usize>], effects: &[Vec<Effect>]) -> Vec<Set> 
 /// A divergent loop: `latch` ends with `s_cbranch_execz EXIT` (or `s_cbranch_execnz BACK`,
 /// falling to EXIT); a thread goes on while its EXEC bit is set. The loop is entered by one
 /// edge and left only by the latch's.
+/// `body` grown by every block reachable from `seed` (marked unless already in `body`), not
+/// walking past `stop` (left out); `None` when a block reached ends the program, calls or
+/// returns, or an edge leads to a block `refused` names.
+fn grow_body(g: &Cfg, succ: &[Vec<usize>], mut body: Vec<bool>, seed: usize, refused: impl Fn(usize) -> bool, stop: Option<usize>) -> Option<Vec<bool>> {
+    let mut work = Vec::new();
+    if !body[seed] {
+        body[seed] = true;
+        work.push(seed);
+    }
+    while let Some(b) = work.pop() {
+        if matches!(g.blocks[b].exit, Exit::End | Exit::Call { .. } | Exit::Return | Exit::OffTheEnd) {
+            return None;
+        }
+        for &j in &succ[b] {
+            if refused(j) {
+                return None;
+            }
+            if Some(j) != stop && !body[j] {
+                body[j] = true;
+                work.push(j);
+            }
+        }
+    }
+    Some(body)
+}
+
 fn loop_candidate(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], l: usize) -> Option<Region> {
     // Cond exits list the taken successor first.
     let (taken, fall) = (*succ[l].first()?, *succ[l].get(1)?);
@@ -832,27 +842,10 @@ fn loop_candidate(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], l: usize) 
     let n = g.blocks.len();
     let mut body = vec![false; n];
     body[l] = true;
-    let mut work = Vec::new();
-    if !body[c] {
-        body[c] = true;
-        work.push(c);
-    }
-    let mut back = c == l;
-    while let Some(b) = work.pop() {
-        if matches!(g.blocks[b].exit, Exit::End | Exit::Call { .. } | Exit::Return | Exit::OffTheEnd) {
-            return None;
-        }
-        for &j in &succ[b] {
-            if j == x || j == 0 {
-                return None;
-            }
-            back |= j == l;
-            if !body[j] {
-                body[j] = true;
-                work.push(j);
-            }
-        }
-    }
+    // (The exit is refused inside, so no block stops the walk.)
+    let body = grow_body(g, succ, body, c, |j| j == x || j == 0, None)?;
+    // A way back to the latch from the body (or the body is the latch alone).
+    let back = c == l || (0..n).any(|b| b != l && body[b] && succ[b].contains(&l));
     let entries: Vec<(usize, usize)> = (0..n).filter(|&b| body[b]).flat_map(|b| preds[b].iter().filter(|&&p| !body[p]).map(move |&p| (p, b))).collect();
     let [(pre, entry)] = entries[..] else { return None };
     if !back || preds[x] != [l] {
