@@ -101,3 +101,80 @@ fn cross_lane_ops_under_partial_exec_translate_exactly() {
         assert!(diffs.is_empty(), "{target}:\n{}", diffs.join("\n"));
     }
 }
+
+/// Row-local DPP outside any branch, where the raiser uses the target's DPP as it is (EXEC
+/// there is the source's), in work-groups of 40: the second source wave has 8 lanes, so rows
+/// read absent lanes (row_shl, row_ror, row_mirror, quad_perm over lanes 8..15), with and
+/// without bound_ctrl, and with row/bank masks.
+fn flat_kernel_ir() -> String {
+    let dpp = |name: &str, old: u32, ctrl: u32, row: u32, bank: u32, bc: bool| {
+        format!("  %{name} = call i32 @llvm.amdgcn.update.dpp.i32(i32 {old}, i32 %x, i32 {ctrl}, i32 {row}, i32 {bank}, i1 {bc})\n")
+    };
+    let mut body = String::new();
+    body += &dpp("r0", 7, 0x111, 15, 15, false); // row_shr:1
+    body += &dpp("r1", 0, 0x103, 15, 15, true); // row_shl:3, bound_ctrl
+    body += &dpp("r2", 9, 0x125, 15, 15, false); // row_ror:5
+    body += &dpp("r3", 13, 0x1b, 1, 10, false); // quad_perm:[3,2,1,0] row_mask:0x1 bank_mask:0xa
+    body += &dpp("r4", 0, 0x140, 15, 15, true); // row_mirror, bound_ctrl
+    body += &dpp("r5", 3, 0x141, 15, 15, false); // row_half_mirror
+    body += &dpp("r6", 11, 0x104, 2, 15, false); // row_shl:4 row_mask:0x2
+    body += "  %d7 = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %x, i32 274, i32 15, i32 15, i1 true)\n  %r7 = add i32 %x, %d7\n"; // row_shr:2 folded into the add
+    let stores: String = (0..8)
+        .map(|j| format!("  %o{j} = add i32 %ob, {j}\n  %oe{j} = zext i32 %o{j} to i64\n  %q{j} = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %oe{j}\n  store i32 %r{j}, ptr addrspace(1) %q{j}, align 4\n"))
+        .collect();
+    format!(
+        r#"target triple = "amdgcn-amd-amdhsa"
+define amdgpu_kernel void @dpp_flat(ptr addrspace(1) noalias readonly %in, ptr addrspace(1) noalias %out) #0 {{
+entry:
+  %lane = call i32 @llvm.amdgcn.workitem.id.x()
+  %wg = call i32 @llvm.amdgcn.workgroup.id.x()
+  %base = mul i32 %wg, 40
+  %gid = add i32 %base, %lane
+  %ge = zext i32 %gid to i64
+  %xp = getelementptr inbounds i32, ptr addrspace(1) %in, i64 %ge
+  %x = load i32, ptr addrspace(1) %xp, align 4
+{body}  %ob = mul i32 %gid, 8
+{stores}  ret void
+}}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.workgroup.id.x()
+declare i32 @llvm.amdgcn.update.dpp.i32(i32, i32, i32 immarg, i32 immarg, i32 immarg, i1 immarg)
+attributes #0 = {{ "amdgpu-flat-work-group-size"="40,40" }}
+!llvm.module.flags = !{{!0}}
+!0 = !{{i32 1, !"amdhsa_code_object_version", i32 500}}
+"#
+    )
+}
+
+#[test]
+fn row_local_dpp_with_absent_lanes_translates_exactly() {
+    let rel = compile_ir(&flat_kernel_ir(), "dpp_flat", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
+    let source = hx_relink::link(&rel).unwrap();
+    let asm = String::from_utf8(compile_ir(&flat_kernel_ir(), "dpp_flat", GpuTarget::Gfx1250, OptLevel::O2, Emit::Assembly).unwrap()).unwrap();
+    for want in ["row_shl:3", "row_ror:5", "row_mask:0x1 bank_mask:0xa", "row_half_mirror", "row_mask:0x2", "v_add_nc_u32_dpp"] {
+        assert!(asm.contains(want), "the gfx1250 build has no {want}:\n{asm}");
+    }
+    assert!(!asm.contains("exec"), "the gfx1250 build changes EXEC:\n{asm}");
+    let groups = 3;
+    let n = 40 * groups;
+    let input: Vec<u32> = (0..n).map(|i| 0x1000_0000u32.wrapping_mul(i + 1) ^ (i * 0x9e37)).collect();
+    let inb: Vec<u8> = input.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let args = [Arg::Buffer(inb), Arg::Buffer(vec![0xee; 4 * n as usize * 8])];
+    let want = hx_tests::run_1d(&source, "dpp_flat", 40, groups, &args, 1);
+    let words: Vec<u32> = want.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+    // Reads of absent lanes happen: the 8-lane wave's row_shl:3 gives 0 at lanes 5..7.
+    assert_eq!(words[(32 + 5) * 8 + 1], 0, "row_shl:3 from an absent lane");
+    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+        let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap_or_else(|e| panic!("{target}: {e}"));
+        let got = hx_tests::run_1d(&t.bytes, "dpp_flat", 40, groups, &args, 1);
+        let diffs: Vec<String> = want
+            .chunks(4)
+            .zip(got.chunks(4))
+            .enumerate()
+            .filter(|(_, (a, b))| a != b)
+            .take(12)
+            .map(|(i, (a, b))| format!("thread {} result {}: gfx1250 {:02x?}, {target} {:02x?}", i / 8, i % 8, a, b))
+            .collect();
+        assert!(diffs.is_empty(), "{target}:\n{}", diffs.join("\n"));
+    }
+}

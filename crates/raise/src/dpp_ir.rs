@@ -92,10 +92,18 @@ impl<'ctx> Raiser<'ctx, '_> {
         let b = &self.b;
         let i32t = self.ctx.i32_type();
         let data = self.read_vreg(reg, 1, inst)?;
+        let hw_dpp = matches!(d.sel, DppSel::Ctrl(c) if gfx9_row_local(c));
+        // Where this thread's EXEC bit is known set, the threads running here on the target are
+        // exactly the source's active threads (crate::structure), so the target's DPP with
+        // bound_ctrl already reads 0 from every invalid source, inactive ones included (GFX9
+        // has no FI: an inactive source is invalid); no lane arithmetic is needed.
+        if hw_dpp && self.exec_full && !d.fi {
+            return self.dpp_valu_on_target(inst, &op, d, reg);
+        }
         let (src, in_range) = self.dpp_lane(inst, d.sel)?;
         let src = b.build_and(src, self.i32(31), "")?;
         let fetched = match d.sel {
-            DppSel::Ctrl(c) if gfx9_row_local(c) => {
+            DppSel::Ctrl(c) if hw_dpp => {
                 // The target's DPP over the same 16-lane row (bound_ctrl: out-of-row reads give
                 // 0; such reads are replaced below anyway).
                 let f = self.intrinsic("llvm.amdgcn.update.dpp", &[i32t.into()])?;
@@ -133,5 +141,44 @@ impl<'ctx> Raiser<'ctx, '_> {
             }
         };
         self.valu_with(inst, &op, Some((v0, on)))
+    }
+
+    /// [`Self::dpp_valu`] for a GFX9 row-local control where the target's EXEC is the source's:
+    /// the operand is the target's DPP read (0 where invalid, with bound_ctrl set), and where
+    /// the source has no bound_ctrl, a thread whose read is invalid keeps its destination: the
+    /// same DPP applied to ones tells it (1 where the read is valid).
+    fn dpp_valu_on_target(&mut self, inst: &Instruction, op: &alu::AluOp, d: &Dpp, reg: hx_isa::Reg) -> Result<(), RaiseError> {
+        let DppSel::Ctrl(c) = d.sel else { return Err(self.err(inst, "DPP8 on the target's DPP")) };
+        let i32t = self.ctx.i32_type();
+        let f = self.intrinsic("llvm.amdgcn.update.dpp", &[i32t.into()])?;
+        let dpp = |x: IntValue<'ctx>| -> Result<IntValue<'ctx>, RaiseError> {
+            let args = [i32t.const_zero().into(), x.into(), self.i32(c as u64).into(), self.i32(0xf).into(), self.i32(0xf).into(), self.ctx.bool_type().const_all_ones().into()];
+            let v = self.b.build_call(f, &args, "")?.try_as_basic_value().basic();
+            v.map(|v| v.into_int_value()).ok_or_else(|| self.err(inst, "update.dpp returns nothing"))
+        };
+        let data = self.read_vreg(reg, 1, inst)?;
+        let mut v0 = dpp(data)?;
+        if op.srcs[0].bits() == 16 {
+            v0 = self.b.build_and(v0, self.i32(0xffff), "")?;
+        }
+        let b = &self.b;
+        let bit = |mask: u8, idx: IntValue<'ctx>| -> Result<IntValue<'ctx>, RaiseError> {
+            let s = b.build_and(b.build_right_shift(self.i32(mask as u64), idx, false, "")?, self.i32(1), "")?;
+            Ok(b.build_int_compare(IntPredicate::NE, s, self.i32(0), "")?)
+        };
+        let mut on = self.ctx.bool_type().const_all_ones();
+        if d.row_mask & 3 != 3 {
+            on = bit(d.row_mask, b.build_right_shift(self.lane, self.i32(4), false, "")?)?;
+        }
+        if d.bank_mask != 0xf {
+            let bank = b.build_and(b.build_right_shift(self.lane, self.i32(2), false, "")?, self.i32(3), "")?;
+            on = b.build_and(on, bit(d.bank_mask, bank)?, "")?;
+        }
+        if !d.bound_ctrl {
+            let valid = dpp(self.i32(1))?;
+            let valid = self.b.build_int_compare(IntPredicate::NE, valid, self.i32(0), "")?;
+            on = self.b.build_and(on, valid, "")?;
+        }
+        self.valu_with(inst, op, Some((v0, on)))
     }
 }

@@ -248,6 +248,17 @@ fn effect(inst: &Instruction) -> Effect {
                 e.reads |= except(&[0]);
                 continue;
             }
+            // Calls and returns: the return address written, the target read (what the callee
+            // or the return site reads flows in through the graph's edges).
+            "s_get_pc_i64" | "s_getpc_b64" | "s_swap_pc_i64" | "s_swappc_b64" | "s_set_pc_i64" | "s_setpc_b64" => {
+                let ret = pm == "s_set_pc_i64" || pm == "s_setpc_b64";
+                let d = if ret { 0 } else { ops.first().map_or(0, |o| op_bits(o)) };
+                e.kills |= d;
+                e.may_write |= d;
+                e.reads |= if ret { all } else { except(&[0]) };
+                e.lane_local = pm.starts_with("s_get");
+                continue;
+            }
             "v_writelane_b32" => {
                 e.reads |= all;
                 continue;
@@ -381,8 +392,11 @@ fn live_in(g: &Cfg, succ: &[Vec<usize>], effects: &[Vec<Effect>]) -> Vec<Set> {
     loop {
         let mut changed = false;
         for i in (0..n).rev() {
+            // A call's and a return's successors are every function entry and every return
+            // site (the raised dispatch traps on any other address), so liveness flows
+            // through them like any edge: what no return site reads is dead at a return.
             let mut out: Set = match g.blocks[i].exit {
-                Exit::Call { .. } | Exit::Return | Exit::OffTheEnd => ALL,
+                Exit::OffTheEnd => ALL,
                 _ => 0,
             };
             for &j in &succ[i] {
@@ -858,7 +872,7 @@ fn loop_candidate(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], l: usize) 
 fn live_after_restore(g: &Cfg, succ: &[Vec<usize>], effects: &[Vec<Effect>], live: &[Set], join: usize) -> Set {
     let b = &g.blocks[join];
     let mut out: Set = succ[join].iter().fold(0, |o, &j| o | live[j]);
-    if matches!(b.exit, Exit::Call { .. } | Exit::Return | Exit::OffTheEnd) {
+    if matches!(b.exit, Exit::OffTheEnd) {
         out = ALL;
     }
     let first = b.insts.iter().position(|i| !ignorable(i.mnemonic())).unwrap_or(0);
@@ -950,9 +964,7 @@ pub fn recover(g: &Cfg) -> Structure {
     loop {
         let end: Vec<bool> = (0..n)
             .map(|b| {
-                if matches!(g.blocks[b].exit, Exit::Call { .. } | Exit::Return) {
-                    return false;
-                }
+                // (A call or return passes EXEC on unchanged along the graph's edges.)
                 g.blocks[b].insts.iter().zip(&effects[b]).fold(known[b], |k, (i, e)| if after.contains(&i.offset) { true } else { k && !e.exec.writes() })
             })
             .collect();

@@ -287,3 +287,56 @@ fn reading_or_saving_exec_keeps_it_known() {
     // A write of EXEC ends it.
     assert!(!s.known_on_entry[block_of(&g, at(&g, "global_store_b32 v0, v0"))]);
 }
+
+/// A kernel calling a device function that holds a divergent loop; `after` runs past the call.
+/// The function starts at 256.
+fn call_of_loop(after: &str) -> String {
+    format!(
+        "
+    s_load_b64 s[2:3], s[0:1], 0x0
+    s_load_b64 s[6:7], s[0:1], 0x8
+    s_wait_kmcnt 0x0
+    s_swap_pc_i64 s[30:31], s[6:7]
+    global_store_b32 v0, v1, s[2:3]
+    {after}
+    s_endpgm
+    .p2align 8
+    s_mov_b32 s4, 0
+    s_mov_b32 s5, 0
+.Lloop:
+    v_add_nc_u32_e32 v1, s5, v1
+    s_add_co_i32 s5, s5, 1
+    v_cmp_eq_u32_e32 vcc_lo, s5, v0
+    s_or_b32 s4, vcc_lo, s4
+    s_and_not1_b32 exec_lo, exec_lo, s4
+    s_cbranch_execnz .Lloop
+    s_or_b32 exec_lo, exec_lo, s4
+    s_set_pc_i64 s[30:31]"
+    )
+}
+
+/// Graph and structure of a kernel at offset 0 with one device function at 256.
+fn analyse_program(asm: &str) -> (Cfg, Structure) {
+    let code = assemble(asm);
+    let prog = cfg::Program { bytes: &code, base: 0, entry: 0, functions: vec![256], region: (0, code.len()) };
+    let g = cfg::build_program(hx_isa::Target::Gfx1250, &prog, "k").unwrap();
+    let abi = KernelAbi { kernarg_ptr_sgpr: Some(0), preload: None, private_segment_size: 0, group_segment_size: 256, kernarg_size: 16, uses_lds: false, entry_mode: 0xf0 };
+    let ctx = Context::create();
+    let module = ctx.create_module("raised");
+    hx_raise::raise_program(&ctx, &module, "k", &prog, &abi).unwrap();
+    hx_llvm::verify(&module, "raised").unwrap();
+    (g.clone(), recover(&g))
+}
+
+#[test]
+fn liveness_flows_through_calls_and_returns() {
+    // Nothing after the return reads the loop's counter s5 or its exit mask: the callee's loop
+    // is recovered, and the callee is entered (and left) with the thread's EXEC bit set.
+    let (g, s) = analyse_program(&call_of_loop(""));
+    assert_eq!(heads(&g, &s), [g.blocks[block_of(&g, at(&g, "s_cbranch_execnz"))].start]);
+    assert!(s.known_on_entry[block_of(&g, 256)], "the callee's entry");
+    assert!(s.known_on_entry[block_of(&g, at(&g, "global_store_b32 v0, v1"))], "the return site");
+    // The caller reads the counter after the call: the loop stays predicated.
+    let (g, s) = analyse_program(&call_of_loop("v_mov_b32_e32 v2, s5\n    global_store_b32 v0, v2, s[2:3]"));
+    assert!(heads(&g, &s).is_empty(), "recovered with the counter live at the return site");
+}
