@@ -14,6 +14,7 @@
 use std::ffi::{CStr, CString};
 use std::sync::Once;
 
+pub mod lane_bits;
 pub use inkwell;
 pub use llvm_sys;
 
@@ -199,10 +200,13 @@ impl OptLevel {
     /// `amdgpu-attributor` the amdgpu-no-* attributes that spare preloaded registers.
     /// Without `reassociate` and the SLP vectorizer the code was better on the corpus, not worse.
     /// instcombine must not verify its fixpoint: a miss would be an `LLVM ERROR` (abort).
+    /// [`LANE_BITS`] runs once the registers are SSA values (after SROA), before instcombine
+    /// reshapes the bit reads it looks for; `adce` then removes the mask phi cycles left
+    /// without uses (instcombine keeps them), and with them their ballots. Run it with [`run_pipeline`] (`;` separates steps).
     pub fn raised_pipeline(self) -> &'static str {
         match self {
             OptLevel::O2 => concat!(
-                "function(simplifycfg,sroa<modify-cfg>,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,",
+                "function(simplifycfg,sroa<modify-cfg>);hx-lane-bits;function(adce,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,",
                 "early-cse<memssa>,speculative-execution,correlated-propagation,simplifycfg,",
                 "instcombine<no-verify-fixpoint>,aggressive-instcombine,gvn,simplifycfg,infer-alignment),",
                 "amdgpu-attributor"
@@ -337,17 +341,32 @@ pub fn emit_verified(module: &Module<'_>, name: &str, tm: &TargetMachine, opt: O
     emit_verified_with(module, name, tm, opt.pipeline(), emit)
 }
 
+/// Runs a middle-end pipeline: LLVM pass pipelines separated by `;`, where the step
+/// [`LANE_BITS`] is this crate's own rewrite of lane-mask bit reads (lane_bits.rs).
+pub fn run_pipeline(module: &Module<'_>, name: &str, tm: &TargetMachine, passes: &str) -> Result<()> {
+    for step in passes.split(';') {
+        if step == LANE_BITS {
+            lane_bits::rewrite(module);
+            continue;
+        }
+        module.run_passes(step, tm, PassBuilderOptions::create()).map_err(|e| LlvmError::Passes {
+            name: name.to_string(),
+            pipeline: passes.to_string(),
+            msg: e.to_string(),
+        })?;
+    }
+    Ok(())
+}
+
+/// The pipeline step that reads threads' own bits of ballot-built masks without the masks.
+pub const LANE_BITS: &str = "hx-lane-bits";
+
 /// [`emit_verified`] with the middle-end pipeline `passes` (e.g. [`OptLevel::raised_pipeline`]);
 /// the backend's optimisation level is the target machine's.
 pub fn emit_verified_with(module: &Module<'_>, name: &str, tm: &TargetMachine, passes: &str, emit: Emit) -> Result<Vec<u8>> {
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
-    let options = PassBuilderOptions::create();
-    module.run_passes(passes, tm, options).map_err(|e| LlvmError::Passes {
-        name: name.to_string(),
-        pipeline: passes.to_string(),
-        msg: e.to_string(),
-    })?;
+    run_pipeline(module, name, tm, passes)?;
     // The pipeline must leave a valid module; check again before the backend sees it.
     verify(module, name)?;
     let file_type = match emit {

@@ -1,0 +1,347 @@
+//! Reading a thread's own bit of a lane mask without the mask (the `hx-lane-bits` step of
+//! [`crate::OptLevel::raised_pipeline`]).
+//!
+//! Raised code keeps the source's lane masks (VCC, saved EXEC, loop exit masks) as 32-bit values
+//! built by ballots, and reads a thread's own bit back as `icmp ne (and (lshr M, %lane), 1), 0`.
+//! A thread's bit of `trunc(lshr(ballot(c), %half_shift))` is `c` for the thread itself: SSA
+//! dominance means the thread ran the ballot, so it was active there and its bit is its own `c`.
+//! Bits commute with the bitwise operations, selects and phis that combine masks, so a read whose
+//! mask is built only from such ballots, 0 and -1 through and/or/xor/select/phi becomes the same
+//! combination of the threads' own i1 values; the ballots then often have no use left and go, and
+//! with them the cross-lane work (and the compile time) the backend spent on them. LLVM does not
+//! do this itself: it does not know that a ballot's own bit is its operand.
+//!
+//! `%lane` (the thread's lane in its 32-lane half) and `%half_shift` (0 or 32) are the values the
+//! raiser names so in the entry block; a function without them is left alone. Run after SROA, when
+//! the register slots are SSA values, and before instcombine rewrites the read pattern.
+
+use inkwell::module::Module;
+use inkwell::values::AsValueRef;
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::{LLVMIntPredicate, LLVMOpcode};
+use std::collections::{HashMap, HashSet};
+
+/// Rewrites every own-bit read of a mask that is a combination of ballots in `module`; returns
+/// how many reads it rewrote.
+pub fn rewrite(module: &Module<'_>) -> usize {
+    let mut n = 0;
+    let mut f = module.get_first_function();
+    while let Some(func) = f {
+        // SAFETY: the function belongs to `module`, which outlives this call; every value
+        // reached below is an instruction, constant or block of that function.
+        n += unsafe { rewrite_function(func.as_value_ref()) };
+        f = func.get_next_function();
+    }
+    n
+}
+
+fn name_of(v: LLVMValueRef) -> &'static [u8] {
+    let mut len = 0usize;
+    // SAFETY: `v` is a valid value; the name lives as long as the value and is only compared.
+    unsafe {
+        let p = LLVMGetValueName2(v, &mut len);
+        if p.is_null() {
+            return &[];
+        }
+        std::slice::from_raw_parts(p as *const u8, len)
+    }
+}
+
+unsafe fn opcode(v: LLVMValueRef) -> Option<LLVMOpcode> {
+    if LLVMIsAInstruction(v).is_null() {
+        None
+    } else {
+        Some(LLVMGetInstructionOpcode(v))
+    }
+}
+
+unsafe fn const_int(v: LLVMValueRef) -> Option<u64> {
+    if LLVMIsAConstantInt(v).is_null() {
+        None
+    } else {
+        Some(LLVMConstIntGetZExtValue(v))
+    }
+}
+
+/// The i1 operand of `v` when `v` is `trunc(lshr(ballot.i64(c), half_shift))`.
+unsafe fn ballot_operand(v: LLVMValueRef, half_shift: LLVMValueRef) -> Option<LLVMValueRef> {
+    if opcode(v)? != LLVMOpcode::LLVMTrunc {
+        return None;
+    }
+    let s = LLVMGetOperand(v, 0);
+    if opcode(s)? != LLVMOpcode::LLVMLShr || LLVMGetOperand(s, 1) != half_shift {
+        return None;
+    }
+    let call = LLVMGetOperand(s, 0);
+    if opcode(call)? != LLVMOpcode::LLVMCall {
+        return None;
+    }
+    let callee = LLVMGetCalledValue(call);
+    if LLVMIsAFunction(callee).is_null() || name_of(callee) != b"llvm.amdgcn.ballot.i64" {
+        return None;
+    }
+    Some(LLVMGetOperand(call, 0))
+}
+
+/// The mask `M` when `v` is `icmp ne (and (lshr M, lane), 1), 0`.
+unsafe fn own_bit_read(v: LLVMValueRef, lane: LLVMValueRef) -> Option<LLVMValueRef> {
+    if opcode(v)? != LLVMOpcode::LLVMICmp || LLVMGetICmpPredicate(v) != LLVMIntPredicate::LLVMIntNE || const_int(LLVMGetOperand(v, 1)) != Some(0) {
+        return None;
+    }
+    let a = LLVMGetOperand(v, 0);
+    if opcode(a)? != LLVMOpcode::LLVMAnd || const_int(LLVMGetOperand(a, 1)) != Some(1) {
+        return None;
+    }
+    let s = LLVMGetOperand(a, 0);
+    if opcode(s)? != LLVMOpcode::LLVMLShr || LLVMGetOperand(s, 1) != lane {
+        return None;
+    }
+    Some(LLVMGetOperand(s, 0))
+}
+
+/// How a mask's own bit is made from the bits of other masks.
+#[derive(Clone, Copy, PartialEq)]
+enum Node {
+    Const(bool),
+    Ballot(LLVMValueRef),
+    Bitwise(LLVMOpcode),
+    Select,
+    Phi,
+}
+
+unsafe fn node(v: LLVMValueRef, half_shift: LLVMValueRef) -> Option<Node> {
+    if LLVMTypeOf(v) != LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(v))) {
+        return None;
+    }
+    if let Some(c) = const_int(v) {
+        return match c {
+            0 => Some(Node::Const(false)),
+            0xffff_ffff => Some(Node::Const(true)),
+            _ => None,
+        };
+    }
+    if let Some(c) = ballot_operand(v, half_shift) {
+        return Some(Node::Ballot(c));
+    }
+    match opcode(v)? {
+        o @ (LLVMOpcode::LLVMAnd | LLVMOpcode::LLVMOr | LLVMOpcode::LLVMXor) => Some(Node::Bitwise(o)),
+        LLVMOpcode::LLVMSelect => Some(Node::Select),
+        LLVMOpcode::LLVMPHI => Some(Node::Phi),
+        _ => None,
+    }
+}
+
+/// The masks a node's bit depends on.
+unsafe fn mask_operands(v: LLVMValueRef, n: Node) -> Vec<LLVMValueRef> {
+    match n {
+        Node::Const(_) | Node::Ballot(_) => Vec::new(),
+        Node::Bitwise(_) => vec![LLVMGetOperand(v, 0), LLVMGetOperand(v, 1)],
+        Node::Select => vec![LLVMGetOperand(v, 1), LLVMGetOperand(v, 2)],
+        Node::Phi => (0..LLVMCountIncoming(v)).map(|i| LLVMGetIncomingValue(v, i)).collect(),
+    }
+}
+
+unsafe fn rewrite_function(func: LLVMValueRef) -> usize {
+    let entry = LLVMGetFirstBasicBlock(func);
+    if entry.is_null() {
+        return 0;
+    }
+    let (mut lane, mut half_shift) = (std::ptr::null_mut(), std::ptr::null_mut());
+    let mut i = LLVMGetFirstInstruction(entry);
+    while !i.is_null() {
+        match name_of(i) {
+            b"lane" => lane = i,
+            b"half_shift" => half_shift = i,
+            _ => {}
+        }
+        i = LLVMGetNextInstruction(i);
+    }
+    if lane.is_null() || half_shift.is_null() {
+        return 0;
+    }
+    // The reads, and every mask their bits depend on.
+    let mut reads = Vec::new();
+    let mut bb = LLVMGetFirstBasicBlock(func);
+    while !bb.is_null() {
+        let mut i = LLVMGetFirstInstruction(bb);
+        while !i.is_null() {
+            if let Some(m) = own_bit_read(i, lane) {
+                reads.push((i, m));
+            }
+            i = LLVMGetNextInstruction(i);
+        }
+        bb = LLVMGetNextBasicBlock(bb);
+    }
+    if reads.is_empty() {
+        return 0;
+    }
+    let mut nodes: HashMap<LLVMValueRef, Option<Node>> = HashMap::new();
+    let mut work: Vec<LLVMValueRef> = reads.iter().map(|&(_, m)| m).collect();
+    while let Some(v) = work.pop() {
+        if nodes.contains_key(&v) {
+            continue;
+        }
+        let n = node(v, half_shift);
+        nodes.insert(v, n);
+        if let Some(n) = n {
+            work.extend(mask_operands(v, n));
+        }
+    }
+    // Greatest fixed point: a mask is derivable when every mask it depends on is (phi cycles
+    // included).
+    let mut good: HashSet<LLVMValueRef> = nodes.iter().filter(|(_, n)| n.is_some()).map(|(&v, _)| v).collect();
+    loop {
+        let bad: Vec<LLVMValueRef> = good.iter().copied().filter(|&v| nodes[&v].is_some_and(|n| mask_operands(v, n).iter().any(|o| !good.contains(o))))
+            .collect();
+        if bad.is_empty() {
+            break;
+        }
+        for v in bad {
+            good.remove(&v);
+        }
+    }
+    let ctx = LLVMGetTypeContext(LLVMTypeOf(func));
+    let builder = LLVMCreateBuilderInContext(ctx);
+    let mut bits: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
+    let mut done = 0;
+    for &(read, m) in &reads {
+        if !good.contains(&m) {
+            continue;
+        }
+        let bit = materialize(builder, ctx, m, &nodes, &mut bits);
+        LLVMReplaceAllUsesWith(read, bit);
+        LLVMInstructionEraseFromParent(read);
+        done += 1;
+    }
+    LLVMDisposeBuilder(builder);
+    done
+}
+
+/// The i1 own bit of mask `v` (derivable), placed right after `v` (phis: a phi of the bits at the
+/// top of `v`'s block), so it dominates every use `v` dominates.
+unsafe fn materialize(builder: LLVMBuilderRef, ctx: LLVMContextRef, v: LLVMValueRef, nodes: &HashMap<LLVMValueRef, Option<Node>>, bits: &mut HashMap<LLVMValueRef, LLVMValueRef>) -> LLVMValueRef {
+    if let Some(&b) = bits.get(&v) {
+        return b;
+    }
+    let i1 = LLVMInt1TypeInContext(ctx);
+    let empty = c"".as_ptr();
+    let n = nodes[&v].expect("materialize is only asked for derivable masks");
+    let b = match n {
+        Node::Const(c) => LLVMConstInt(i1, c as u64, 0),
+        Node::Ballot(c) => c,
+        Node::Phi => {
+            let block = LLVMGetInstructionParent(v);
+            LLVMPositionBuilderBefore(builder, LLVMGetFirstInstruction(block));
+            let phi = LLVMBuildPhi(builder, i1, empty);
+            // Memoized before the incoming bits: a loop's phi may depend on itself.
+            bits.insert(v, phi);
+            for k in 0..LLVMCountIncoming(v) {
+                let mut val = materialize(builder, ctx, LLVMGetIncomingValue(v, k), nodes, bits);
+                let mut from = LLVMGetIncomingBlock(v, k);
+                LLVMAddIncoming(phi, &mut val, &mut from, 1);
+            }
+            phi
+        }
+        Node::Bitwise(o) => {
+            let (a, c) = (materialize(builder, ctx, LLVMGetOperand(v, 0), nodes, bits), materialize(builder, ctx, LLVMGetOperand(v, 1), nodes, bits));
+            LLVMPositionBuilderBefore(builder, LLVMGetNextInstruction(v));
+            match o {
+                LLVMOpcode::LLVMAnd => LLVMBuildAnd(builder, a, c, empty),
+                LLVMOpcode::LLVMOr => LLVMBuildOr(builder, a, c, empty),
+                _ => LLVMBuildXor(builder, a, c, empty),
+            }
+        }
+        Node::Select => {
+            let (a, c) = (materialize(builder, ctx, LLVMGetOperand(v, 1), nodes, bits), materialize(builder, ctx, LLVMGetOperand(v, 2), nodes, bits));
+            LLVMPositionBuilderBefore(builder, LLVMGetNextInstruction(v));
+            LLVMBuildSelect(builder, LLVMGetOperand(v, 0), a, c, empty)
+        }
+    };
+    bits.insert(v, b);
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{compile_ir_with, parse_ir, verify, Emit, GpuTarget, OptLevel, LANE_BITS};
+    use inkwell::context::Context;
+
+    /// Masks as the raiser builds them: ballots of the thread's half, combined in a loop (phi),
+    /// with xor/and/or/select and constants; one read of a mask loaded from memory, which has
+    /// no own-bit form.
+    const MASKS: &str = r#"
+define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in, i32 %n) {
+regs:
+  %lo = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  %hi = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %lo)
+  %lane = and i32 %hi, 31
+  %h = and i32 %hi, 32
+  %half_shift = zext i32 %h to i64
+  %c = icmp ult i32 %lane, %n
+  %b = call i64 @llvm.amdgcn.ballot.i64(i1 %c)
+  %bs = lshr i64 %b, %half_shift
+  %m = trunc i64 %bs to i32
+  br label %loop
+loop:
+  %acc = phi i32 [ %m, %regs ], [ %acc3, %loop ]
+  %i = phi i32 [ 0, %regs ], [ %i1, %loop ]
+  %c2 = icmp eq i32 %i, %lane
+  %b2 = call i64 @llvm.amdgcn.ballot.i64(i1 %c2)
+  %bs2 = lshr i64 %b2, %half_shift
+  %m2 = trunc i64 %bs2 to i32
+  %nm = xor i32 %m2, -1
+  %acc2 = and i32 %acc, %nm
+  %odd = icmp ne i32 %n, 3
+  %acc3 = select i1 %odd, i32 %acc2, i32 -1
+  %i1 = add i32 %i, 1
+  %done = icmp eq i32 %i1, 8
+  br i1 %done, label %exit, label %loop
+exit:
+  %any = or i32 %acc3, 0
+  %s = lshr i32 %any, %lane
+  %a = and i32 %s, 1
+  %r = icmp ne i32 %a, 0
+  %x = load i32, ptr addrspace(1) %in
+  %s2 = lshr i32 %x, %lane
+  %a2 = and i32 %s2, 1
+  %r2 = icmp ne i32 %a2, 0
+  %both = and i1 %r, %r2
+  %v = zext i1 %both to i32
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %hi
+  store i32 %v, ptr addrspace(1) %p
+  ret void
+}
+declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
+declare i64 @llvm.amdgcn.ballot.i64(i1)
+"#;
+
+    #[test]
+    fn reads_of_ballot_masks_become_the_threads_own_bits() {
+        let ctx = Context::create();
+        let m = parse_ir(&ctx, MASKS, "k").unwrap();
+        // The read of the loop's mask; not the one of the loaded mask.
+        assert_eq!(super::rewrite(&m), 1);
+        verify(&m, "k").unwrap();
+        let text = m.print_to_string().to_string();
+        assert!(text.contains("lshr i32 %x, %lane"), "{text}");
+        assert!(!text.contains("%r = icmp") && text.contains("%r2 = icmp"), "{text}");
+        // Through the raised pipeline the ballots go; without the step they stay.
+        let with = OptLevel::O2.raised_pipeline();
+        let without = with.replace(&format!(";{LANE_BITS};"), ";");
+        assert_ne!(with, without);
+        for (passes, ballots) in [(with.to_string(), false), (without, true)] {
+            let ir = compile_ir_with(MASKS, "k", GpuTarget::Gfx942, OptLevel::O2, &passes, Emit::LlvmIr).unwrap();
+            let ir = String::from_utf8(ir).unwrap();
+            assert_eq!(ir.contains("call i64 @llvm.amdgcn.ballot"), ballots, "{passes}:\n{ir}");
+        }
+    }
+
+    #[test]
+    fn functions_without_the_raisers_lane_values_are_left_alone() {
+        let ctx = Context::create();
+        let m = parse_ir(&ctx, &MASKS.replace("%lane", "%l").replace("%half_shift", "%hs"), "k").unwrap();
+        assert_eq!(super::rewrite(&m), 0);
+    }
+}
