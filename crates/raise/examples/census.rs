@@ -21,7 +21,7 @@ fn main() {
         let b = ctx.create_builder();
         b.position_at_end(ctx.append_basic_block(f, "entry"));
         let srcs: Vec<_> = op.srcs.iter().map(|t| if t.bits() == 64 { ctx.i64_type().const_zero() } else { ctx.i32_type().const_zero() }).collect();
-        let em = OpEmitter { ctx: &ctx, module: &module, b: &b, lane: ctx.i32_type().const_zero() };
+        let em = OpEmitter { ctx: &ctx, module: &module, b: &b, lane: ctx.i32_type().const_zero(), amdgpu: true };
         if let Err(e) = em.emit(&op, &srcs, ctx.bool_type().const_zero()) {
             println!("{count:>5} {m}: {}", e.0);
         }

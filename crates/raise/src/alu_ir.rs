@@ -28,6 +28,10 @@ pub struct OpEmitter<'ctx, 'm> {
     pub b: &'m Builder<'ctx>,
     /// The thread's lane in its source wave (0..31), for v_mbcnt.
     pub lane: IntValue<'ctx>,
+    /// The IR is for an AMDGPU target: an operation may be the target's own instruction (inline
+    /// assembly) where its semantics are exactly the source's. Off for IR run elsewhere (the
+    /// host-JIT tests), which gets the generic IR of the same semantics.
+    pub amdgpu: bool,
 }
 
 /// Why an operation could not be emitted.
@@ -365,13 +369,29 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 none(b.build_bit_cast(x, i64t, "")?.into_int_value())
             }
             CvtI32F32 | CvtU32F32 | CvtI32F64 | CvtU32F64 => {
-                // The ISA saturates and maps NaN to 0: exactly llvm.fpto[su]i.sat.
+                // The ISA saturates and maps NaN to 0: exactly llvm.fpto[su]i.sat, which the
+                // backend expands into compares and selects around the conversion. Every AMDGPU
+                // target's VALU conversion already does exactly that, so it is used as it is
+                // (inline assembly: no intrinsic names it); constants still fold.
                 let src = match op.op {
                     CvtI32F32 | CvtU32F32 => f(v[0])?,
                     _ => b.build_bit_cast(v[0], self.ctx.f64_type(), "")?.into_float_value(),
                 };
-                let name = if matches!(op.op, CvtI32F32 | CvtI32F64) { "llvm.fptosi.sat" } else { "llvm.fptoui.sat" };
-                none(self.call(name, &[i32t.into(), src.get_type().into()], &[src.into()])?)
+                let signed = matches!(op.op, CvtI32F32 | CvtI32F64);
+                if src.is_const() || !self.amdgpu {
+                    let name = if signed { "llvm.fptosi.sat" } else { "llvm.fptoui.sat" };
+                    return none(self.call(name, &[i32t.into(), src.get_type().into()], &[src.into()])?);
+                }
+                let mnemonic = match op.op {
+                    CvtI32F32 => "v_cvt_i32_f32",
+                    CvtU32F32 => "v_cvt_u32_f32",
+                    CvtI32F64 => "v_cvt_i32_f64",
+                    _ => "v_cvt_u32_f64",
+                };
+                let ty = i32t.fn_type(&[src.get_type().into()], false);
+                let asm = self.ctx.create_inline_asm(ty, format!("{mnemonic} $0, $1"), "=v,v".into(), false, false, None, false);
+                let r = b.build_indirect_call(ty, asm, &[src.into()], "")?.try_as_basic_value().basic();
+                none(r.map(|r| r.into_int_value()).ok_or_else(|| EmitError(format!("{mnemonic} returned nothing")))?)
             }
             FloorF32 | TruncF32 | RndneF32 => {
                 let name = match op.op {

@@ -1019,14 +1019,14 @@ impl<'ctx> Raiser<'ctx, '_> {
             active = self.b.build_and(active, on, "")?;
         }
         let (v, flag) = if let Some(d) = mix {
-            let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane };
+            let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane, amdgpu: true };
             let old = match vdst {
                 Some(o) => self.source(o, Ty::B32, inst)?,
                 None => self.i32(0),
             };
             (e.fma_mix(d, &vals, mods.op_sel, mods.op_sel_hi, mods.neg, mods.abs, old).map_err(|m| self.err(inst, m.0))?, None)
         } else if pk || fp8.is_some() {
-            let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane };
+            let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane, amdgpu: true };
             let old = match (vdst, fp8) {
                 (Some(o), Some(_)) => self.source(o, Ty::B32, inst)?,
                 _ => self.i32(0),
@@ -1040,7 +1040,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             (v, None)
         } else {
             let (mut v, flag) = self.emit_op(inst, op, &vals, mask_in.unwrap_or(self.ctx.bool_type().const_zero()))?;
-            let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane };
+            let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane, amdgpu: true };
             if int_clamp {
                 let x = Extra { clamp: true, ..Extra::default() };
                 v = e.emit_with(op, &vals, self.i32(0), &x).map_err(|m| self.err(inst, m.0))?;
@@ -1142,7 +1142,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     fn emit_op(&self, inst: &Instruction, op: &AluOp, v: &[IntValue<'ctx>], flag_in: IntValue<'ctx>) -> Result<(IntValue<'ctx>, Option<IntValue<'ctx>>), RaiseError> {
-        let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane };
+        let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane, amdgpu: true };
         e.emit(op, v, flag_in).map_err(|m| self.err(inst, m.0))
     }
 

@@ -288,7 +288,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     pub(super) fn emitter(&self) -> crate::alu_ir::OpEmitter<'ctx, '_> {
-        crate::alu_ir::OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane }
+        crate::alu_ir::OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane, amdgpu: true }
     }
 
     pub(super) fn call_f(&self, name: &str, x: FloatValue<'ctx>) -> Result<FloatValue<'ctx>, RaiseError> {

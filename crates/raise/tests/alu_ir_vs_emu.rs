@@ -100,7 +100,7 @@ fn raised_alu_ops_compute_what_the_emulator_computes() {
         let i64t = ctx.i64_type();
         let OpFnIr { module, b, out, srcs, extra, lane } = op_fn_ir(&ctx, &m, op.srcs);
         let flag = b.build_int_truncate(extra, ctx.bool_type(), "").unwrap();
-        let em = OpEmitter { ctx: &ctx, module: &module, b: &b, lane };
+        let em = OpEmitter { ctx: &ctx, module: &module, b: &b, lane, amdgpu: false };
         let (value, flag_out) = match em.emit(&op, &srcs, flag) {
             Ok(r) => r,
             Err(e) => {
@@ -221,7 +221,7 @@ fn raised_modifier_ops_compute_what_the_emulator_computes() {
             let i64t = ctx.i64_type();
             let OpFnIr { module, b, out, srcs, extra, lane } = op_fn_ir(&ctx, m, op.srcs);
             let old = b.build_int_truncate(extra, ctx.i32_type(), "").unwrap();
-            let em = OpEmitter { ctx: &ctx, module: &module, b: &b, lane };
+            let em = OpEmitter { ctx: &ctx, module: &module, b: &b, lane, amdgpu: false };
             let value = if float_clamp {
                 let (v, _) = em.emit(&op, &srcs, ctx.bool_type().const_zero()).unwrap();
                 let v = em.omod_float(v, op.dst.unwrap(), x.op_sel_hi).unwrap_or_else(|e| panic!("{m}: {}", e.0));

@@ -18,7 +18,7 @@ fn fp8_and_bf8_bytes_convert_as_the_emulator_says() {
         b.position_at_end(ctx.append_basic_block(f, "entry"));
         let x = f.get_nth_param(0).unwrap().into_int_value();
         // Bits above the byte must be ignored.
-        let em = OpEmitter { ctx: &ctx, module: &module, b: &b, lane: i32t.const_zero() };
+        let em = OpEmitter { ctx: &ctx, module: &module, b: &b, lane: i32t.const_zero(), amdgpu: false };
         let v = em.fp8_to_f32(x, e5m2).unwrap();
         let v = b.build_float_ext(v, ctx.f64_type(), "").unwrap();
         let bits = b.build_bit_cast(v, i64t, "").unwrap();

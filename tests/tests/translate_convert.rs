@@ -1,0 +1,137 @@
+//! Float-to-integer conversions at their edges, translated: the gfx1250 source's v_cvt_i32_f32,
+//! v_cvt_u32_f32, v_cvt_i32_f64 and v_cvt_u32_f64 saturate and turn NaN into 0, and the raiser
+//! uses the target's own conversion instruction for them (the same rule). Inputs include NaN,
+//! both infinities, both zeros, denormals, values just inside and outside each range and
+//! fractions on both sides of zero; the translations for gfx942 and gfx950 must give, in the
+//! emulator, memory bit-identical to the gfx1250 original.
+
+use hotswap::{GpuTarget, Options};
+use hx_emu::launch::Arg;
+use hx_llvm::{compile_ir, Emit, OptLevel};
+
+const KERNEL: &str = r#"target triple = "amdgcn-amd-amdhsa"
+define amdgpu_kernel void @cvt_edges(ptr addrspace(1) noalias readonly %f, ptr addrspace(1) noalias readonly %d, ptr addrspace(1) noalias %out) #0 {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %wg = call i32 @llvm.amdgcn.workgroup.id.x()
+  %base = shl i32 %wg, 6
+  %i = add i32 %base, %tid
+  %ie = zext i32 %i to i64
+  %fp = getelementptr inbounds float, ptr addrspace(1) %f, i64 %ie
+  %fv = load float, ptr addrspace(1) %fp, align 4
+  %dp = getelementptr inbounds double, ptr addrspace(1) %d, i64 %ie
+  %dv = load double, ptr addrspace(1) %dp, align 8
+  %a = call i32 @cvt_i32_f32(float %fv)
+  %b = call i32 @cvt_u32_f32(float %fv)
+  %c = call i32 @cvt_i32_f64(double %dv)
+  %e = call i32 @cvt_u32_f64(double %dv)
+  %o = shl i32 %i, 2
+  %o0 = zext i32 %o to i64
+  %q0 = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %o0
+  store i32 %a, ptr addrspace(1) %q0, align 4
+  %q1 = getelementptr inbounds i32, ptr addrspace(1) %q0, i64 1
+  store i32 %b, ptr addrspace(1) %q1, align 4
+  %q2 = getelementptr inbounds i32, ptr addrspace(1) %q0, i64 2
+  store i32 %c, ptr addrspace(1) %q2, align 4
+  %q3 = getelementptr inbounds i32, ptr addrspace(1) %q0, i64 3
+  store i32 %e, ptr addrspace(1) %q3, align 4
+  ret void
+}
+define internal i32 @cvt_i32_f32(float %x) alwaysinline {
+  %r = call i32 asm "v_cvt_i32_f32 $0, $1", "=v,v"(float %x)
+  ret i32 %r
+}
+define internal i32 @cvt_u32_f32(float %x) alwaysinline {
+  %r = call i32 asm "v_cvt_u32_f32 $0, $1", "=v,v"(float %x)
+  ret i32 %r
+}
+define internal i32 @cvt_i32_f64(double %x) alwaysinline {
+  %r = call i32 asm "v_cvt_i32_f64 $0, $1", "=v,v"(double %x)
+  ret i32 %r
+}
+define internal i32 @cvt_u32_f64(double %x) alwaysinline {
+  %r = call i32 asm "v_cvt_u32_f64 $0, $1", "=v,v"(double %x)
+  ret i32 %r
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.workgroup.id.x()
+attributes #0 = { "amdgpu-flat-work-group-size"="64,64" }
+!llvm.module.flags = !{!0}
+!0 = !{i32 1, !"amdhsa_code_object_version", i32 500}
+"#;
+
+#[test]
+fn float_to_int_conversions_saturate_as_the_source_does() {
+    // The source kernel states the conversions as gfx1250 instructions, so its code object holds
+    // exactly them whatever LLVM would make of fptosi.
+    let rel = compile_ir(KERNEL, "cvt_edges", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
+    let source = hx_relink::link(&rel).unwrap();
+    let f32s: Vec<f32> = vec![
+        f32::NAN,
+        -f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        0.0,
+        -0.0,
+        f32::from_bits(1),
+        f32::from_bits(0x8000_0001),
+        0.7,
+        -0.7,
+        -1.0,
+        2147483520.0,
+        2147483648.0,
+        -2147483648.0,
+        -2147483904.0,
+        4294967040.0,
+        4294967296.0,
+        1e30,
+        -1e30,
+        123456.78,
+        -98765.43,
+    ];
+    let f64s: Vec<f64> = vec![
+        f64::NAN,
+        -f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        0.0,
+        -0.0,
+        f64::from_bits(1),
+        0.999999,
+        -0.999999,
+        -1.0,
+        2147483647.0,
+        2147483647.9,
+        2147483648.0,
+        -2147483648.0,
+        -2147483648.5,
+        -2147483649.0,
+        4294967295.0,
+        4294967295.5,
+        4294967296.0,
+        1e300,
+        -1e300,
+    ];
+    let n = 128usize;
+    let fin: Vec<u8> = (0..n).flat_map(|i| f32s[i % f32s.len()].to_le_bytes()).collect();
+    let din: Vec<u8> = (0..n).flat_map(|i| f64s[(i * 7) % f64s.len()].to_le_bytes()).collect();
+    let args = [Arg::Buffer(fin), Arg::Buffer(din), Arg::Buffer(vec![0xee; 16 * n])];
+    let want = hx_tests::run_1d(&source, "cvt_edges", 64, (n / 64) as u32, &args, 2);
+    let words: Vec<u32> = want.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+    // The source saturates: +inf gives i32::MAX and u32::MAX, NaN 0.
+    assert_eq!((words[2 * 4], words[2 * 4 + 1]), (i32::MAX as u32, u32::MAX));
+    assert_eq!((words[0], words[1]), (0, 0));
+    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+        let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap_or_else(|e| panic!("{target}: {e}"));
+        let got = hx_tests::run_1d(&t.bytes, "cvt_edges", 64, (n / 64) as u32, &args, 2);
+        let diffs: Vec<String> = want
+            .chunks(4)
+            .zip(got.chunks(4))
+            .enumerate()
+            .filter(|(_, (a, b))| a != b)
+            .take(12)
+            .map(|(i, (a, b))| format!("thread {} result {}: gfx1250 {:02x?}, {target} {:02x?}", i / 4, i % 4, a, b))
+            .collect();
+        assert!(diffs.is_empty(), "{target}:\n{}", diffs.join("\n"));
+    }
+}
