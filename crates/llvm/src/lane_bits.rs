@@ -64,6 +64,34 @@ unsafe fn const_int(v: LLVMValueRef) -> Option<u64> {
     }
 }
 
+/// Whether `lane` is `and(L, 31)` and `half_shift` is `zext(and(L, 32))` for
+/// L = `mbcnt.hi(-1, mbcnt.lo(-1, 0))`, the thread's lane in the wave: the names alone do not
+/// make the rewrite right.
+unsafe fn lane_values(lane: LLVMValueRef, half_shift: LLVMValueRef) -> bool {
+    let and_of = |v: LLVMValueRef, k: u64| -> Option<LLVMValueRef> {
+        (opcode(v)? == LLVMOpcode::LLVMAnd && const_int(LLVMGetOperand(v, 1)) == Some(k)).then(|| LLVMGetOperand(v, 0))
+    };
+    let call_of = |v: LLVMValueRef, name: &[u8]| -> Option<(LLVMValueRef, LLVMValueRef)> {
+        if opcode(v)? != LLVMOpcode::LLVMCall || name_of(LLVMGetCalledValue(v)) != name {
+            return None;
+        }
+        Some((LLVMGetOperand(v, 0), LLVMGetOperand(v, 1)))
+    };
+    let thread_lane = |l: LLVMValueRef| -> Option<()> {
+        let (m, lo) = call_of(l, b"llvm.amdgcn.mbcnt.hi")?;
+        let (m2, z) = call_of(lo, b"llvm.amdgcn.mbcnt.lo")?;
+        (const_int(m)? == 0xffff_ffff && const_int(m2)? == 0xffff_ffff && const_int(z)? == 0).then_some(())
+    };
+    let check = || -> Option<()> {
+        let l = and_of(lane, 31)?;
+        if opcode(half_shift)? != LLVMOpcode::LLVMZExt || and_of(LLVMGetOperand(half_shift, 0), 32)? != l {
+            return None;
+        }
+        thread_lane(l)
+    };
+    check().is_some()
+}
+
 /// The i1 operand of `v` when `v` is `trunc(lshr(ballot.i64(c), half_shift))`.
 unsafe fn ballot_operand(v: LLVMValueRef, half_shift: LLVMValueRef) -> Option<LLVMValueRef> {
     if opcode(v)? != LLVMOpcode::LLVMTrunc {
@@ -157,7 +185,7 @@ unsafe fn rewrite_function(func: LLVMValueRef) -> usize {
         }
         i = LLVMGetNextInstruction(i);
     }
-    if lane.is_null() || half_shift.is_null() {
+    if lane.is_null() || half_shift.is_null() || !lane_values(lane, half_shift) {
         return 0;
     }
     // The reads, and every mask their bits depend on.
@@ -267,7 +295,7 @@ mod tests {
     use crate::{compile_ir_with, parse_ir, verify, Emit, GpuTarget, OptLevel, LANE_BITS};
     use inkwell::context::Context;
 
-    /// Masks as the raiser builds them: ballots of the thread's half, combined in a loop (phi),
+    /// Masks as the raiser builds them (and its `%lane` and `%half_shift`): ballots of the thread's half, combined in a loop (phi),
     /// with xor/and/or/select and constants; one read of a mask loaded from memory, which has
     /// no own-bit form.
     const MASKS: &str = r#"
@@ -342,6 +370,9 @@ declare i64 @llvm.amdgcn.ballot.i64(i1)
     fn functions_without_the_raisers_lane_values_are_left_alone() {
         let ctx = Context::create();
         let m = parse_ir(&ctx, &MASKS.replace("%lane", "%l").replace("%half_shift", "%hs"), "k").unwrap();
+        assert_eq!(super::rewrite(&m), 0);
+        // Named so, but not the thread's lane in the wave.
+        let m = parse_ir(&ctx, &MASKS.replace("%lane = and i32 %hi, 31", "%lane = and i32 %n, 31"), "k").unwrap();
         assert_eq!(super::rewrite(&m), 0);
     }
 }
