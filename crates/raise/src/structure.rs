@@ -259,6 +259,20 @@ fn effect(inst: &Instruction) -> Effect {
                 e.lane_local = pm.starts_with("s_get");
                 continue;
             }
+            // Hardware registers are not scalar state here: s_getreg writes its SGPR only (a
+            // wave-uniform value, so a thread may read it alone); s_setreg changes MODE for the
+            // whole wave, which a thread must not do alone.
+            "s_getreg_b32" => {
+                let d = ops.first().map_or(0, |o| op_bits(o));
+                e.kills |= d;
+                e.may_write |= d;
+                continue;
+            }
+            "s_setreg_b32" | "s_setreg_imm32_b32" => {
+                e.reads |= all;
+                e.lane_local = false;
+                continue;
+            }
             "v_writelane_b32" => {
                 e.reads |= all;
                 continue;

@@ -340,3 +340,17 @@ fn liveness_flows_through_calls_and_returns() {
     let (g, s) = analyse_program(&call_of_loop("v_mov_b32_e32 v2, s5\n    global_store_b32 v0, v2, s[2:3]"));
     assert!(heads(&g, &s).is_empty(), "recovered with the counter live at the return site");
 }
+
+#[test]
+fn hardware_register_reads_and_writes_have_their_own_effects() {
+    // A mask compare in the body (s9) and an s_getreg after the join: s_getreg writes its SGPR
+    // and reads no scalar state, so s9 is dead at the join and the region is recovered.
+    let body = "v_cmp_eq_u32_e64 s9, 0, v0\n    global_store_b32 v0, v1, s[2:3]";
+    let getreg = "s_getreg_b32 s9, hwreg(HW_REG_IB_STS2, 6, 4)\n    v_mov_b32_e32 v2, s9\n    global_store_b32 v0, v2, s[2:3]";
+    let (g, s) = analyse(&if_then("s_and_saveexec_b32 s5, vcc_lo", body, getreg));
+    assert_eq!(heads(&g, &s).len(), 1, "s_getreg after the join");
+    // s_setreg inside the body would change MODE for threads that skipped it: predicated.
+    let setreg = "s_setreg_imm32_b32 hwreg(HW_REG_WAVE_MODE, 25, 1), 1\n    global_store_b32 v0, v1, s[2:3]";
+    let (g, s) = analyse(&if_then("s_and_saveexec_b32 s5, vcc_lo", setreg, ""));
+    assert!(heads(&g, &s).is_empty(), "s_setreg inside the body");
+}
