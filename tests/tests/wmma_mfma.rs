@@ -452,3 +452,66 @@ done:
     ir += &format!("{F16_WMMA}\n{FOOTER}");
     check_module(&ir, &["k"], 4);
 }
+
+/// v_wmma_f32_16x16x128_f8f6f4 with A and B of one width from the format fields (fp4, fp8,
+/// bf8 with fp8): on both targets the f64 MFMA path (K = 128, 32 steps per wave), against the
+/// gfx1250 original on one and two source waves, C in registers (plain and negated) or an
+/// inline constant; random bits (fp8 NaNs included) and finite values of a few spreads.
+#[test]
+fn f8f6f4_fp4_and_fp8_shapes() {
+    // (format code of A, of B, element types): 0 fp8, 1 bf8, 4 fp4.
+    for (fa, fb, ta, tb) in [(4u32, 4u32, Elem::Fp4, Elem::Fp4), (0, 0, Elem::Fp8, Elem::Fp8), (1, 0, Elem::Bf8, Elem::Fp8)] {
+        let abn = 16 * 128 * ta.bits() / 1024;
+        let name = format!("llvm.amdgcn.wmma.f32.16x16x128.f8f6f4.v8f32.v{abn}i32.v{abn}i32");
+        let mut ir = String::from("target triple = \"amdgcn-amd-amdhsa\"\n");
+        let kernels = [("%c", 0u16), ("%c", 1), ("<float 1.0, float 1.0, float 1.0, float 1.0, float 1.0, float 1.0, float 1.0, float 1.0>", 0)];
+        for (i, (c, cmod)) in kernels.iter().enumerate() {
+            ir += &format!(
+                "define amdgpu_kernel void @k{i}(ptr addrspace(1) %pa, ptr addrspace(1) %pb, ptr addrspace(1) %pc, ptr addrspace(1) %pd) #0 {{
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %qa = getelementptr <{abn} x i32>, ptr addrspace(1) %pa, i32 %tid
+  %a = load <{abn} x i32>, ptr addrspace(1) %qa, align 4
+  %qb = getelementptr <{abn} x i32>, ptr addrspace(1) %pb, i32 %tid
+  %b = load <{abn} x i32>, ptr addrspace(1) %qb, align 4
+  %qc = getelementptr <8 x float>, ptr addrspace(1) %pc, i32 %tid
+  %c = load <8 x float>, ptr addrspace(1) %qc, align 4
+  %d = call <8 x float> @{name}(i32 {fa}, <{abn} x i32> %a, i32 {fb}, <{abn} x i32> %b, i16 {cmod}, <8 x float> {c})
+  %qd = getelementptr <8 x float>, ptr addrspace(1) %pd, i32 %tid
+  store <8 x float> %d, ptr addrspace(1) %qd, align 4
+  ret void
+}}
+"
+            );
+        }
+        ir += &format!(
+            "declare i32 @llvm.amdgcn.workitem.id.x()
+declare <8 x float> @{name}(i32 immarg, <{abn} x i32>, i32 immarg, <{abn} x i32>, i16 immarg, <8 x float>)
+attributes #0 = {{ \"amdgpu-flat-work-group-size\"=\"1,64\" }}
+!llvm.module.flags = !{{!0}}
+!0 = !{{i32 1, !\"amdhsa_code_object_version\", i32 500}}
+"
+        );
+        let obj = hx_llvm::compile_ir(&ir, "wmma", GpuTarget::Gfx1250, hx_llvm::OptLevel::O2, hx_llvm::Emit::Object).unwrap_or_else(|e| panic!("{ta:?}: {e}\n{ir}"));
+        let source = hx_relink::link(&obj).unwrap();
+        for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+            let options = Options { target, wmma: WmmaLowering::Mfma, ..Default::default() };
+            let asm = String::from_utf8(translate_code_object_to(&source, &options, Output::Assembly).unwrap()).unwrap();
+            assert!(asm.contains("v_mfma_f64_16x16x4_f64"), "{ta:?}x{tb:?} on {target:?}: not the f64 MFMA path");
+            let translated = hotswap::translate(&source, &options).unwrap().bytes;
+            for (seed, spread) in [(1u64, None), (2, Some(3)), (3, Some(6))] {
+                let a = buffer(ta, 64 * abn as usize, seed * 7 + 1, spread);
+                let b = buffer(tb, 64 * abn as usize, seed * 7 + 2, spread);
+                let c = buffer(Elem::F32, 64 * 8, seed * 7 + 3, spread.map(|s| s * 2));
+                let args = vec![Arg::Buffer(a), Arg::Buffer(b), Arg::Buffer(c), Arg::Buffer(vec![0xa5; 4 * 64 * 8])];
+                for lanes in [32u32, 64] {
+                    for k in 0..kernels.len() {
+                        let kernel = format!("k{k}");
+                        let (want, got) = (run(&source, &kernel, lanes, &args), run(&translated, &kernel, lanes, &args));
+                        let at = want.chunks(4).zip(got.chunks(4)).position(|(x, y)| x != y);
+                        assert!(at.is_none(), "{ta:?}x{tb:?} {kernel} on {target:?}, {lanes} lanes, seed {seed}: D differs at dword {at:?}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -25,8 +25,10 @@ impl<'ctx> Raiser<'ctx, '_> {
         };
         let (d, a, b) = (reg(0)?, reg(1)?, reg(2)?);
         let mods = self.wmma_mods(inst, s)?;
-        if let Some(plan) = self.mfma_target.and_then(|t| crate::wmma_plan::plan(s, t)) {
-            let results = self.wmma_mfma(inst, s, &plan, &mods, a, b)?;
+        // (Negated 8- and 4-bit A/B have no sign-bit form on the MFMA path.)
+        let small_neg = (mods.neg_a && ta.bits() < 16) || (mods.neg_b && tb.bits() < 16);
+        if let Some(plan) = self.mfma_target.and_then(|t| crate::wmma_plan::plan_for(m, t)).filter(|_| !small_neg) {
+            let results = self.wmma_mfma(inst, s, (ta, tb), &plan, &mods, a, b)?;
             return self.write_wmma_d(inst, s, d, results);
         }
         let WmmaMods { a_signed, b_signed, neg_a, neg_b, neg_c, abs_c } = mods;
@@ -262,7 +264,7 @@ impl<'ctx> Raiser<'ctx, '_> {
 
     /// An OCP MX 6/4-bit float (no infinities or NaNs) in the low bits of `x`, as f32 (exact):
     /// significand * 2^(max(e, 1) - bias - mbits), the sign bit set last.
-    fn mx_to_f32(&self, x: IntValue<'ctx>, ebits: u64, mbits: u64, bias: i32) -> Result<FloatValue<'ctx>, RaiseError> {
+    pub(super) fn mx_to_f32(&self, x: IntValue<'ctx>, ebits: u64, mbits: u64, bias: i32) -> Result<FloatValue<'ctx>, RaiseError> {
         let (b, i32t, f32t) = (&self.b, self.ctx.i32_type(), self.ctx.f32_type());
         let c = |v: u64| i32t.const_int(v, false);
         let e = b.build_and(b.build_right_shift(x, c(mbits), false, "")?, c((1 << ebits) - 1), "")?;

@@ -43,31 +43,37 @@ struct Lanes<'ctx> {
 
 impl<'ctx> Raiser<'ctx, '_> {
     /// The D dwords (WMMA layout, this thread's) of a WMMA lowered by `plan`.
-    pub(super) fn wmma_mfma(&self, inst: &Instruction, s: &Shape, plan: &MfmaPlan, mods: &WmmaMods, a: Reg, b: Reg) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+    /// `ab`: A's and B's element types (f8f6f4: from the format fields, not the table's).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn wmma_mfma(&self, inst: &Instruction, s: &Shape, ab: (Elem, Elem), plan: &MfmaPlan, mods: &WmmaMods, a: Reg, b: Reg) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
         let target = self.mfma_target.ok_or_else(|| self.err(inst, "MFMA lowering without a target"))?;
-        let abn = s.ab_dwords() as usize;
         // Float negation of A/B flips every element's sign bit (products stay exact).
-        let sign = match s.a {
-            Elem::F32 => 0x8000_0000u64,
-            _ => 0x8000_8000,
+        let sign = |e: Elem| -> Result<u64, RaiseError> {
+            match e.bits() {
+                32 => Ok(0x8000_0000),
+                16 => Ok(0x8000_8000),
+                _ => Err(self.err(inst, "negated 8- or 4-bit elements on the MFMA path")),
+            }
         };
         // Each WMMA's own copies (as on the cross-lane path): without the barrier, WMMAs sharing
         // an operand share its whole-wave moves and conversions, whose registers then stay
         // reserved for whole-wave use from the first WMMA to the last.
-        let operand = |r: Reg, neg: bool| -> Result<Vec<IntValue<'ctx>>, RaiseError> {
-            self.opaque(self.wmma_regs(inst, r, abn)?)?
+        let operand = |r: Reg, n: u8, neg: Option<u64>| -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+            self.opaque(self.wmma_regs(inst, r, n as usize)?)?
                 .into_iter()
                 .map(|v| {
-                    let v = if neg { self.b.build_xor(v, self.i32(sign), "")? } else { v };
+                    let v = if let Some(sign) = neg { self.b.build_xor(v, self.i32(sign), "")? } else { v };
                     self.set_inactive(v)
                 })
                 .collect()
         };
-        let (av, bv) = (operand(a, mods.neg_a)?, operand(b, mods.neg_b)?);
+        let neg = |on: bool, e: Elem| -> Result<Option<u64>, RaiseError> { if on { sign(e).map(Some) } else { Ok(None) } };
+        let av = operand(a, s.a_dwords_for(ab.0), neg(mods.neg_a, ab.0)?)?;
+        let bv = operand(b, s.b_dwords_for(ab.1), neg(mods.neg_b, ab.1)?)?;
         let c = self.wmma_c(inst, s)?;
         let lanes = self.lanes()?;
         let out = match plan.layout {
-            Layout::F64 => self.wmma_f64(inst, s, target, &lanes, mods, &av, &bv, c)?,
+            Layout::F64 => self.wmma_f64(inst, s, ab, target, &lanes, mods, &av, &bv, c)?,
             _ => self.wmma_native(inst, s, plan, target, &lanes, mods, av, bv, c)?,
         };
         // Out of the whole-wave region; a NaN result is the default quiet NaN, as the emulator
@@ -225,6 +231,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         &self,
         inst: &Instruction,
         s: &Shape,
+        (ta, tb): (Elem, Elem),
         target: GpuTarget,
         lanes: &Lanes<'ctx>,
         mods: &WmmaMods,
@@ -286,27 +293,33 @@ impl<'ctx> Raiser<'ctx, '_> {
                 addrs[1][w as usize][h as usize] = addr(i, 32 * w + 16 * h)?;
             }
         }
-        let bits = s.a.bits() as usize;
         // Element g of the chunk: its dword (16-bit: chunks 0-1 from the first of two, 2-3 from
-        // the second; 8-bit: one dword) and its place in that dword.
-        let lane_shift = if bits == 16 {
-            b.build_left_shift(b.build_and(g, self.i32(1), "")?, self.i32(4), "")?
-        } else {
-            b.build_left_shift(g, self.i32(3), "")?
+        // the second; 8- and 4-bit: one dword, as a step's four elements start at a multiple of
+        // 16 bits) and its place in that dword, past the step's first element.
+        let g_shift = |bits: usize| -> Result<IntValue<'ctx>, RaiseError> {
+            Ok(match bits {
+                16 => b.build_left_shift(b.build_and(g, self.i32(1), "")?, self.i32(4), "")?,
+                8 => b.build_left_shift(g, self.i32(3), "")?,
+                4 => b.build_left_shift(g, self.i32(2), "")?,
+                _ => return Err(self.err(inst, format!("{bits}-bit elements on the f64 path"))),
+            })
         };
+        let (a_bits, b_bits) = (ta.bits() as usize, tb.bits() as usize);
+        let shifts = [g_shift(a_bits)?, g_shift(b_bits)?];
         let element = |x: IntValue<'ctx>, ty: Elem| -> Result<FloatValue<'ctx>, RaiseError> {
             Ok(match ty {
                 Elem::Fp8 | Elem::Bf8 => {
                     let f = self.emitter().fp8_to_f32(x, ty == Elem::Bf8).map_err(|e| self.err(inst, e.0))?;
                     b.build_float_ext(f, f64t, "")?
                 }
+                Elem::Fp4 => b.build_float_ext(self.mx_to_f32(x, 2, 1, 1)?, f64t, "")?,
                 Elem::F16 | Elem::BF16 => self.to_f64(b.build_and(x, self.i32(0xffff), "")?, ty)?,
                 _ => return Err(self.err(inst, format!("{ty:?} elements on the f64 path"))),
             })
         };
         // This lane's element of operand `o` (0 = A) for wave w's MFMA of step (h, e0).
         let fetch = |o: usize, w: usize, h: usize, e0: usize| -> Result<FloatValue<'ctx>, RaiseError> {
-            let regs = if o == 0 { av } else { bv };
+            let (regs, bits, ty) = if o == 0 { (av, a_bits, ta) } else { (bv, b_bits, tb) };
             let ad = addrs[o][w][h];
             let dw = e0 * bits / 32;
             let mut v = self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), regs[dw].into()])?;
@@ -314,7 +327,8 @@ impl<'ctx> Raiser<'ctx, '_> {
                 let hi = self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), regs[dw + 1].into()])?;
                 v = self.select(lanes.half0, v, hi)?;
             }
-            element(b.build_right_shift(v, lane_shift, false, "")?, if o == 0 { s.a } else { s.b })
+            let shift = b.build_int_add(shifts[o], self.i32((e0 * bits % 32) as u64), "")?;
+            element(b.build_right_shift(v, shift, false, "")?, ty)
         };
         let per_lane = s.k as usize / 2;
         for t in 0..s.k as usize / 4 {

@@ -31,13 +31,15 @@
 //! | v_wmma_f32_16x16x64_{fp8,bf8}_{fp8,bf8} | v_mfma_f32_16x16x128_f8f6f4 (OCP formats by cbsz/blgp), Spread with pad | F64 (gfx942's fp8/bf8 are FNUZ, K=32) |
 //! | v_wmma_f16_16x16x64_{fp8,bf8}_{fp8,bf8} | F64 (16-bit result)       | F64                        |
 //! | v_wmma_i32_16x16x64_iu8            | v_mfma_i32_16x16x64_i8, Spread | v_mfma_i32_16x16x32_i8, HalfMasked x4 |
+//! | v_wmma_f32_16x16x128_f8f6f4, A and B fp8/bf8/fp4 ([`plan_for`]) | F64 (32 steps)  | F64            |
 //!
-//! Every dense WMMA the decoder models has an exact mapping on both targets. Unsigned iu8
+//! Every dense WMMA the decoder models has an exact mapping on both targets; f8f6f4 with 6-bit
+//! elements (which may straddle dwords) keeps the cross-lane path. Unsigned iu8
 //! operands take extra MFMAs (an unsigned byte is its signed reading plus 256 times its top
 //! bit). The correct-first path (ds_bpermute gathers and per-thread f64 sums) stays available:
 //! [`WmmaLowering::CrossLane`], and is used for any shape [`plan`] does not map.
 
-use hx_isa::wmma::{Elem, Shape};
+use hx_isa::wmma::{Elem, Shape, Wmma};
 use hx_llvm::GpuTarget;
 
 /// How the raiser lowers dense WMMA.
@@ -136,6 +138,20 @@ pub fn plan(shape: &Shape, target: GpuTarget) -> Option<MfmaPlan> {
         (_, F16 | BF16 | Fp8 | Bf8, F32 | F16 | BF16) => F64_PLAN,
         _ => return None,
     })
+}
+
+/// The MFMA lowering of a decoded WMMA on `target`: [`plan`] for its shape, and for f8f6f4
+/// (K = 128, element types from the format fields) the f64 layout where A and B are fp8, bf8
+/// or fp4 (a step's four elements then lie in one dword; 6-bit ones may straddle two, and keep
+/// the cross-lane path).
+pub fn plan_for(m: &Wmma, target: GpuTarget) -> Option<MfmaPlan> {
+    let s = m.shape;
+    if s.form != hx_isa::wmma::Form::F8f6f4 {
+        return plan(s, target);
+    }
+    let fits = |e: Elem| matches!(e, Elem::Fp8 | Elem::Bf8 | Elem::Fp4);
+    let on_target = matches!(target, GpuTarget::Gfx942 | GpuTarget::Gfx950);
+    (on_target && s.c == s.d && s.d == Elem::F32 && fits(m.a) && fits(m.b)).then_some(F64_PLAN)
 }
 
 /// Whether `plan` may map this shape (on gfx942/gfx950) at all.
