@@ -85,3 +85,18 @@ pub fn run_1d(co_bytes: &[u8], name: &str, block: u32, groups: u32, args: &[hx_e
         hx_emu::launch::Arg::Value(_) => panic!("argument {out} is not a buffer"),
     }
 }
+
+/// Asserts that a translation's output `got` equals the gfx1250 original's `want`, listing up to
+/// 12 differing dwords as (thread, result) with `per_thread` result dwords to a thread.
+pub fn assert_same_results(want: &[u8], got: &[u8], per_thread: usize, target: impl std::fmt::Display) {
+    assert_eq!(want.len(), got.len(), "{target}: output sizes differ");
+    let diffs: Vec<String> = want
+        .chunks(4)
+        .zip(got.chunks(4))
+        .enumerate()
+        .filter(|(_, (a, b))| a != b)
+        .take(12)
+        .map(|(i, (a, b))| format!("thread {} result {}: gfx1250 {:02x?}, {target} {:02x?}", i / per_thread, i % per_thread, a, b))
+        .collect();
+    assert!(diffs.is_empty(), "{target}:\n{}", diffs.join("\n"));
+}

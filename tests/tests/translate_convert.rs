@@ -9,6 +9,7 @@ use hotswap::{GpuTarget, Options};
 use hx_emu::launch::Arg;
 use hx_llvm::{compile_ir, Emit, OptLevel};
 
+/// The kernel, `{helpers}` to be replaced by [`helpers`].
 const KERNEL: &str = r#"target triple = "amdgcn-amd-amdhsa"
 define amdgpu_kernel void @cvt_edges(ptr addrspace(1) noalias readonly %f, ptr addrspace(1) noalias readonly %d, ptr addrspace(1) noalias %out) #0 {
 entry:
@@ -37,34 +38,27 @@ entry:
   store i32 %e, ptr addrspace(1) %q3, align 4
   ret void
 }
-define internal i32 @cvt_i32_f32(float %x) alwaysinline {
-  %r = call i32 asm "v_cvt_i32_f32 $0, $1", "=v,v"(float %x)
-  ret i32 %r
-}
-define internal i32 @cvt_u32_f32(float %x) alwaysinline {
-  %r = call i32 asm "v_cvt_u32_f32 $0, $1", "=v,v"(float %x)
-  ret i32 %r
-}
-define internal i32 @cvt_i32_f64(double %x) alwaysinline {
-  %r = call i32 asm "v_cvt_i32_f64 $0, $1", "=v,v"(double %x)
-  ret i32 %r
-}
-define internal i32 @cvt_u32_f64(double %x) alwaysinline {
-  %r = call i32 asm "v_cvt_u32_f64 $0, $1", "=v,v"(double %x)
-  ret i32 %r
-}
-declare i32 @llvm.amdgcn.workitem.id.x()
+{helpers}declare i32 @llvm.amdgcn.workitem.id.x()
 declare i32 @llvm.amdgcn.workgroup.id.x()
 attributes #0 = { "amdgpu-flat-work-group-size"="64,64" }
 !llvm.module.flags = !{!0}
 !0 = !{i32 1, !"amdhsa_code_object_version", i32 500}
 "#;
 
+/// One always-inlined function per conversion, holding the gfx1250 instruction itself.
+fn helpers() -> String {
+    [("i32", "f32", "float"), ("u32", "f32", "float"), ("i32", "f64", "double"), ("u32", "f64", "double")]
+        .iter()
+        .map(|(i, f, ty)| format!("define internal i32 @cvt_{i}_{f}({ty} %x) alwaysinline {{\n  %r = call i32 asm \"v_cvt_{i}_{f} $0, $1\", \"=v,v\"({ty} %x)\n  ret i32 %r\n}}\n"))
+        .collect()
+}
+
 #[test]
 fn float_to_int_conversions_saturate_as_the_source_does() {
     // The source kernel states the conversions as gfx1250 instructions, so its code object holds
     // exactly them whatever LLVM would make of fptosi.
-    let rel = compile_ir(KERNEL, "cvt_edges", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
+    let ir = KERNEL.replace("{helpers}", &helpers());
+    let rel = compile_ir(&ir, "cvt_edges", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
     let source = hx_relink::link(&rel).unwrap();
     let f32s: Vec<f32> = vec![
         f32::NAN,
@@ -124,14 +118,6 @@ fn float_to_int_conversions_saturate_as_the_source_does() {
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
         let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap_or_else(|e| panic!("{target}: {e}"));
         let got = hx_tests::run_1d(&t.bytes, "cvt_edges", 64, (n / 64) as u32, &args, 2);
-        let diffs: Vec<String> = want
-            .chunks(4)
-            .zip(got.chunks(4))
-            .enumerate()
-            .filter(|(_, (a, b))| a != b)
-            .take(12)
-            .map(|(i, (a, b))| format!("thread {} result {}: gfx1250 {:02x?}, {target} {:02x?}", i / 4, i % 4, a, b))
-            .collect();
-        assert!(diffs.is_empty(), "{target}:\n{}", diffs.join("\n"));
+        hx_tests::assert_same_results(&want, &got, 4, target);
     }
 }

@@ -90,15 +90,7 @@ fn cross_lane_ops_under_partial_exec_translate_exactly() {
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
         let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap_or_else(|e| panic!("{target}: {e}"));
         let got = run(&t.bytes, &input, groups);
-        let diffs: Vec<String> = want
-            .chunks(4)
-            .zip(got.chunks(4))
-            .enumerate()
-            .filter(|(_, (a, b))| a != b)
-            .take(12)
-            .map(|(i, (a, b))| format!("thread {} result {}: gfx1250 {:02x?}, {target} {:02x?}", i / K as usize, i % K as usize, a, b))
-            .collect();
-        assert!(diffs.is_empty(), "{target}:\n{}", diffs.join("\n"));
+        hx_tests::assert_same_results(&want, &got, K as usize, target);
     }
 }
 
@@ -167,14 +159,6 @@ fn row_local_dpp_with_absent_lanes_translates_exactly() {
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
         let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap_or_else(|e| panic!("{target}: {e}"));
         let got = hx_tests::run_1d(&t.bytes, "dpp_flat", 40, groups, &args, 1);
-        let diffs: Vec<String> = want
-            .chunks(4)
-            .zip(got.chunks(4))
-            .enumerate()
-            .filter(|(_, (a, b))| a != b)
-            .take(12)
-            .map(|(i, (a, b))| format!("thread {} result {}: gfx1250 {:02x?}, {target} {:02x?}", i / 8, i % 8, a, b))
-            .collect();
-        assert!(diffs.is_empty(), "{target}:\n{}", diffs.join("\n"));
+        hx_tests::assert_same_results(&want, &got, 8, target);
     }
 }

@@ -169,14 +169,6 @@ fn recovered_and_predicated_regions_translate_exactly() {
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
         let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap_or_else(|e| panic!("{target}: {e}"));
         let got = run(&t.bytes, &input, &tab, groups);
-        let diffs: Vec<String> = want
-            .chunks(4)
-            .zip(got.chunks(4))
-            .enumerate()
-            .filter(|(_, (a, b))| a != b)
-            .take(12)
-            .map(|(i, (a, b))| format!("thread {} result {}: gfx1250 {:02x?}, {target} {:02x?}", i / K as usize, i % K as usize, a, b))
-            .collect();
-        assert!(diffs.is_empty(), "{target}:\n{}", diffs.join("\n"));
+        hx_tests::assert_same_results(&want, &got, K as usize, target);
     }
 }
