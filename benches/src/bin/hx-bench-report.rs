@@ -173,6 +173,9 @@ fn interleaved<A, B>(cfg: &Cfg, budget_ms: u64, mut a: impl FnMut() -> Result<A>
     Ok((Sample { times: ta }, Sample { times: tb }))
 }
 
+/// The largest object, in gfx1250 instructions, that the 5x latency target calls small.
+const SMALL_OBJECT: usize = 50;
+
 fn latency(cfg: &Cfg, out: &mut String) -> Result<()> {
     let llc = hx_benches::shellout::find_llc()?;
     let shell = hx_benches::shellout::ShellOut::new(llc, &cfg.work.join("shellout"))?;
@@ -192,6 +195,7 @@ less sensitive to load from elsewhere on a shared machine.\n"
     let _ = writeln!(out, "| object | kernels | gfx1250 instructions | in-process ms | shell-out ms | raise ms | ratio | ratio of fastest runs |");
     let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|");
     let mut ratios = Vec::new();
+    let mut small: Vec<(String, f64)> = Vec::new();
     for (name, bytes) in corpus_gfx1250(cfg)? {
         let kernels = hotswap::codeobj::CodeObject::parse(&bytes).map(|c| c.kernels.len()).unwrap_or(0);
         let insts = hx_benches::synth::instruction_count(&bytes).unwrap_or(0);
@@ -212,6 +216,9 @@ less sensitive to load from elsewhere on a shared machine.\n"
         let r = shellout.median().as_secs_f64() / inproc.median().as_secs_f64();
         let rmin = shellout.min().as_secs_f64() / inproc.min().as_secs_f64();
         ratios.push(r);
+        if insts <= SMALL_OBJECT {
+            small.push((name.clone(), r));
+        }
         let _ = writeln!(
             out,
             "| {name} | {kernels} | {insts} | {} | {} | {} | {r:.1}x | {rmin:.1}x |",
@@ -236,6 +243,15 @@ less sensitive to load from elsewhere on a shared machine.\n"
             ratios[ratios.len() - 1],
             ratios.len()
         );
+        let below: Vec<String> = small.iter().filter(|(_, r)| *r < 5.0).map(|(n, r)| format!("{n} {r:.1}x")).collect();
+        let line = format!(
+            "Small objects (at most {SMALL_OBJECT} gfx1250 instructions): {} of {} at 5x or more{}.",
+            small.len() - below.len(),
+            small.len(),
+            if below.is_empty() { String::new() } else { format!("; below: {}", below.join(", ")) }
+        );
+        let _ = writeln!(out, "{line}\n");
+        cfg.headline.borrow_mut().push(line);
     }
     Ok(())
 }

@@ -1251,6 +1251,8 @@ impl<'ctx> Raiser<'ctx, '_> {
         let (id, _, _) = self.hwreg(inst)?;
         let dst = inst.operand(0).ok_or_else(|| self.err(inst, "no destination"))?;
         let r = self.dst_reg(dst, inst)?;
+        // crate::structure lets a thread run s_getreg alone inside a recovered region: a hwreg
+        // raised here must not depend on EXEC (STATUS' EXECZ would).
         match id {
             // HW_REG_IB_STS2 cluster fields: the target has no clusters (0 = not in a cluster).
             28 => self.write_sreg(r, 1, self.i32(0), inst),
