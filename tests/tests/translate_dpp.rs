@@ -12,10 +12,12 @@ use hx_llvm::{compile_ir, Emit, OptLevel};
 /// Results per thread.
 const K: u32 = 10;
 
+/// `llvm.amdgcn.update.dpp` of %x as `%{name}`.
+fn dpp(name: &str, old: u32, ctrl: u32, row: u32, bank: u32, bc: bool) -> String {
+    format!("  %{name} = call i32 @llvm.amdgcn.update.dpp.i32(i32 {old}, i32 %x, i32 {ctrl}, i32 {row}, i32 {bank}, i1 {bc})\n")
+}
+
 fn kernel_ir() -> String {
-    let dpp = |name: &str, old: u32, ctrl: u32, row: u32, bank: u32, bc: bool| {
-        format!("  %{name} = call i32 @llvm.amdgcn.update.dpp.i32(i32 {old}, i32 %x, i32 {ctrl}, i32 {row}, i32 {bank}, i1 {bc})\n")
-    };
     let mut body = String::new();
     body += &dpp("r0", 7, 0x111, 15, 15, false); // row_shr:1
     body += &dpp("r1", 9, 0x161, 15, 15, false); // row_xmask:1
@@ -27,8 +29,14 @@ fn kernel_ir() -> String {
     body += "  %d7 = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %x, i32 274, i32 15, i32 15, i1 true)\n  %r7 = add i32 %x, %d7\n"; // row_shr:2 folded into the add
     body += "  %r8 = call i32 @llvm.amdgcn.ds.swizzle(i32 %x, i32 1055)\n"; // SWAP,1
     body += "  %l7 = lshr i32 %lane, 1\n  %l71 = xor i32 %l7, 5\n  %pl = and i32 %l71, 31\n  %pa = shl i32 %pl, 2\n  %r9 = call i32 @llvm.amdgcn.ds.permute(i32 %pa, i32 %x)\n";
-    let phis: String = (0..K).map(|j| format!("  %p{j} = phi i32 [ %r{j}, %t ], [ 85, %entry ]\n")).collect();
-    let stores: String = (0..K)
+    branch_kernel(&body, K)
+}
+
+/// Kernel `dpp_div`: `body` (defining %r0..%r{k-1} from %x and %lane) inside a branch that
+/// leaves lanes with (lane & 5) == 4 inactive, in work-groups of 48; `k` results per thread.
+fn branch_kernel(body: &str, k: u32) -> String {
+    let phis: String = (0..k).map(|j| format!("  %p{j} = phi i32 [ %r{j}, %t ], [ 85, %entry ]\n")).collect();
+    let stores: String = (0..k)
         .map(|j| format!("  %o{j} = add i32 %ob, {j}\n  %oe{j} = zext i32 %o{j} to i64\n  %q{j} = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %oe{j}\n  store i32 %p{j}, ptr addrspace(1) %q{j}, align 4\n"))
         .collect();
     format!(
@@ -48,7 +56,7 @@ entry:
 t:
 {body}  br label %join
 join:
-{phis}  %ob = mul i32 %gid, {K}
+{phis}  %ob = mul i32 %gid, {k}
 {stores}  ret void
 }}
 declare i32 @llvm.amdgcn.workitem.id.x()
@@ -64,10 +72,10 @@ attributes #0 = {{ "amdgpu-flat-work-group-size"="48,48" }}
     )
 }
 
-fn run(co_bytes: &[u8], input: &[u32], groups: u32) -> Vec<u8> {
+fn run(co_bytes: &[u8], input: &[u32], groups: u32, k: u32) -> Vec<u8> {
     let n = (48 * groups) as usize;
     let inb: Vec<u8> = input.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let args = [Arg::Buffer(inb), Arg::Buffer(vec![0xee; 4 * n * K as usize])];
+    let args = [Arg::Buffer(inb), Arg::Buffer(vec![0xee; 4 * n * k as usize])];
     hx_tests::run_1d(co_bytes, "dpp_div", 48, groups, &args, 1)
 }
 
@@ -81,7 +89,7 @@ fn cross_lane_ops_under_partial_exec_translate_exactly() {
     }
     let groups = 3;
     let input: Vec<u32> = (0..48 * groups).map(|i| 0x1000_0000u32.wrapping_mul(i + 1) ^ (i * 0x9e37)).collect();
-    let want = run(&source, &input, groups);
+    let want = run(&source, &input, groups, K);
     let words: Vec<u32> = want.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
     // Every result column has values of its own (not only the branch's default 85).
     for j in 0..K as usize {
@@ -89,7 +97,7 @@ fn cross_lane_ops_under_partial_exec_translate_exactly() {
     }
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
         let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap_or_else(|e| panic!("{target}: {e}"));
-        let got = run(&t.bytes, &input, groups);
+        let got = run(&t.bytes, &input, groups, K);
         hx_tests::assert_same_results(&want, &got, K as usize, target);
     }
 }
@@ -99,9 +107,6 @@ fn cross_lane_ops_under_partial_exec_translate_exactly() {
 /// read absent lanes (row_shl, row_ror, row_mirror, quad_perm over lanes 8..15), with and
 /// without bound_ctrl, and with row/bank masks.
 fn flat_kernel_ir() -> String {
-    let dpp = |name: &str, old: u32, ctrl: u32, row: u32, bank: u32, bc: bool| {
-        format!("  %{name} = call i32 @llvm.amdgcn.update.dpp.i32(i32 {old}, i32 %x, i32 {ctrl}, i32 {row}, i32 {bank}, i1 {bc})\n")
-    };
     let mut body = String::new();
     body += &dpp("r0", 7, 0x111, 15, 15, false); // row_shr:1
     body += &dpp("r1", 0, 0x103, 15, 15, true); // row_shl:3, bound_ctrl
@@ -160,5 +165,33 @@ fn row_local_dpp_with_absent_lanes_translates_exactly() {
         let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap_or_else(|e| panic!("{target}: {e}"));
         let got = hx_tests::run_1d(&t.bytes, "dpp_flat", 40, groups, &args, 1);
         hx_tests::assert_same_results(&want, &got, 8, target);
+    }
+}
+
+/// Row-local DPP alone inside the branch: structure recovery makes the branch each thread's own
+/// (the target's DPP reads the lanes that skipped it as inactive, as the source does), so this
+/// checks that reasoning against the emulator, partial waves and bound_ctrl included.
+#[test]
+fn row_local_dpp_in_a_thread_branch_translates_exactly() {
+    let mut body = String::new();
+    body += &dpp("r0", 7, 0x111, 15, 15, false); // row_shr:1
+    body += &dpp("r1", 0, 0x103, 15, 15, true); // row_shl:3, bound_ctrl
+    body += &dpp("r2", 13, 0x1b, 1, 10, false); // quad_perm:[3,2,1,0] row_mask:0x1 bank_mask:0xa
+    body += &dpp("r3", 5, 0x121, 15, 15, false); // row_ror:1
+    body += "  %d4 = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %x, i32 274, i32 15, i32 15, i1 true)\n  %r4 = add i32 %x, %d4\n"; // row_shr:2 folded into the add
+    let ir = branch_kernel(&body, 5);
+    let rel = compile_ir(&ir, "dpp_div", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
+    let source = hx_relink::link(&rel).unwrap();
+    let asm = String::from_utf8(compile_ir(&ir, "dpp_div", GpuTarget::Gfx1250, OptLevel::O2, Emit::Assembly).unwrap()).unwrap();
+    for want in ["row_shl:3", "row_mask:0x1 bank_mask:0xa", "v_add_nc_u32_dpp", "s_and_saveexec_b32"] {
+        assert!(asm.contains(want), "the gfx1250 build has no {want}:\n{asm}");
+    }
+    let groups = 3;
+    let input: Vec<u32> = (0..48 * groups).map(|i| 0x3000_0000u32.wrapping_mul(i + 3) ^ (i * 0x7f4a)).collect();
+    let want = run(&source, &input, groups, 5);
+    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+        let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap_or_else(|e| panic!("{target}: {e}"));
+        let got = run(&t.bytes, &input, groups, 5);
+        hx_tests::assert_same_results(&want, &got, 5, target);
     }
 }

@@ -23,6 +23,13 @@ fn gfx9_row_local(c: u16) -> bool {
     matches!(c, 0x000..=0x0ff | 0x101..=0x10f | 0x111..=0x11f | 0x121..=0x12f | 0x140 | 0x141)
 }
 
+/// Whether the target's own DPP makes this DPP's lane reads wherever EXEC is the source's (a
+/// GFX9 row-local control without FI): [`Raiser::dpp_valu`] then needs no lane arithmetic, and
+/// crate::structure lets such a DPP into a region a thread runs alone.
+pub(crate) fn on_target_dpp(d: &Dpp) -> bool {
+    matches!(d.sel, DppSel::Ctrl(c) if gfx9_row_local(c)) && !d.fi
+}
+
 impl<'ctx> Raiser<'ctx, '_> {
     /// The source lane (in the half, 0..31) this thread's DPP reads and whether it lies in the
     /// row (DPP8 and most controls are always in range).
@@ -97,7 +104,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         // exactly the source's active threads (crate::structure), so the target's DPP with
         // bound_ctrl already reads 0 from every invalid source, inactive ones included (GFX9
         // has no FI: an inactive source is invalid); no lane arithmetic is needed.
-        if hw_dpp && self.exec_full && !d.fi {
+        if on_target_dpp(d) && self.exec_full {
             return self.dpp_valu_on_target(inst, &op, d, reg);
         }
         let (src, in_range) = self.dpp_lane(inst, d.sel)?;

@@ -22,6 +22,7 @@ mod wmma_ir;
 mod mem_model_ir;
 #[path = "dpp_ir.rs"]
 mod dpp_ir;
+pub(crate) use dpp_ir::on_target_dpp;
 #[path = "wmma_mfma.rs"]
 mod wmma_mfma;
 #[path = "buffer_ir.rs"]

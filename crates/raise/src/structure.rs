@@ -149,7 +149,11 @@ fn effect(inst: &Instruction) -> Effect {
         let except = |skip: &[usize]| -> Set {
             ops.iter().enumerate().filter(|(i, _)| !skip.contains(i)).map(|(_, o)| op_bits(o)).fold(0, |a, b| a | b)
         };
-        if cross_lane.iter().any(|c| pm.contains(c)) || p.dpp().is_some() || p.wmma().is_some() || p.tensor().is_some() {
+        // A DPP the target's own DPP makes reads inactive lanes as the source does when the
+        // target's EXEC is the source's, which holds for the threads of a recovered region.
+        let target_dpp = p.dpp().is_some_and(|d| crate::ir::on_target_dpp(&d));
+        let named = cross_lane.iter().any(|c| pm.contains(c) && !(target_dpp && *c == "_dpp"));
+        if named || (p.dpp().is_some() && !target_dpp) || p.wmma().is_some() || p.tensor().is_some() {
             e.lane_local = false;
         }
         if p.bitop3_table().is_some() {

@@ -235,7 +235,10 @@ fn regions_that_do_not_qualify_stay_predicated() {
         // Another lane's register, a ballot of the whole wave's bits, DPP, a barrier.
         ("readlane", if_then("s_and_saveexec_b32 s5, vcc_lo", "v_readlane_b32 s9, v0, 3\n    v_mov_b32_e32 v1, s9", "")),
         ("readfirstlane", if_then("s_and_saveexec_b32 s5, vcc_lo", "v_readfirstlane_b32 s9, v0\n    v_mov_b32_e32 v1, s9", "")),
-        ("dpp", if_then("s_and_saveexec_b32 s5, vcc_lo", "v_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf", "")),
+        // DPP the target has no row-local form of (row_share, DPP8) or that fetches inactive lanes.
+        ("dpp row_share", if_then("s_and_saveexec_b32 s5, vcc_lo", "v_mov_b32_dpp v1, v0 row_share:3 row_mask:0xf bank_mask:0xf", "")),
+        ("dpp8", if_then("s_and_saveexec_b32 s5, vcc_lo", "v_mov_b32_dpp v1, v0 dpp8:[1,0,3,2,5,4,7,6]", "")),
+        ("dpp fi", if_then("s_and_saveexec_b32 s5, vcc_lo", "v_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf fi:1", "")),
         ("swizzle", if_then("s_and_saveexec_b32 s5, vcc_lo", "ds_swizzle_b32 v1, v0 offset:swizzle(SWAP,1)", "")),
         ("barrier", if_then("s_and_saveexec_b32 s5, vcc_lo", "s_barrier_signal -1\n    s_barrier_wait 0xffff", "")),
         // The saved mask written inside: the restore would not give the saved EXEC back.
@@ -353,4 +356,13 @@ fn hardware_register_reads_and_writes_have_their_own_effects() {
     let setreg = "s_setreg_imm32_b32 hwreg(HW_REG_WAVE_MODE, 25, 1), 1\n    global_store_b32 v0, v1, s[2:3]";
     let (g, s) = analyse(&if_then("s_and_saveexec_b32 s5, vcc_lo", setreg, ""));
     assert!(heads(&g, &s).is_empty(), "s_setreg inside the body");
+}
+
+#[test]
+fn row_local_dpp_stays_inside_recovered_regions() {
+    // The target's own DPP reads the lanes that skipped the body as inactive, as the source does.
+    for dpp in ["v_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf", "v_add_nc_u32_dpp v1, v0, v1 row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1"] {
+        let (g, s) = analyse(&if_then("s_and_saveexec_b32 s5, vcc_lo", &format!("{dpp}\n    global_store_b32 v0, v1, s[2:3]"), ""));
+        assert_eq!(heads(&g, &s).len(), 1, "{dpp}");
+    }
 }
