@@ -218,15 +218,23 @@ unsafe fn rewrite_function(func: LLVMValueRef) -> usize {
     }
     // Greatest fixed point: a mask is derivable when every mask it depends on is (phi cycles
     // included).
-    let mut good: HashSet<LLVMValueRef> = nodes.iter().filter(|(_, n)| n.is_some()).map(|(&v, _)| v).collect();
-    loop {
-        let bad: Vec<LLVMValueRef> = good.iter().copied().filter(|&v| nodes[&v].is_some_and(|n| mask_operands(v, n).iter().any(|o| !good.contains(o))))
-            .collect();
-        if bad.is_empty() {
-            break;
+    // Greatest fixed point: a mask is derivable when every mask it depends on is (phi cycles
+    // included). Worklists throughout, not recursion: mask chains can be as long as a kernel.
+    let mut users: HashMap<LLVMValueRef, Vec<LLVMValueRef>> = HashMap::new();
+    for (&v, n) in &nodes {
+        if let Some(n) = n {
+            for o in mask_operands(v, *n) {
+                users.entry(o).or_default().push(v);
+            }
         }
-        for v in bad {
-            good.remove(&v);
+    }
+    let mut good: HashSet<LLVMValueRef> = nodes.iter().filter(|(_, n)| n.is_some()).map(|(&v, _)| v).collect();
+    let mut bad: Vec<LLVMValueRef> = nodes.iter().filter(|(_, n)| n.is_none()).map(|(&v, _)| v).collect();
+    while let Some(v) = bad.pop() {
+        for &u in users.get(&v).map(Vec::as_slice).unwrap_or(&[]) {
+            if good.remove(&u) {
+                bad.push(u);
+            }
         }
     }
     let ctx = LLVMGetTypeContext(LLVMTypeOf(func));
@@ -246,48 +254,61 @@ unsafe fn rewrite_function(func: LLVMValueRef) -> usize {
     done
 }
 
-/// The i1 own bit of mask `v` (derivable), placed right after `v` (phis: a phi of the bits at the
-/// top of `v`'s block), so it dominates every use `v` dominates.
-unsafe fn materialize(builder: LLVMBuilderRef, ctx: LLVMContextRef, v: LLVMValueRef, nodes: &HashMap<LLVMValueRef, Option<Node>>, bits: &mut HashMap<LLVMValueRef, LLVMValueRef>) -> LLVMValueRef {
-    if let Some(&b) = bits.get(&v) {
-        return b;
-    }
+/// The i1 own bit of mask `root` (derivable), each mask's bit placed right after the mask (a
+/// phi's: a phi of the bits at the top of its block), so it dominates every use the mask
+/// dominates. Operands before users, by an explicit stack; a phi is made (and memoized) before
+/// its incoming bits, which are added once every bit exists (a loop's phi may depend on itself).
+unsafe fn materialize(builder: LLVMBuilderRef, ctx: LLVMContextRef, root: LLVMValueRef, nodes: &HashMap<LLVMValueRef, Option<Node>>, bits: &mut HashMap<LLVMValueRef, LLVMValueRef>) -> LLVMValueRef {
     let i1 = LLVMInt1TypeInContext(ctx);
     let empty = c"".as_ptr();
-    let n = nodes[&v].expect("materialize is only asked for derivable masks");
-    let b = match n {
-        Node::Const(c) => LLVMConstInt(i1, c as u64, 0),
-        Node::Ballot(c) => c,
-        Node::Phi => {
-            let block = LLVMGetInstructionParent(v);
-            LLVMPositionBuilderBefore(builder, LLVMGetFirstInstruction(block));
-            let phi = LLVMBuildPhi(builder, i1, empty);
-            // Memoized before the incoming bits: a loop's phi may depend on itself.
-            bits.insert(v, phi);
-            for k in 0..LLVMCountIncoming(v) {
-                let mut val = materialize(builder, ctx, LLVMGetIncomingValue(v, k), nodes, bits);
-                let mut from = LLVMGetIncomingBlock(v, k);
-                LLVMAddIncoming(phi, &mut val, &mut from, 1);
+    let mut phis = Vec::new();
+    // (mask, its operands' bits are made)
+    let mut stack = vec![(root, false)];
+    while let Some((v, ready)) = stack.pop() {
+        if bits.contains_key(&v) {
+            continue;
+        }
+        let Some(n) = nodes.get(&v).copied().flatten() else { continue };
+        let b = match n {
+            Node::Const(c) => LLVMConstInt(i1, c as u64, 0),
+            Node::Ballot(c) => c,
+            Node::Phi => {
+                LLVMPositionBuilderBefore(builder, LLVMGetFirstInstruction(LLVMGetInstructionParent(v)));
+                let phi = LLVMBuildPhi(builder, i1, empty);
+                phis.push((phi, v));
+                stack.extend(mask_operands(v, n).into_iter().map(|o| (o, false)));
+                phi
             }
-            phi
-        }
-        Node::Bitwise(o) => {
-            let (a, c) = (materialize(builder, ctx, LLVMGetOperand(v, 0), nodes, bits), materialize(builder, ctx, LLVMGetOperand(v, 1), nodes, bits));
-            LLVMPositionBuilderBefore(builder, LLVMGetNextInstruction(v));
-            match o {
-                LLVMOpcode::LLVMAnd => LLVMBuildAnd(builder, a, c, empty),
-                LLVMOpcode::LLVMOr => LLVMBuildOr(builder, a, c, empty),
-                _ => LLVMBuildXor(builder, a, c, empty),
+            Node::Bitwise(_) | Node::Select if !ready => {
+                stack.push((v, true));
+                stack.extend(mask_operands(v, n).into_iter().map(|o| (o, false)));
+                continue;
             }
+            Node::Bitwise(o) => {
+                let (a, c) = (bits[&LLVMGetOperand(v, 0)], bits[&LLVMGetOperand(v, 1)]);
+                LLVMPositionBuilderBefore(builder, LLVMGetNextInstruction(v));
+                match o {
+                    LLVMOpcode::LLVMAnd => LLVMBuildAnd(builder, a, c, empty),
+                    LLVMOpcode::LLVMOr => LLVMBuildOr(builder, a, c, empty),
+                    _ => LLVMBuildXor(builder, a, c, empty),
+                }
+            }
+            Node::Select => {
+                let (a, c) = (bits[&LLVMGetOperand(v, 1)], bits[&LLVMGetOperand(v, 2)]);
+                LLVMPositionBuilderBefore(builder, LLVMGetNextInstruction(v));
+                LLVMBuildSelect(builder, LLVMGetOperand(v, 0), a, c, empty)
+            }
+        };
+        bits.insert(v, b);
+    }
+    for (phi, v) in phis {
+        for k in 0..LLVMCountIncoming(v) {
+            let mut val = bits[&LLVMGetIncomingValue(v, k)];
+            let mut from = LLVMGetIncomingBlock(v, k);
+            LLVMAddIncoming(phi, &mut val, &mut from, 1);
         }
-        Node::Select => {
-            let (a, c) = (materialize(builder, ctx, LLVMGetOperand(v, 1), nodes, bits), materialize(builder, ctx, LLVMGetOperand(v, 2), nodes, bits));
-            LLVMPositionBuilderBefore(builder, LLVMGetNextInstruction(v));
-            LLVMBuildSelect(builder, LLVMGetOperand(v, 0), a, c, empty)
-        }
-    };
-    bits.insert(v, b);
-    b
+    }
+    bits[&root]
 }
 
 #[cfg(test)]
@@ -364,6 +385,49 @@ declare i64 @llvm.amdgcn.ballot.i64(i1)
             let ir = String::from_utf8(ir).unwrap();
             assert_eq!(ir.contains("call i64 @llvm.amdgcn.ballot"), ballots, "{passes}:\n{ir}");
         }
+    }
+
+    /// A chain of 50,000 mask operations (a long unrolled kernel's): the rewrite must not recurse
+    /// once per link (a test thread has a 2 MiB stack).
+    #[test]
+    fn long_mask_chains_are_rewritten_without_deep_recursion() {
+        let n = 50_000;
+        let mut ir = String::from(
+            "define void @k(ptr addrspace(1) %out, i32 %n) {
+regs:
+  %lo = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  %hi = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %lo)
+  %lane = and i32 %hi, 31
+  %h = and i32 %hi, 32
+  %half_shift = zext i32 %h to i64
+  %c = icmp ult i32 %lane, %n
+  %b = call i64 @llvm.amdgcn.ballot.i64(i1 %c)
+  %bs = lshr i64 %b, %half_shift
+  %m0 = trunc i64 %bs to i32
+",
+        );
+        for i in 1..=n {
+            let op = ["xor", "and", "or"][i % 3];
+            let k = if op == "xor" { "-1" } else { "%m0" };
+            ir += &format!("  %m{i} = {op} i32 %m{}, {k}\n", i - 1);
+        }
+        ir += &format!(
+            "  %s = lshr i32 %m{n}, %lane
+  %a = and i32 %s, 1
+  %r = icmp ne i32 %a, 0
+  %v = zext i1 %r to i32
+  store i32 %v, ptr addrspace(1) %out
+  ret void
+}}
+declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
+declare i64 @llvm.amdgcn.ballot.i64(i1)
+"
+        );
+        let ctx = Context::create();
+        let m = parse_ir(&ctx, &ir, "k").unwrap();
+        assert_eq!(super::rewrite(&m), 1);
+        verify(&m, "k").unwrap();
     }
 
     #[test]
