@@ -64,30 +64,38 @@ unsafe fn const_int(v: LLVMValueRef) -> Option<u64> {
     }
 }
 
+/// X when `v` is `and X, k`.
+unsafe fn and_with(v: LLVMValueRef, k: u64) -> Option<LLVMValueRef> {
+    (opcode(v)? == LLVMOpcode::LLVMAnd && const_int(LLVMGetOperand(v, 1)) == Some(k)).then(|| LLVMGetOperand(v, 0))
+}
+
+/// X when `v` is `lshr X, amount`.
+unsafe fn lshr_by(v: LLVMValueRef, amount: LLVMValueRef) -> Option<LLVMValueRef> {
+    (opcode(v)? == LLVMOpcode::LLVMLShr && LLVMGetOperand(v, 1) == amount).then(|| LLVMGetOperand(v, 0))
+}
+
+/// `v` when it is a call of the function `name`.
+unsafe fn call_of(v: LLVMValueRef, name: &[u8]) -> Option<LLVMValueRef> {
+    if opcode(v)? != LLVMOpcode::LLVMCall {
+        return None;
+    }
+    let callee = LLVMGetCalledValue(v);
+    (!LLVMIsAFunction(callee).is_null() && name_of(callee) == name).then_some(v)
+}
+
 /// Whether `lane` is `and(L, 31)` and `half_shift` is `zext(and(L, 32))` for
 /// L = `mbcnt.hi(-1, mbcnt.lo(-1, 0))`, the thread's lane in the wave: the names alone do not
 /// make the rewrite right.
 unsafe fn lane_values(lane: LLVMValueRef, half_shift: LLVMValueRef) -> bool {
-    let and_of = |v: LLVMValueRef, k: u64| -> Option<LLVMValueRef> {
-        (opcode(v)? == LLVMOpcode::LLVMAnd && const_int(LLVMGetOperand(v, 1)) == Some(k)).then(|| LLVMGetOperand(v, 0))
-    };
-    let call_of = |v: LLVMValueRef, name: &[u8]| -> Option<(LLVMValueRef, LLVMValueRef)> {
-        if opcode(v)? != LLVMOpcode::LLVMCall || name_of(LLVMGetCalledValue(v)) != name {
-            return None;
-        }
-        Some((LLVMGetOperand(v, 0), LLVMGetOperand(v, 1)))
-    };
-    let thread_lane = |l: LLVMValueRef| -> Option<()> {
-        let (m, lo) = call_of(l, b"llvm.amdgcn.mbcnt.hi")?;
-        let (m2, z) = call_of(lo, b"llvm.amdgcn.mbcnt.lo")?;
-        (const_int(m)? == 0xffff_ffff && const_int(m2)? == 0xffff_ffff && const_int(z)? == 0).then_some(())
-    };
     let check = || -> Option<()> {
-        let l = and_of(lane, 31)?;
-        if opcode(half_shift)? != LLVMOpcode::LLVMZExt || and_of(LLVMGetOperand(half_shift, 0), 32)? != l {
+        let l = and_with(lane, 31)?;
+        if opcode(half_shift)? != LLVMOpcode::LLVMZExt || and_with(LLVMGetOperand(half_shift, 0), 32)? != l {
             return None;
         }
-        thread_lane(l)
+        let hi = call_of(l, b"llvm.amdgcn.mbcnt.hi")?;
+        let lo = call_of(LLVMGetOperand(hi, 1), b"llvm.amdgcn.mbcnt.lo")?;
+        let all = |v: LLVMValueRef| const_int(v) == Some(0xffff_ffff);
+        (all(LLVMGetOperand(hi, 0)) && all(LLVMGetOperand(lo, 0)) && const_int(LLVMGetOperand(lo, 1)) == Some(0)).then_some(())
     };
     check().is_some()
 }
@@ -97,18 +105,7 @@ unsafe fn ballot_operand(v: LLVMValueRef, half_shift: LLVMValueRef) -> Option<LL
     if opcode(v)? != LLVMOpcode::LLVMTrunc {
         return None;
     }
-    let s = LLVMGetOperand(v, 0);
-    if opcode(s)? != LLVMOpcode::LLVMLShr || LLVMGetOperand(s, 1) != half_shift {
-        return None;
-    }
-    let call = LLVMGetOperand(s, 0);
-    if opcode(call)? != LLVMOpcode::LLVMCall {
-        return None;
-    }
-    let callee = LLVMGetCalledValue(call);
-    if LLVMIsAFunction(callee).is_null() || name_of(callee) != b"llvm.amdgcn.ballot.i64" {
-        return None;
-    }
+    let call = call_of(lshr_by(LLVMGetOperand(v, 0), half_shift)?, b"llvm.amdgcn.ballot.i64")?;
     Some(LLVMGetOperand(call, 0))
 }
 
@@ -117,15 +114,7 @@ unsafe fn own_bit_read(v: LLVMValueRef, lane: LLVMValueRef) -> Option<LLVMValueR
     if opcode(v)? != LLVMOpcode::LLVMICmp || LLVMGetICmpPredicate(v) != LLVMIntPredicate::LLVMIntNE || const_int(LLVMGetOperand(v, 1)) != Some(0) {
         return None;
     }
-    let a = LLVMGetOperand(v, 0);
-    if opcode(a)? != LLVMOpcode::LLVMAnd || const_int(LLVMGetOperand(a, 1)) != Some(1) {
-        return None;
-    }
-    let s = LLVMGetOperand(a, 0);
-    if opcode(s)? != LLVMOpcode::LLVMLShr || LLVMGetOperand(s, 1) != lane {
-        return None;
-    }
-    Some(LLVMGetOperand(s, 0))
+    lshr_by(and_with(LLVMGetOperand(v, 0), 1)?, lane)
 }
 
 /// How a mask's own bit is made from the bits of other masks.
@@ -216,8 +205,6 @@ unsafe fn rewrite_function(func: LLVMValueRef) -> usize {
             work.extend(mask_operands(v, n));
         }
     }
-    // Greatest fixed point: a mask is derivable when every mask it depends on is (phi cycles
-    // included).
     // Greatest fixed point: a mask is derivable when every mask it depends on is (phi cycles
     // included). Worklists throughout, not recursion: mask chains can be as long as a kernel.
     let mut users: HashMap<LLVMValueRef, Vec<LLVMValueRef>> = HashMap::new();
@@ -316,12 +303,9 @@ mod tests {
     use crate::{compile_ir_with, parse_ir, verify, Emit, GpuTarget, OptLevel, LANE_BITS};
     use inkwell::context::Context;
 
-    /// Masks as the raiser builds them (and its `%lane` and `%half_shift`): ballots of the thread's half, combined in a loop (phi),
-    /// with xor/and/or/select and constants; one read of a mask loaded from memory, which has
-    /// no own-bit form.
-    const MASKS: &str = r#"
-define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in, i32 %n) {
-regs:
+    /// The raiser's `%lane` and `%half_shift`, and `%bs`, a ballot of `%lane < %n` shifted to
+    /// the thread's half (the entry block of the test functions).
+    const ENTRY: &str = "regs:
   %lo = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
   %hi = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %lo)
   %lane = and i32 %hi, 31
@@ -330,7 +314,21 @@ regs:
   %c = icmp ult i32 %lane, %n
   %b = call i64 @llvm.amdgcn.ballot.i64(i1 %c)
   %bs = lshr i64 %b, %half_shift
-  %m = trunc i64 %bs to i32
+";
+
+    const DECLARATIONS: &str = "declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
+declare i64 @llvm.amdgcn.ballot.i64(i1)
+";
+
+    /// Masks as the raiser builds them: ballots of the thread's half, combined in a loop (phi),
+    /// with xor/and/or/select and constants; one read of a mask loaded from memory, which has
+    /// no own-bit form.
+    fn masks() -> String {
+        format!(
+            r#"
+define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in, i32 %n) {{
+{ENTRY}  %m = trunc i64 %bs to i32
   br label %loop
 loop:
   %acc = phi i32 [ %m, %regs ], [ %acc3, %loop ]
@@ -360,16 +358,15 @@ exit:
   %p = getelementptr i32, ptr addrspace(1) %out, i32 %hi
   store i32 %v, ptr addrspace(1) %p
   ret void
-}
-declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
-declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
-declare i64 @llvm.amdgcn.ballot.i64(i1)
-"#;
+}}
+{DECLARATIONS}"#
+        )
+    }
 
     #[test]
     fn reads_of_ballot_masks_become_the_threads_own_bits() {
         let ctx = Context::create();
-        let m = parse_ir(&ctx, MASKS, "k").unwrap();
+        let m = parse_ir(&ctx, &masks(), "k").unwrap();
         // The read of the loop's mask; not the one of the loaded mask.
         assert_eq!(super::rewrite(&m), 1);
         verify(&m, "k").unwrap();
@@ -381,7 +378,7 @@ declare i64 @llvm.amdgcn.ballot.i64(i1)
         let without = with.replace(&format!(";{LANE_BITS};"), ";");
         assert_ne!(with, without);
         for (passes, ballots) in [(with.to_string(), false), (without, true)] {
-            let ir = compile_ir_with(MASKS, "k", GpuTarget::Gfx942, OptLevel::O2, &passes, Emit::LlvmIr).unwrap();
+            let ir = compile_ir_with(&masks(), "k", GpuTarget::Gfx942, OptLevel::O2, &passes, Emit::LlvmIr).unwrap();
             let ir = String::from_utf8(ir).unwrap();
             assert_eq!(ir.contains("call i64 @llvm.amdgcn.ballot"), ballots, "{passes}:\n{ir}");
         }
@@ -392,20 +389,7 @@ declare i64 @llvm.amdgcn.ballot.i64(i1)
     #[test]
     fn long_mask_chains_are_rewritten_without_deep_recursion() {
         let n = 50_000;
-        let mut ir = String::from(
-            "define void @k(ptr addrspace(1) %out, i32 %n) {
-regs:
-  %lo = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
-  %hi = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %lo)
-  %lane = and i32 %hi, 31
-  %h = and i32 %hi, 32
-  %half_shift = zext i32 %h to i64
-  %c = icmp ult i32 %lane, %n
-  %b = call i64 @llvm.amdgcn.ballot.i64(i1 %c)
-  %bs = lshr i64 %b, %half_shift
-  %m0 = trunc i64 %bs to i32
-",
-        );
+        let mut ir = format!("define void @k(ptr addrspace(1) %out, i32 %n) {{\n{ENTRY}  %m0 = trunc i64 %bs to i32\n");
         for i in 1..=n {
             let op = ["xor", "and", "or"][i % 3];
             let k = if op == "xor" { "-1" } else { "%m0" };
@@ -419,10 +403,7 @@ regs:
   store i32 %v, ptr addrspace(1) %out
   ret void
 }}
-declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
-declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
-declare i64 @llvm.amdgcn.ballot.i64(i1)
-"
+{DECLARATIONS}"
         );
         let ctx = Context::create();
         let m = parse_ir(&ctx, &ir, "k").unwrap();
@@ -433,10 +414,10 @@ declare i64 @llvm.amdgcn.ballot.i64(i1)
     #[test]
     fn functions_without_the_raisers_lane_values_are_left_alone() {
         let ctx = Context::create();
-        let m = parse_ir(&ctx, &MASKS.replace("%lane", "%l").replace("%half_shift", "%hs"), "k").unwrap();
+        let m = parse_ir(&ctx, &masks().replace("%lane", "%l").replace("%half_shift", "%hs"), "k").unwrap();
         assert_eq!(super::rewrite(&m), 0);
         // Named so, but not the thread's lane in the wave.
-        let m = parse_ir(&ctx, &MASKS.replace("%lane = and i32 %hi, 31", "%lane = and i32 %n, 31"), "k").unwrap();
+        let m = parse_ir(&ctx, &masks().replace("%lane = and i32 %hi, 31", "%lane = and i32 %n, 31"), "k").unwrap();
         assert_eq!(super::rewrite(&m), 0);
     }
 }
