@@ -96,10 +96,6 @@ impl<'ctx> Raiser<'ctx, '_> {
             // The emulator refuses these too: a DPP-disabled lane's mask bit is not documented.
             return Err(self.err(inst, "a lane-mask result with lanes DPP may turn off"));
         }
-        let b = &self.b;
-        let i32t = self.ctx.i32_type();
-        let data = self.read_vreg(reg, 1, inst)?;
-        let hw_dpp = matches!(d.sel, DppSel::Ctrl(c) if gfx9_row_local(c));
         // Where this thread's EXEC bit is known set, the threads running here on the target are
         // exactly the source's active threads (crate::structure), so the target's DPP with
         // bound_ctrl already reads 0 from every invalid source, inactive ones included (GFX9
@@ -107,17 +103,15 @@ impl<'ctx> Raiser<'ctx, '_> {
         if on_target_dpp(d) && self.exec_full {
             return self.dpp_valu_on_target(inst, &op, d, reg);
         }
+        let data = self.read_vreg(reg, 1, inst)?;
         let (src, in_range) = self.dpp_lane(inst, d.sel)?;
+        let b = &self.b;
+        let i32t = self.ctx.i32_type();
         let src = b.build_and(src, self.i32(31), "")?;
         let fetched = match d.sel {
-            DppSel::Ctrl(c) if hw_dpp => {
-                // The target's DPP over the same 16-lane row (bound_ctrl: out-of-row reads give
-                // 0; such reads are replaced below anyway).
-                let f = self.intrinsic("llvm.amdgcn.update.dpp", &[i32t.into()])?;
-                let args = [i32t.const_zero().into(), data.into(), self.i32(c as u64).into(), self.i32(0xf).into(), self.i32(0xf).into(), self.ctx.bool_type().const_all_ones().into()];
-                let v = self.b.build_call(f, &args, "")?.try_as_basic_value().basic();
-                v.map(|v| v.into_int_value()).ok_or_else(|| self.err(inst, "update.dpp returns nothing"))?
-            }
+            // The target's DPP over the same 16-lane row (out-of-row reads give 0; such reads
+            // are replaced below anyway).
+            DppSel::Ctrl(c) if gfx9_row_local(c) => self.target_dpp(inst, c, data)?,
             _ => {
                 let lane = b.build_or(src, self.half_base, "")?;
                 let addr = b.build_left_shift(lane, self.i32(2), "")?;
@@ -135,17 +129,8 @@ impl<'ctx> Raiser<'ctx, '_> {
         }
         let on = match d.sel {
             DppSel::Lanes8(_) => self.ctx.bool_type().const_all_ones(),
-            DppSel::Ctrl(_) => {
-                let bit = |mask: u8, idx: IntValue<'ctx>| -> Result<IntValue<'ctx>, RaiseError> {
-                    let s = b.build_and(b.build_right_shift(self.i32(mask as u64), idx, false, "")?, self.i32(1), "")?;
-                    Ok(b.build_int_compare(IntPredicate::NE, s, self.i32(0), "")?)
-                };
-                let row_on = bit(d.row_mask, b.build_right_shift(self.lane, self.i32(4), false, "")?)?;
-                let bank = b.build_and(b.build_right_shift(self.lane, self.i32(2), false, "")?, self.i32(3), "")?;
-                let bank_on = bit(d.bank_mask, bank)?;
-                let reads = if d.bound_ctrl { self.ctx.bool_type().const_all_ones() } else { valid };
-                b.build_and(b.build_and(row_on, bank_on, "")?, reads, "")?
-            }
+            DppSel::Ctrl(_) if d.bound_ctrl => self.dpp_masks_on(d)?,
+            DppSel::Ctrl(_) => self.b.build_and(self.dpp_masks_on(d)?, valid, "")?,
         };
         self.valu_with(inst, &op, Some((v0, on)))
     }
@@ -156,18 +141,32 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// same DPP applied to ones tells it (1 where the read is valid).
     fn dpp_valu_on_target(&mut self, inst: &Instruction, op: &alu::AluOp, d: &Dpp, reg: hx_isa::Reg) -> Result<(), RaiseError> {
         let DppSel::Ctrl(c) = d.sel else { return Err(self.err(inst, "DPP8 on the target's DPP")) };
-        let i32t = self.ctx.i32_type();
-        let f = self.intrinsic("llvm.amdgcn.update.dpp", &[i32t.into()])?;
-        let dpp = |x: IntValue<'ctx>| -> Result<IntValue<'ctx>, RaiseError> {
-            let args = [i32t.const_zero().into(), x.into(), self.i32(c as u64).into(), self.i32(0xf).into(), self.i32(0xf).into(), self.ctx.bool_type().const_all_ones().into()];
-            let v = self.b.build_call(f, &args, "")?.try_as_basic_value().basic();
-            v.map(|v| v.into_int_value()).ok_or_else(|| self.err(inst, "update.dpp returns nothing"))
-        };
         let data = self.read_vreg(reg, 1, inst)?;
-        let mut v0 = dpp(data)?;
+        let mut v0 = self.target_dpp(inst, c, data)?;
         if op.srcs[0].bits() == 16 {
             v0 = self.b.build_and(v0, self.i32(0xffff), "")?;
         }
+        let mut on = self.dpp_masks_on(d)?;
+        if !d.bound_ctrl {
+            let valid = self.target_dpp(inst, c, self.i32(1))?;
+            let valid = self.b.build_int_compare(IntPredicate::NE, valid, self.i32(0), "")?;
+            on = self.b.build_and(on, valid, "")?;
+        }
+        self.valu_with(inst, op, Some((v0, on)))
+    }
+
+    /// The target's DPP of `x` with control `ctrl` over whole rows and banks, invalid reads 0
+    /// (bound_ctrl).
+    fn target_dpp(&self, inst: &Instruction, ctrl: u16, x: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
+        let i32t = self.ctx.i32_type();
+        let f = self.intrinsic("llvm.amdgcn.update.dpp", &[i32t.into()])?;
+        let args = [i32t.const_zero().into(), x.into(), self.i32(ctrl as u64).into(), self.i32(0xf).into(), self.i32(0xf).into(), self.ctx.bool_type().const_all_ones().into()];
+        let v = self.b.build_call(f, &args, "")?.try_as_basic_value().basic();
+        v.map(|v| v.into_int_value()).ok_or_else(|| self.err(inst, "update.dpp returns nothing"))
+    }
+
+    /// Whether row_mask and bank_mask leave this thread's lane on.
+    fn dpp_masks_on(&self, d: &Dpp) -> Result<IntValue<'ctx>, RaiseError> {
         let b = &self.b;
         let bit = |mask: u8, idx: IntValue<'ctx>| -> Result<IntValue<'ctx>, RaiseError> {
             let s = b.build_and(b.build_right_shift(self.i32(mask as u64), idx, false, "")?, self.i32(1), "")?;
@@ -181,11 +180,6 @@ impl<'ctx> Raiser<'ctx, '_> {
             let bank = b.build_and(b.build_right_shift(self.lane, self.i32(2), false, "")?, self.i32(3), "")?;
             on = b.build_and(on, bit(d.bank_mask, bank)?, "")?;
         }
-        if !d.bound_ctrl {
-            let valid = dpp(self.i32(1))?;
-            let valid = self.b.build_int_compare(IntPredicate::NE, valid, self.i32(0), "")?;
-            on = self.b.build_and(on, valid, "")?;
-        }
-        self.valu_with(inst, op, Some((v0, on)))
+        Ok(on)
     }
 }
