@@ -36,27 +36,28 @@ fn kernel_ir() -> String {
 /// leaves lanes with (lane & 5) == 4 inactive, in work-groups of 48; `k` results per thread.
 fn branch_kernel(body: &str, k: u32) -> String {
     let phis: String = (0..k).map(|j| format!("  %p{j} = phi i32 [ %r{j}, %t ], [ 85, %entry ]\n")).collect();
+    let code = format!("  %m3 = and i32 %lane, 5\n  %on = icmp ne i32 %m3, 4\n  br i1 %on, label %t, label %join\nt:\n{body}  br label %join\njoin:\n{phis}");
+    dpp_kernel("dpp_div", 48, &code, "p", k)
+}
+
+/// Kernel `name` in work-groups of `group`: each thread loads %x = in[gid], runs `code`, and
+/// stores `%{result}0..%{result}{k-1}` to out[gid * k + j].
+fn dpp_kernel(name: &str, group: u32, code: &str, result: &str, k: u32) -> String {
     let stores: String = (0..k)
-        .map(|j| format!("  %o{j} = add i32 %ob, {j}\n  %oe{j} = zext i32 %o{j} to i64\n  %q{j} = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %oe{j}\n  store i32 %p{j}, ptr addrspace(1) %q{j}, align 4\n"))
+        .map(|j| format!("  %o{j} = add i32 %ob, {j}\n  %oe{j} = zext i32 %o{j} to i64\n  %q{j} = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %oe{j}\n  store i32 %{result}{j}, ptr addrspace(1) %q{j}, align 4\n"))
         .collect();
     format!(
         r#"target triple = "amdgcn-amd-amdhsa"
-define amdgpu_kernel void @dpp_div(ptr addrspace(1) noalias readonly %in, ptr addrspace(1) noalias %out) #0 {{
+define amdgpu_kernel void @{name}(ptr addrspace(1) noalias readonly %in, ptr addrspace(1) noalias %out) #0 {{
 entry:
   %lane = call i32 @llvm.amdgcn.workitem.id.x()
   %wg = call i32 @llvm.amdgcn.workgroup.id.x()
-  %base = mul i32 %wg, 48
+  %base = mul i32 %wg, {group}
   %gid = add i32 %base, %lane
   %ge = zext i32 %gid to i64
   %xp = getelementptr inbounds i32, ptr addrspace(1) %in, i64 %ge
   %x = load i32, ptr addrspace(1) %xp, align 4
-  %m3 = and i32 %lane, 5
-  %on = icmp ne i32 %m3, 4
-  br i1 %on, label %t, label %join
-t:
-{body}  br label %join
-join:
-{phis}  %ob = mul i32 %gid, {k}
+{code}  %ob = mul i32 %gid, {k}
 {stores}  ret void
 }}
 declare i32 @llvm.amdgcn.workitem.id.x()
@@ -65,7 +66,7 @@ declare i32 @llvm.amdgcn.update.dpp.i32(i32, i32, i32 immarg, i32 immarg, i32 im
 declare i32 @llvm.amdgcn.mov.dpp8.i32(i32, i32 immarg)
 declare i32 @llvm.amdgcn.ds.swizzle(i32, i32 immarg)
 declare i32 @llvm.amdgcn.ds.permute(i32, i32)
-attributes #0 = {{ "amdgpu-flat-work-group-size"="48,48" }}
+attributes #0 = {{ "amdgpu-flat-work-group-size"="{group},{group}" }}
 !llvm.module.flags = !{{!0}}
 !0 = !{{i32 1, !"amdhsa_code_object_version", i32 500}}
 "#
@@ -116,31 +117,7 @@ fn flat_kernel_ir() -> String {
     body += &dpp("r5", 3, 0x141, 15, 15, false); // row_half_mirror
     body += &dpp("r6", 11, 0x104, 2, 15, false); // row_shl:4 row_mask:0x2
     body += "  %d7 = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %x, i32 274, i32 15, i32 15, i1 true)\n  %r7 = add i32 %x, %d7\n"; // row_shr:2 folded into the add
-    let stores: String = (0..8)
-        .map(|j| format!("  %o{j} = add i32 %ob, {j}\n  %oe{j} = zext i32 %o{j} to i64\n  %q{j} = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %oe{j}\n  store i32 %r{j}, ptr addrspace(1) %q{j}, align 4\n"))
-        .collect();
-    format!(
-        r#"target triple = "amdgcn-amd-amdhsa"
-define amdgpu_kernel void @dpp_flat(ptr addrspace(1) noalias readonly %in, ptr addrspace(1) noalias %out) #0 {{
-entry:
-  %lane = call i32 @llvm.amdgcn.workitem.id.x()
-  %wg = call i32 @llvm.amdgcn.workgroup.id.x()
-  %base = mul i32 %wg, 40
-  %gid = add i32 %base, %lane
-  %ge = zext i32 %gid to i64
-  %xp = getelementptr inbounds i32, ptr addrspace(1) %in, i64 %ge
-  %x = load i32, ptr addrspace(1) %xp, align 4
-{body}  %ob = mul i32 %gid, 8
-{stores}  ret void
-}}
-declare i32 @llvm.amdgcn.workitem.id.x()
-declare i32 @llvm.amdgcn.workgroup.id.x()
-declare i32 @llvm.amdgcn.update.dpp.i32(i32, i32, i32 immarg, i32 immarg, i32 immarg, i1 immarg)
-attributes #0 = {{ "amdgpu-flat-work-group-size"="40,40" }}
-!llvm.module.flags = !{{!0}}
-!0 = !{{i32 1, !"amdhsa_code_object_version", i32 500}}
-"#
-    )
+    dpp_kernel("dpp_flat", 40, &body, "r", 8)
 }
 
 #[test]
