@@ -515,3 +515,50 @@ attributes #0 = {{ \"amdgpu-flat-work-group-size\"=\"1,64\" }}
         }
     }
 }
+
+/// A 16-bit result rounds once, from the exact sum: every D element of this f16 WMMA is
+/// 1 + 2^-11 + 31 * 2^-36 (C = 1, one product 2^-12 * 2, 31 products 2^-12 * 2^-24), just above
+/// the midpoint of 1 and 1 + 2^-10, so 0x3c01. Rounding through f32 to nearest would land on the
+/// midpoint and then on 1.0 (0x3c00); the translation rounds to odd in f32 first.
+#[test]
+fn f16_results_round_once() {
+    let mut ir = header("ptr addrspace(1) %pa, ptr addrspace(1) %pb, ptr addrspace(1) %pc, ptr addrspace(1) %pd");
+    ir += "  %qa = getelementptr <8 x i32>, ptr addrspace(1) %pa, i64 %t
+  %a = load <16 x half>, ptr addrspace(1) %qa, align 4
+  %qb = getelementptr <8 x i32>, ptr addrspace(1) %pb, i64 %t
+  %b = load <16 x half>, ptr addrspace(1) %qb, align 4
+  %qc = getelementptr <4 x i32>, ptr addrspace(1) %pc, i64 %t
+  %c = load <8 x half>, ptr addrspace(1) %qc, align 4
+  %d = call <8 x half> @llvm.amdgcn.wmma.f16.16x16x32.f16.v8f16.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %b, i16 0, <8 x half> %c, i1 false, i1 false)
+  %qd = getelementptr <4 x i32>, ptr addrspace(1) %pd, i64 %t
+  store <8 x half> %d, ptr addrspace(1) %qd, align 4
+  ret void
+}
+declare <8 x half> @llvm.amdgcn.wmma.f16.16x16x32.f16.v8f16.v16f16(i1, <16 x half>, i1, <16 x half>, i16, <8 x half>, i1, i1)
+";
+    ir += FOOTER;
+    let obj = hx_llvm::compile_ir(&ir, "wmma", GpuTarget::Gfx1250, hx_llvm::OptLevel::O2, hx_llvm::Emit::Object).unwrap_or_else(|e| panic!("{e}\n{ir}"));
+    let source = hx_relink::link(&obj).unwrap();
+    // A: 2^-12 everywhere. B: column j's k = 0 (lane j of each wave, low half of dword 0) is 2,
+    // every other element 2^-24 (the smallest f16 denormal). C: 1.0.
+    let a = 0x0c00_0c00u32.to_le_bytes().repeat(64 * 8);
+    let mut b = Vec::new();
+    for lane in 0..64 {
+        for dw in 0..8 {
+            b.extend_from_slice(&(if lane % 32 < 16 && dw == 0 { 0x0001_4000u32 } else { 0x0001_0001 }).to_le_bytes());
+        }
+    }
+    let c = 0x3c00_3c00u32.to_le_bytes().repeat(64 * 4);
+    let args = vec![Arg::Buffer(a), Arg::Buffer(b), Arg::Buffer(c), Arg::Buffer(vec![0xa5; 4 * 64 * 4])];
+    for lanes in [32u32, 64] {
+        let want = run(&source, "k", lanes, &args);
+        let ran = &want[..lanes as usize * 16];
+        assert!(ran.chunks(2).all(|h| h == [0x01, 0x3c]), "the emulator's gfx1250 WMMA: {ran:02x?}");
+        for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+            let options = Options { target, wmma: WmmaLowering::Mfma, ..Default::default() };
+            let got = run(&hotswap::translate(&source, &options).unwrap().bytes, "k", lanes, &args);
+            let at = got.iter().zip(&want).position(|(x, y)| x != y);
+            assert!(at.is_none(), "{target:?}, {lanes} lanes: D differs from byte {at:?}: {:02x?}", &got[at.unwrap_or(0) / 2 * 2..][..2]);
+        }
+    }
+}

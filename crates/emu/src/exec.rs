@@ -187,6 +187,7 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
         _ if m.starts_with("ds_") => return exec_ds(wave, wave_index, inst, group),
         "v_readlane_b32" | "v_readfirstlane_b32" | "v_writelane_b32" => return exec_lane_move(wave, inst),
         "v_permlane16_swap_b32_e32" | "v_permlane32_swap_b32_e32" => return exec_permlane_swap(wave, inst),
+        "v_swap_b32" => return exec_swap(wave, inst),
         _ if m.starts_with("global_") || m.starts_with("scratch_") || m.starts_with("flat_") => {
             let o = vmem_operands(inst).map_err(|e| unsupported(inst, e))?;
             return exec_vmem(wave, wave_index, inst, group, &o);
@@ -1014,6 +1015,23 @@ fn exec_permlane_swap(wave: &mut Wave, inst: &Instruction) -> Result<Flow, EmuEr
     for lane in 0..wave.lanes {
         wave.write_vreg_dwords(d, lane, &[dv[lane]])?;
         wave.write_vreg_dwords(s, lane, &[sv[lane]])?;
+    }
+    Ok(Flow::Next)
+}
+
+/// GFX9 v_swap_b32 vdst, vsrc: the two registers exchanged in the active lanes (the backend
+/// uses it for register shuffles, e.g. rotating a loop-carried register tuple).
+fn exec_swap(wave: &mut Wave, inst: &Instruction) -> Result<Flow, EmuError> {
+    let reg = |i: usize| match inst.operand(i).map(|o| o.value) {
+        Some(Operand::Reg(r)) if r.class == RegClass::Vgpr => Ok(Reg { dwords: 1, ..r }),
+        v => Err(unsupported(inst, format!("operand {v:?}"))),
+    };
+    let (d, s) = (reg(0)?, reg(1)?);
+    let exec = wave.exec;
+    for lane in (0..wave.lanes).filter(|&l| exec >> l & 1 != 0) {
+        let (dv, sv) = (wave.read_vreg(d, lane)? as u32, wave.read_vreg(s, lane)? as u32);
+        wave.write_vreg_dwords(d, lane, &[sv])?;
+        wave.write_vreg_dwords(s, lane, &[dv])?;
     }
     Ok(Flow::Next)
 }

@@ -11,6 +11,7 @@ use crate::RaiseError;
 use hx_isa::wmma::{Elem, Shape, Wmma};
 use hx_isa::{Instruction, Operand, Reg, RegClass, ValType};
 use hx_llvm::inkwell::values::{FloatValue, IntValue};
+use hx_llvm::inkwell::FloatPredicate;
 
 impl<'ctx> Raiser<'ctx, '_> {
     pub(super) fn wmma(&self, inst: &Instruction, m: &Wmma) -> Result<(), RaiseError> {
@@ -329,7 +330,26 @@ impl<'ctx> Raiser<'ctx, '_> {
             Ok(b.build_int_z_extend(h, i32t, "")?)
         };
         Ok(match ty {
-            Elem::F16 => half(self.ctx.f16_type())?,
+            Elem::F16 => {
+                // Rounded to odd in f32, then to nearest even in f16: the correctly rounded f16
+                // (f32 carries 13 more significant bits than f16 needs, and covers its range), in
+                // ten instructions instead of the backend's integer expansion of f64 -> f16 (~50).
+                // Round to odd: truncate towards zero, then set the last bit if inexact.
+                let f32t = self.ctx.f32_type();
+                let r = b.build_float_trunc(x, f32t, "")?;
+                let back = b.build_float_ext(r, self.ctx.f64_type(), "")?;
+                let inexact = b.build_float_compare(FloatPredicate::ONE, back, x, "")?;
+                let away = b.build_float_compare(FloatPredicate::OGT, self.call_f("llvm.fabs", back)?, self.call_f("llvm.fabs", x)?, "")?;
+                let bits = b.build_bit_cast(r, i32t, "")?.into_int_value();
+                let toward_zero = b.build_int_sub(bits, b.build_int_z_extend(away, i32t, "")?, "")?;
+                let odd = b.build_or(toward_zero, self.i32(1), "")?;
+                let odd = b.build_select(inexact, odd, bits, "")?.into_int_value();
+                let f = b.build_bit_cast(odd, f32t, "")?.into_float_value();
+                let h = b.build_float_trunc(f, self.ctx.f16_type(), "")?;
+                let h = b.build_bit_cast(h, self.ctx.i16_type(), "")?.into_int_value();
+                b.build_int_z_extend(h, i32t, "")?
+            }
+            // (The backend already lowers f64 -> bf16 by rounding to odd in f32.)
             Elem::BF16 => half(self.ctx.bf16_type())?,
             _ => {
                 let f = b.build_float_trunc(x, self.ctx.f32_type(), "")?;

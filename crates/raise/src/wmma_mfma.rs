@@ -222,6 +222,13 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// The F64 layout: per step, four k of each wave through v_mfma_f64_16x16x4_f64 (its
     /// k-chunk g in lane row g, fetched from the wave's half with ds_bpermute).
     ///
+    /// The steps run as a loop (its body: one or two steps of both waves), not unrolled: the
+    /// unrolled chains (16 to 64 MFMAs, each with its fetches and element conversions) made the
+    /// backend's cost, not the WMMA's, the translation's (wmma_fp8: 4,300 machine instructions,
+    /// 132 ms to translate; as a loop 687 and 33 ms). The accumulators and the rotated operand
+    /// registers are whole-wave values carried by phis; the backend keeps the loop in
+    /// whole-wave mode (tests: tests/tests/wmma_mfma.rs, diverged source waves included).
+    ///
     /// MFMA row i = 4p + g (D pair p, lane row g) stands for WMMA row
     /// sigma(i) = 8(g % 2) + 2p + g / 2, so that D pair p of both waves' MFMAs becomes WMMA
     /// elements 2p and 2p + 1 with one v_permlane32_swap ([`Raiser::swap32`]); C comes in by the
@@ -253,7 +260,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             }
             Ok(x)
         };
-        let mut acc: [Vec<FloatValue<'ctx>>; 2] = [Vec::new(), Vec::new()];
+        let mut acc: [Vec<BasicValueEnum<'ctx>>; 2] = [Vec::new(), Vec::new()];
         match c {
             WmmaC::Regs(regs) => {
                 let regs = regs.into_iter().map(|v| self.set_inactive(v)).collect::<Result<Vec<_>, _>>()?;
@@ -263,12 +270,12 @@ impl<'ctx> Raiser<'ctx, '_> {
                 };
                 for p in 0..4 {
                     let (x, y) = self.swap32(target, lanes, el(2 * p)?, el(2 * p + 1)?)?;
-                    acc[0].push(c_f64(x)?);
-                    acc[1].push(c_f64(y)?);
+                    acc[0].push(c_f64(x)?.into());
+                    acc[1].push(c_f64(y)?.into());
                 }
             }
             WmmaC::Const(k) => {
-                let k = c_f64(self.i32(k))?;
+                let k = c_f64(self.i32(k))?.into();
                 acc = [vec![k; 4], vec![k; 4]];
             }
         }
@@ -285,14 +292,8 @@ impl<'ctx> Raiser<'ctx, '_> {
         let addr = |row: IntValue<'ctx>, base: u64| -> Result<IntValue<'ctx>, RaiseError> {
             Ok(b.build_left_shift(b.build_or(row, self.i32(base), "")?, self.i32(2), "")?)
         };
-        // [operand][wave][h]
-        let mut addrs = [[[self.i32(0); 2]; 2]; 2];
-        for w in 0..2u64 {
-            for h in 0..2u64 {
-                addrs[0][w as usize][h as usize] = addr(sigma, 32 * w + 16 * h)?;
-                addrs[1][w as usize][h as usize] = addr(i, 32 * w + 16 * h)?;
-            }
-        }
+        // [operand][wave], for K half 0 (half 1: 16 lanes, 64 bytes on).
+        let addrs = [[addr(sigma, 0)?, addr(sigma, 32)?], [addr(i, 0)?, addr(i, 32)?]];
         // Element g of the chunk: its dword (16-bit: chunks 0-1 from the first of two, 2-3 from
         // the second; 8- and 4-bit: one dword, as a step's four elements start at a multiple of
         // 16 bits) and its place in that dword, past the step's first element.
@@ -317,40 +318,98 @@ impl<'ctx> Raiser<'ctx, '_> {
                 _ => return Err(self.err(inst, format!("{ty:?} elements on the f64 path"))),
             })
         };
-        // This lane's element of operand `o` (0 = A) for wave w's MFMA of step (h, e0).
-        let fetch = |o: usize, w: usize, h: usize, e0: usize| -> Result<FloatValue<'ctx>, RaiseError> {
-            let (regs, bits, ty) = if o == 0 { (av, a_bits, ta) } else { (bv, b_bits, tb) };
-            let ad = addrs[o][w][h];
-            let dw = e0 * bits / 32;
-            let mut v = self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), regs[dw].into()])?;
-            if bits == 16 {
-                let hi = self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), regs[dw + 1].into()])?;
-                v = self.select(lanes.half0, v, hi)?;
-            }
-            let shift = b.build_int_add(shifts[o], self.i32((e0 * bits % 32) as u64), "")?;
-            element(b.build_right_shift(v, shift, false, "")?, ty)
-        };
+        // The k loop: iteration j runs `unroll` steps, each operand's registers then rotated by
+        // the dwords they consumed so that the next iteration's start at index 0 again; after
+        // half the iterations the rotation is back at dword 0 and the K half h is 1.
+        // - 16-bit elements: a K half per iteration (no rotation; their conversion is cheap, so
+        //   the loop body stays small): wmma_f16 290 machine instructions, 412 executed (unrolled:
+        //   344 and 424; a step per iteration: 227 and 640, the rotation's moves).
+        // - 8- and 4-bit elements (conversions of ~15 instructions): one step, two for 4-bit
+        //   (whole dwords): wmma_fp8 687 machine instructions, 5,382 executed (unrolled: 4,300
+        //   and 4,300, and six times the translation time).
         let per_lane = s.k as usize / 2;
-        for t in 0..s.k as usize / 4 {
-            // WMMA k-steps 4t..4t+3 (the emulator's order: K half h, then element e0 + g).
-            let (h, e0) = (4 * t / per_lane, 4 * t % per_lane);
-            for w in 0..2 {
-                let (aw, bw) = (fetch(0, w, h, e0)?, fetch(1, w, h, e0)?);
-                let c: Vec<BasicValueEnum<'ctx>> = acc[w].iter().map(|&v| v.into()).collect();
-                let cv = self.vector(&c)?;
-                let f = self.intrinsic("llvm.amdgcn.mfma.f64.16x16x4f64", &[])?;
-                let args: Vec<BasicMetadataValueEnum<'ctx>> = vec![aw.into(), bw.into(), cv.into(), self.i32(0).into(), self.i32(0).into(), self.i32(0).into()];
-                let r = b.build_call(f, &args, "")?.try_as_basic_value().basic().ok_or_else(|| self.err(inst, "the f64 MFMA returns nothing"))?;
-                let r = r.into_vector_value();
-                acc[w] = (0..4).map(|p| Ok(b.build_extract_element(r, self.i32(p), "")?.into_float_value())).collect::<Result<_, RaiseError>>()?;
+        let half_steps = per_lane / 4;
+        let unroll = match (a_bits.min(b_bits), a_bits.max(b_bits)) {
+            (16, _) => half_steps,
+            (4, _) => 2,
+            _ => 1,
+        };
+        let iters = s.k as usize / 4 / unroll;
+        for (regs, bits) in [(av, a_bits), (bv, b_bits)] {
+            if regs.len() * 32 != per_lane * bits {
+                return Err(self.err(inst, format!("{} operand dwords for K = {} of {bits}-bit elements", regs.len(), s.k)));
             }
         }
+        let as_vec = |regs: &[IntValue<'ctx>]| -> Result<_, RaiseError> {
+            let vals: Vec<BasicValueEnum<'ctx>> = regs.iter().map(|&v| v.into()).collect();
+            self.vector(&vals)
+        };
+        let ops_in = [as_vec(av)?, as_vec(bv)?];
+        let acc_in = [self.vector(&acc[0])?, self.vector(&acc[1])?];
+        let pre = self.current_block()?;
+        let body = self.ctx.append_basic_block(self.func, "wmma_k");
+        let done = self.ctx.append_basic_block(self.func, "wmma_k_done");
+        b.build_unconditional_branch(body)?;
+        b.position_at_end(body);
+        let i32t = self.ctx.i32_type();
+        let j = b.build_phi(i32t, "j")?;
+        let ops_phi = [b.build_phi(ops_in[0].get_type(), "a")?, b.build_phi(ops_in[1].get_type(), "b")?];
+        let acc_phi = [b.build_phi(acc_in[0].get_type(), "acc0")?, b.build_phi(acc_in[1].get_type(), "acc1")?];
+        j.add_incoming(&[(&self.i32(0), pre)]);
+        for o in 0..2 {
+            ops_phi[o].add_incoming(&[(&ops_in[o], pre)]);
+            acc_phi[o].add_incoming(&[(&acc_in[o], pre)]);
+        }
+        let jv = j.as_basic_value().into_int_value();
+        let ops = ops_phi.map(|p| p.as_basic_value().into_vector_value());
+        let second_half = b.build_int_compare(IntPredicate::UGE, jv, self.i32((iters / 2) as u64), "")?;
+        let h_off = b.build_select(second_half, self.i32(64), self.i32(0), "")?.into_int_value();
+        let dword = |o: usize, i: usize| -> Result<IntValue<'ctx>, RaiseError> { Ok(b.build_extract_element(ops[o], self.i32(i as u64), "")?.into_int_value()) };
+        // This lane's element of operand `o` (0 = A) for wave w's MFMA of step u of the iteration.
+        let fetch = |o: usize, w: usize, u: usize| -> Result<FloatValue<'ctx>, RaiseError> {
+            let (bits, ty) = if o == 0 { (a_bits, ta) } else { (b_bits, tb) };
+            let ad = b.build_int_add(addrs[o][w], h_off, "")?;
+            let (dw, within) = (4 * u * bits / 32, 4 * u * bits % 32);
+            let mut v = self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), dword(o, dw)?.into()])?;
+            if bits == 16 {
+                let hi = self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), dword(o, dw + 1)?.into()])?;
+                v = self.select(lanes.half0, v, hi)?;
+            }
+            let shift = b.build_int_add(shifts[o], self.i32(within as u64), "")?;
+            element(b.build_right_shift(v, shift, false, "")?, ty)
+        };
+        let mut acc_v = acc_phi.map(|p| p.as_basic_value().into_vector_value());
+        let f = self.intrinsic("llvm.amdgcn.mfma.f64.16x16x4f64", &[])?;
+        for u in 0..unroll {
+            for w in 0..2 {
+                let (aw, bw) = (fetch(0, w, u)?, fetch(1, w, u)?);
+                let args: Vec<BasicMetadataValueEnum<'ctx>> = vec![aw.into(), bw.into(), acc_v[w].into(), self.i32(0).into(), self.i32(0).into(), self.i32(0).into()];
+                let r = b.build_call(f, &args, "")?.try_as_basic_value().basic().ok_or_else(|| self.err(inst, "the f64 MFMA returns nothing"))?;
+                acc_v[w] = r.into_vector_value();
+            }
+        }
+        let rotate = |o: usize, by: usize| -> Result<_, RaiseError> {
+            let n = ops[o].get_type().get_size() as usize;
+            let mask: Vec<_> = (0..n).map(|i| self.i32(((i + by) % n) as u64)).collect();
+            Ok(b.build_shuffle_vector(ops[o], ops[o].get_type().get_poison(), hx_llvm::inkwell::types::VectorType::const_vector(&mask), "")?)
+        };
+        let next_ops = [rotate(0, unroll * a_bits / 8)?, rotate(1, unroll * b_bits / 8)?];
+        let next = b.build_int_add(jv, self.i32(1), "")?;
+        let end = self.current_block()?;
+        j.add_incoming(&[(&next, end)]);
+        for o in 0..2 {
+            ops_phi[o].add_incoming(&[(&next_ops[o], end)]);
+            acc_phi[o].add_incoming(&[(&acc_v[o], end)]);
+        }
+        let more = b.build_int_compare(IntPredicate::ULT, next, self.i32(iters as u64), "")?;
+        b.build_conditional_branch(more, body, done)?;
+        b.position_at_end(done);
         // D: round once (a NaN to the default quiet NaN), then to the WMMA layout.
         let mut el = vec![self.i32(0); 8];
         for p in 0..4 {
             let mut r = Vec::new();
-            for a in &acc {
-                let v = a[p];
+            for a in &acc_v {
+                let v = b.build_extract_element(*a, self.i32(p as u64), "")?.into_float_value();
                 let nan = b.build_float_compare(FloatPredicate::UNO, v, v, "")?;
                 let v = b.build_select(nan, f64t.const_float(f64::NAN), v, "")?.into_float_value();
                 r.push(self.from_f64(v, s.d)?);
