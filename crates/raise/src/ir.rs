@@ -418,12 +418,15 @@ impl<'ctx> Raiser<'ctx, '_> {
         let z = self.b.build_left_shift(z, self.i32(20), "")?;
         let v0 = self.b.build_or(self.b.build_or(x, y, "")?, z, "tid")?;
         self.b.build_store(self.fixed_slot(&self.vgpr, 0)?, v0)?;
-        // Architected workgroup IDs: TTMP9 = x, TTMP7 = y | z << 16; TTMP6 = 0 (no cluster).
+        // Architected workgroup IDs: TTMP9 = x, TTMP7 = y | z << 16 (16 bits each); TTMP6 = 0
+        // (no cluster). y masked to its field, as the register holds it: the source's
+        // `ttmp7 >> 16` then folds to z's field instead of being computed.
         let wx = self.call("llvm.amdgcn.workgroup.id.x", &[], &[])?;
         let wy = self.call("llvm.amdgcn.workgroup.id.y", &[], &[])?;
         let wz = self.call("llvm.amdgcn.workgroup.id.z", &[], &[])?;
         let ttmp = |i| self.fixed_slot(&self.ttmp, i);
         self.b.build_store(ttmp(9)?, wx)?;
+        let wy = self.b.build_and(wy, self.i32(0xffff), "")?;
         let wz = self.b.build_left_shift(wz, self.i32(16), "")?;
         self.b.build_store(ttmp(7)?, self.b.build_or(wy, wz, "")?)?;
         if let Some(s) = abi.kernarg_ptr_sgpr {
