@@ -173,6 +173,14 @@ fn run_group(
     let (vgprs, agprs) = register_files(d, generation).map_err(|e| EmuError::Launch(format!("kernel {}: {e}", k.name)))?;
     let lds_size = d.group_segment_fixed_size as usize + dispatch.dynamic_lds as usize;
     let private = d.private_segment_fixed_size as usize;
+    // ENABLE_VGPR_WORKITEM_ID: how many IDs the hardware writes into v0 (x; x, y; x, y, z); the
+    // fields of the others read 0 (the backends use v0 unmasked as x in a kernel with x only).
+    let ids = d.field(generation, "ENABLE_VGPR_WORKITEM_ID").unwrap_or(2);
+    let id_mask = match ids {
+        0 => 0x3ff,
+        1 => 0xf_ffff,
+        _ => 0x3fff_ffff,
+    };
     let mut waves = Vec::with_capacity(nwaves);
     for w in 0..nwaves {
         let mut wave = Wave::new(lanes, vgprs, agprs);
@@ -185,8 +193,8 @@ fn run_group(
             }
             wave.exec |= 1 << lane;
             let (x, y, z) = (i as u32 % size[0], i as u32 / size[0] % size[1], i as u32 / (size[0] * size[1]));
-            // Work-item IDs packed in v0: x | y << 10 | z << 20 (gfx90a+ and GFX11+).
-            wave.set_v(0, lane, x | y << 10 | z << 20)?;
+            // Work-item IDs packed in v0: x | y << 10 | z << 20 (gfx90a+ and GFX11+), the enabled ones.
+            wave.set_v(0, lane, (x | y << 10 | z << 20) & id_mask)?;
         }
         init_sgprs(&mut wave, k, generation, wg, kernarg_addr, mem)?;
         waves.push(wave);

@@ -57,6 +57,9 @@ pub struct KernelAbi {
     /// 3:2) and FP_DENORM (f32 in 5:4, f16/f64 in 7:6). The raised code assumes these all
     /// the time (round to nearest even; denormals as the kernel attributes say).
     pub entry_mode: u8,
+    /// ENABLE_VGPR_WORKITEM_ID: the work-item IDs the hardware writes into v0 (0: x; 1: x, y;
+    /// 2: x, y, z); the fields of the others are 0.
+    pub workitem_ids: u8,
 }
 
 impl KernelAbi {
@@ -99,6 +102,7 @@ impl KernelAbi {
             kernarg_size: d.kernarg_size,
             uses_lds: false,
             entry_mode,
+            workitem_ids: d.field(hx_codeobj::descriptor::Generation::Gfx125, "ENABLE_VGPR_WORKITEM_ID").unwrap_or(2).min(2) as u8,
         })
     }
 }
@@ -410,13 +414,13 @@ impl<'ctx> Raiser<'ctx, '_> {
         // EXEC: the threads that exist in this thread's source wave.
         let all = self.ballot_half(self.ctx.bool_type().const_all_ones())?;
         self.b.build_store(self.exec, all)?;
-        // Packed work-item IDs in v0.
-        let x = self.call("llvm.amdgcn.workitem.id.x", &[], &[])?;
-        let y = self.call("llvm.amdgcn.workitem.id.y", &[], &[])?;
-        let z = self.call("llvm.amdgcn.workitem.id.z", &[], &[])?;
-        let y = self.b.build_left_shift(y, self.i32(10), "")?;
-        let z = self.b.build_left_shift(z, self.i32(20), "")?;
-        let v0 = self.b.build_or(self.b.build_or(x, y, "")?, z, "tid")?;
+        // Packed work-item IDs in v0, the ones the source descriptor enables (the target's then
+        // need not set up the others, nor the code mask them out of its v0).
+        let mut v0 = self.call("llvm.amdgcn.workitem.id.x", &[], &[])?;
+        for (dim, shift) in [("y", 10u64), ("z", 20)].into_iter().take(abi.workitem_ids as usize) {
+            let id = self.call(&format!("llvm.amdgcn.workitem.id.{dim}"), &[], &[])?;
+            v0 = self.b.build_or(v0, self.b.build_left_shift(id, self.i32(shift), "")?, "")?;
+        }
         self.b.build_store(self.fixed_slot(&self.vgpr, 0)?, v0)?;
         // Architected workgroup IDs: TTMP9 = x, TTMP7 = y | z << 16 (16 bits each); TTMP6 = 0
         // (no cluster). y masked to its field, as the register holds it: the source's

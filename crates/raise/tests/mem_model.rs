@@ -24,6 +24,7 @@ fn raise(body: &str) -> Vec<(GpuTarget, String)> {
         kernarg_size: 16,
         uses_lds: false,
         entry_mode: 0xf0,
+        workitem_ids: 2,
     };
     let mut out = Vec::new();
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {

@@ -73,6 +73,7 @@ pub fn raise_code(code: &[u8]) -> Result<String, String> {
         kernarg_size: 16,
         uses_lds: false,
         entry_mode: 0xf0,
+        workitem_ids: 2,
     };
     let ctx = hx_llvm::inkwell::context::Context::create();
     let module = ctx.create_module("raised");
