@@ -14,6 +14,7 @@
 use std::ffi::{CStr, CString};
 use std::sync::Once;
 
+pub mod kernarg_loads;
 pub mod lane_bits;
 pub use inkwell;
 pub use llvm_sys;
@@ -202,14 +203,16 @@ impl OptLevel {
     /// instcombine must not verify its fixpoint: a miss would be an `LLVM ERROR` (abort).
     /// [`LANE_BITS`] runs once the registers are SSA values (after SROA), before instcombine
     /// reshapes the bit reads it looks for; `adce` then removes the mask phi cycles left
-    /// without uses (instcombine keeps them), and with them their ballots. Run it with [`run_pipeline`] (`;` separates steps).
+    /// without uses (instcombine keeps them), and with them their ballots. [`KERNARG_LOADS`]
+    /// runs after the function passes, once the address arithmetic is folded to
+    /// `ptrtoint + C`. Run it with [`run_pipeline`] (`;` separates steps).
     pub fn raised_pipeline(self) -> &'static str {
         match self {
             OptLevel::O2 => concat!(
                 "function(simplifycfg,sroa<modify-cfg>);hx-lane-bits;function(adce,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,",
                 "early-cse<memssa>,speculative-execution,correlated-propagation,simplifycfg,",
-                "instcombine<no-verify-fixpoint>,aggressive-instcombine,gvn,simplifycfg,infer-alignment),",
-                "amdgpu-attributor"
+                "instcombine<no-verify-fixpoint>,aggressive-instcombine,gvn,simplifycfg,infer-alignment);",
+                "hx-kernarg-loads;amdgpu-attributor"
             ),
             o => o.pipeline(),
         }
@@ -341,12 +344,17 @@ pub fn emit_verified(module: &Module<'_>, name: &str, tm: &TargetMachine, opt: O
     emit_verified_with(module, name, tm, opt.pipeline(), emit)
 }
 
-/// Runs a middle-end pipeline: LLVM pass pipelines separated by `;`, where the step
-/// [`LANE_BITS`] is this crate's own rewrite of lane-mask bit reads (lane_bits.rs).
+/// Runs a middle-end pipeline: LLVM pass pipelines separated by `;`, where the steps
+/// [`LANE_BITS`] and [`KERNARG_LOADS`] are this crate's own rewrites (lane_bits.rs,
+/// kernarg_loads.rs).
 pub fn run_pipeline(module: &Module<'_>, name: &str, tm: &TargetMachine, passes: &str) -> Result<()> {
     for step in passes.split(';') {
         if step == LANE_BITS {
             lane_bits::rewrite(module);
+            continue;
+        }
+        if step == KERNARG_LOADS {
+            kernarg_loads::rewrite(module);
             continue;
         }
         module.run_passes(step, tm, PassBuilderOptions::create()).map_err(|e| LlvmError::Passes {
@@ -360,6 +368,9 @@ pub fn run_pipeline(module: &Module<'_>, name: &str, tm: &TargetMachine, passes:
 
 /// The pipeline step that reads threads' own bits of ballot-built masks without the masks.
 pub const LANE_BITS: &str = "hx-lane-bits";
+
+/// The pipeline step that loads kernel arguments through the kernarg pointer (kernarg_loads.rs).
+pub const KERNARG_LOADS: &str = "hx-kernarg-loads";
 
 /// [`emit_verified`] with the middle-end pipeline `passes` (e.g. [`OptLevel::raised_pipeline`]);
 /// the backend's optimisation level is the target machine's.
