@@ -14,7 +14,8 @@ use hx_llvm::inkwell::module::Module;
 use hx_llvm::inkwell::types::BasicTypeEnum;
 use hx_llvm::inkwell::values::{BasicMetadataValueEnum, FunctionValue, IntValue, PointerValue};
 use hx_llvm::inkwell::{AddressSpace, IntPredicate};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use crate::structure::RestoreTo;
 
 #[path = "wmma_ir.rs"]
 mod wmma_ir;
@@ -294,6 +295,9 @@ fn raise_inner<'ctx>(
     }
     r.b.build_unconditional_branch(r.blocks[&graph.blocks[0].start])?;
     let st = crate::structure::recover(&graph);
+    // EXEC at the end of the blocks that enter recovered loops (what their closing restores give).
+    let loop_entries: HashSet<usize> = st.restore_to.values().filter_map(|t| if let RestoreTo::LoopEntry(b) = t { Some(*b) } else { None }).collect();
+    let mut entry_exec: HashMap<usize, IntValue<'ctx>> = HashMap::new();
     for (i, bl) in graph.blocks.iter().enumerate() {
         r.b.position_at_end(r.blocks[&bl.start]);
         r.exec_full = st.known_on_entry[i];
@@ -305,12 +309,19 @@ fn raise_inner<'ctx>(
                 r.active_memo.set(None);
             }
             r.inst(inst)?;
+            if let Some(&to) = st.restore_to.get(&inst.offset) {
+                r.restore_exec(inst, to, &entry_exec)?;
+            }
             if writes_exec {
                 r.active_memo.set(r.fresh_active.take());
             }
             if st.known_after.contains(&inst.offset) {
                 r.exec_full = true;
             }
+        }
+        if loop_entries.contains(&i) {
+            let v = r.b.build_load(i32t, r.exec, "loop_entry_exec")?.into_int_value();
+            entry_exec.insert(i, v);
         }
         match bl.exit {
             Exit::Call { ret } => r.call_exit(bl.insts.last().expect("a call ends its block"), ret, &graph)?,
@@ -329,6 +340,29 @@ fn raise_inner<'ctx>(
 }
 
 impl<'ctx> Raiser<'ctx, '_> {
+    /// After a region's closing restore (`s_or_b32 exec_lo, exec_lo, sX`, raised as such):
+    /// EXEC is the value structure recovery proved it to be, the same in every thread (and SCC,
+    /// which the restore also writes, follows it). The loop masks that only fed the restore
+    /// then have no use left, and the optimiser drops them with their ballots.
+    fn restore_exec(&self, inst: &Instruction, to: RestoreTo, entry_exec: &HashMap<usize, IntValue<'ctx>>) -> Result<(), RaiseError> {
+        let v = match to {
+            RestoreTo::Saved(sx) => {
+                let slot = self.sreg_slot(RegClass::Sgpr, sx as usize, inst)?.ok_or_else(|| self.err(inst, format!("s{sx}")))?;
+                self.b.build_load(self.ctx.i32_type(), slot, "")?.into_int_value()
+            }
+            // (Blocks are raised in address order; an entry block after its loop keeps the
+            // computed value.)
+            RestoreTo::LoopEntry(b) => match entry_exec.get(&b) {
+                Some(&v) => v,
+                None => return Ok(()),
+            },
+        };
+        self.b.build_store(self.exec, v)?;
+        let nonzero = self.b.build_int_compare(IntPredicate::NE, v, self.i32(0), "")?;
+        self.b.build_store(self.scc, nonzero)?;
+        Ok(())
+    }
+
     fn err(&self, inst: &Instruction, msg: impl Into<String>) -> RaiseError {
         RaiseError::at(self.kernel, inst.offset, inst.mnemonic(), msg)
     }

@@ -38,7 +38,7 @@ use crate::cfg::{Cfg, Cond, Exit};
 use crate::ir::is_modifier;
 use hx_emu::alu::table::{self as alu, Flag, Op};
 use hx_isa::{InstOperand, Instruction, Kind, Operand, Reg, RegClass};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Scalar state as bits: s0..s105, then VCC_LO, VCC_HI, M0, SCC, ttmp0..15.
 type Set = u128;
@@ -58,6 +58,20 @@ pub struct Structure {
     pub known_on_entry: Vec<bool>,
     /// Offsets of restores after which the thread's EXEC bit is known to be set again.
     pub known_after: HashSet<usize>,
+    /// Restores closing a recovered region, by offset, and the EXEC they give (the same in
+    /// every thread, see the module comment).
+    pub restore_to: HashMap<usize, RestoreTo>,
+}
+
+/// The EXEC a region's closing `s_or_b32 exec_lo, exec_lo, sX` gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RestoreTo {
+    /// sX itself (this SGPR): an if-then whose head saved EXEC in sX before narrowing it (EXEC
+    /// stays within sX, and the body does not write sX, which is live at the join).
+    Saved(u32),
+    /// The EXEC on the loop's entry edge, at the end of this block (the exit mask and EXEC make
+    /// it up again).
+    LoopEntry(usize),
 }
 
 fn reg_bits(r: Reg) -> Set {
@@ -905,7 +919,7 @@ fn live_after_restore(g: &Cfg, succ: &[Vec<usize>], effects: &[Vec<Effect>], liv
 pub fn recover(g: &Cfg) -> Structure {
     let n = g.blocks.len();
     let Some((succ, preds)) = edges_of(g) else {
-        return Structure { head: vec![false; n], known_on_entry: vec![false; n], known_after: HashSet::new() };
+        return Structure { head: vec![false; n], known_on_entry: vec![false; n], known_after: HashSet::new(), restore_to: HashMap::new() };
     };
     let effects = effects_of(g);
     let live = live_in(g, &succ, &effects);
@@ -1008,7 +1022,21 @@ pub fn recover(g: &Cfg) -> Structure {
             break;
         }
     }
-    Structure { head, known_on_entry: known, known_after: after }
+    let restore_to = restores
+        .iter()
+        .filter_map(|&(at, b, save)| {
+            let to = match save {
+                Some(_) => {
+                    let inst = g.blocks.iter().flat_map(|bl| bl.insts.iter()).find(|i| i.offset == at)?;
+                    let ExecUse::Restore(sx) = exec_use(inst) else { return None };
+                    RestoreTo::Saved(sx)
+                }
+                None => RestoreTo::LoopEntry(b),
+            };
+            Some((at, to))
+        })
+        .collect();
+    Structure { head, known_on_entry: known, known_after: after, restore_to }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use hx_codeobj::CodeObject;
 use hx_llvm::inkwell::context::Context;
 use hx_llvm::GpuTarget;
 use hx_raise::cfg::{self, Cfg};
-use hx_raise::structure::{recover, Structure};
+use hx_raise::structure::{recover, RestoreTo, Structure};
 use hx_raise::{raise_kernel, KernelAbi};
 
 fn assemble(body: &str) -> Vec<u8> {
@@ -227,6 +227,36 @@ fn divergent_loops_become_per_thread_loops_where_proven() {
         let (g, s) = analyse(&asm);
         assert!(heads(&g, &s).is_empty(), "{what}: recovered");
     }
+}
+
+/// The raised IR of `asm` after the raised pipeline (as hx-lower runs it), as text.
+fn optimized(asm: &str) -> String {
+    let code = assemble(asm);
+    let abi = KernelAbi { kernarg_ptr_sgpr: Some(0), preload: None, private_segment_size: 0, group_segment_size: 256, kernarg_size: 16, uses_lds: false, entry_mode: 0xf0, workitem_ids: 2 };
+    let ctx = Context::create();
+    let module = ctx.create_module("raised");
+    raise_kernel(&ctx, &module, "k", &code, &abi).unwrap();
+    let ir = module.print_to_string().to_string();
+    let o = hx_llvm::OptLevel::O2;
+    String::from_utf8(hx_llvm::compile_ir_with(&ir, "k", GpuTarget::Gfx942, o, o.raised_pipeline(), hx_llvm::Emit::LlvmIr).unwrap()).unwrap()
+}
+
+#[test]
+fn closing_restores_give_exec_its_entry_value() {
+    // A loop's restore gives the EXEC of its entry edge: EXEC read after the loop is the
+    // kernel's entry ballot, and the exit mask's ballot in the loop, which only fed the
+    // restore, goes.
+    let asm = divergent_loop("global_store_b32 v0, v1, s[2:3] offset:64", "s_mov_b32 s9, exec_lo
+    v_mov_b32_e32 v2, s9
+    global_store_b32 v0, v2, s[2:3] offset:128");
+    let (g, s) = analyse(&asm);
+    let restore = at(&g, "s_or_b32 exec_lo, exec_lo, s4");
+    assert!(matches!(s.restore_to.get(&restore), Some(RestoreTo::LoopEntry(_))), "{:?}", s.restore_to);
+    let ir = optimized(&asm);
+    assert_eq!(ir.matches("call i64 @llvm.amdgcn.ballot").count(), 1, "{ir}");
+    // An if-then's restore gives the mask its head saved (s5).
+    let (g, s) = analyse(&if_then("s_and_saveexec_b32 s5, vcc_lo", STORE, ""));
+    assert_eq!(s.restore_to.get(&at(&g, "s_or_b32 exec_lo")), Some(&RestoreTo::Saved(5)));
 }
 
 #[test]
