@@ -338,14 +338,21 @@ fn iu8_shape() {
 /// Runs every kernel of `ir` (buffers: `args` dwords each, all random bits or finite f16) on
 /// the gfx1250 original and both MFMA translations, one and two source waves.
 fn check_module(ir: &str, kernels: &[&str], args: usize) {
+    check_module_with(ir, kernels, &|seed| {
+        let spread = (seed > 1).then_some(4 * seed);
+        (0..args).map(|i| Arg::Buffer(buffer(Elem::F16, 4096, seed * 31 + i as u64, spread))).collect()
+    });
+}
+
+/// [`check_module`] with the buffers `bufs(seed)` for seeds 1 to 3.
+fn check_module_with(ir: &str, kernels: &[&str], bufs: &dyn Fn(u64) -> Vec<Arg>) {
     let obj = hx_llvm::compile_ir(ir, "wmma", GpuTarget::Gfx1250, hx_llvm::OptLevel::O2, hx_llvm::Emit::Object).unwrap_or_else(|e| panic!("{e}\n{ir}"));
     let source = hx_relink::link(&obj).unwrap();
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
         let options = Options { target, wmma: WmmaLowering::Mfma, ..Default::default() };
         let translated = hotswap::translate(&source, &options).unwrap().bytes;
         for seed in 1..=3u64 {
-            let spread = (seed > 1).then_some(4 * seed);
-            let bufs: Vec<Arg> = (0..args).map(|i| Arg::Buffer(buffer(Elem::F16, 4096, seed * 31 + i as u64, spread))).collect();
+            let bufs = bufs(seed);
             for lanes in [32u32, 64] {
                 for k in kernels {
                     let co = |bytes: &[u8]| {
@@ -561,4 +568,48 @@ declare <8 x half> @llvm.amdgcn.wmma.f16.16x16x32.f16.v8f16.v16f16(i1, <16 x hal
             assert!(at.is_none(), "{target:?}, {lanes} lanes: D differs from byte {at:?}: {:02x?}", &got[at.unwrap_or(0) / 2 * 2..][..2]);
         }
     }
+}
+
+/// Chained WMMAs (C is the previous D, in the same registers) take the previous D in its MFMA
+/// layout: a plain f32 chain, one with C negated, one where an instruction writes into D
+/// between the two (the chain must be dropped there), and f16 ones on the f64 path (gfx942) and
+/// gfx950's own MFMA, against the gfx1250 original.
+#[test]
+fn chained_wmmas() {
+    const F32: &str = "llvm.amdgcn.wmma.f32.16x16x4.f32.v8f32.v2f32";
+    let mut ir = header("ptr addrspace(1) %pa, ptr addrspace(1) %pb, ptr addrspace(1) %pc, ptr addrspace(1) %pd, ptr addrspace(1) %pe, ptr addrspace(1) %pf");
+    ir += &format!(
+        "  %qa = getelementptr <2 x float>, ptr addrspace(1) %pa, i64 %t
+  %a = load <2 x float>, ptr addrspace(1) %qa, align 4
+  %qb = getelementptr <2 x float>, ptr addrspace(1) %pb, i64 %t
+  %b = load <2 x float>, ptr addrspace(1) %qb, align 4
+  %qc = getelementptr <8 x float>, ptr addrspace(1) %pc, i64 %t
+  %c = load <8 x float>, ptr addrspace(1) %qc, align 4
+  %d1 = call <8 x float> @{F32}(i1 false, <2 x float> %a, i1 false, <2 x float> %b, i16 0, <8 x float> %c, i1 false, i1 false)
+  %d2 = call <8 x float> @{F32}(i1 false, <2 x float> %b, i1 false, <2 x float> %a, i16 0, <8 x float> %d1, i1 false, i1 false)
+  %d3 = call <8 x float> @{F32}(i1 false, <2 x float> %a, i1 false, <2 x float> %a, i16 1, <8 x float> %d2, i1 false, i1 false)
+  %e = extractelement <8 x float> %d3, i64 2
+  %e1 = fadd float %e, 1.0
+  %d3x = insertelement <8 x float> %d3, float %e1, i64 2
+  %d4 = call <8 x float> @{F32}(i1 false, <2 x float> %b, i1 false, <2 x float> %b, i16 0, <8 x float> %d3x, i1 false, i1 false)
+  %qd = getelementptr <8 x float>, ptr addrspace(1) %pd, i64 %t
+  store <8 x float> %d4, ptr addrspace(1) %qd, align 4
+  %qe = getelementptr <16 x half>, ptr addrspace(1) %pe, i64 %t
+  %h = load <16 x half>, ptr addrspace(1) %qe, align 4
+  %g1 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %h, i1 false, <16 x half> %h, i16 0, <8 x float> %c, i1 false, i1 false)
+  %g2 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %h, i1 false, <16 x half> %h, i16 1, <8 x float> %g1, i1 false, i1 false)
+  %qf = getelementptr <8 x float>, ptr addrspace(1) %pf, i64 %t
+  store <8 x float> %g2, ptr addrspace(1) %qf, align 4
+  ret void
+}}
+declare <8 x float> @{F32}(i1, <2 x float>, i1, <2 x float>, i16, <8 x float>, i1, i1)
+{F16_WMMA}
+{FOOTER}"
+    );
+    // Finite f32 A, B and C of a few binades (adding 1.0 to D shows), f16 for the f64 path.
+    let bufs = |seed: u64| -> Vec<Arg> {
+        let f = |i: u64, e: Elem| Arg::Buffer(buffer(e, 1024, seed * 31 + i, Some(3)));
+        vec![f(0, Elem::F32), f(1, Elem::F32), f(2, Elem::F32), Arg::Buffer(vec![0; 4096]), f(4, Elem::F16), Arg::Buffer(vec![0; 4096])]
+    };
+    check_module_with(&ir, &["k"], &bufs);
 }

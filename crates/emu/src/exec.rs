@@ -672,6 +672,9 @@ pub fn neg_abs_type(op: &alu::AluOp, k: usize) -> Option<alu::Ty> {
             crate::alu::cmp::CmpKind::Class { .. } if k == 0 => op.srcs.first().copied(),
             _ => None,
         },
+        // VOP3 v_cndmask_b32 takes float input modifiers on its two data sources: sign-bit
+        // operations on the 32-bit values (LLVM folds fneg/fabs of a select into them).
+        alu::Op::Cndmask if k < 2 => Some(alu::Ty::F32),
         _ => op.srcs.get(k).copied().filter(|t| t.is_float()),
     }
 }

@@ -154,6 +154,9 @@ struct Raiser<'ctx, 'a> {
     mfma_target: Option<hx_llvm::GpuTarget>,
     /// The kernel's one block that the run-time refusals ([`Raiser::trap_if`]) branch to.
     trap_bb: std::cell::Cell<Option<BasicBlock<'ctx>>>,
+    /// The last MFMA-path WMMA's D in its MFMA layout, while its registers still hold it
+    /// (wmma_mfma.rs: a WMMA whose C is that D takes it from there).
+    wmma_chain: std::cell::RefCell<Option<wmma_mfma::WmmaChain<'ctx>>>,
 }
 
 /// Raises the kernel `name` (machine code `code`, entry state `abi`) into `module` as
@@ -281,6 +284,7 @@ fn raise_inner<'ctx>(
         pc_base: prog.base,
         mfma_target,
         trap_bb: std::cell::Cell::new(None),
+        wmma_chain: std::cell::RefCell::new(None),
     };
     let mut abi = abi.clone();
     abi.uses_lds = graph
@@ -302,7 +306,9 @@ fn raise_inner<'ctx>(
         r.b.position_at_end(r.blocks[&bl.start]);
         r.exec_full = st.known_on_entry[i];
         r.active_memo.set(None);
+        r.wmma_chain.replace(None);
         for inst in &bl.insts {
+            wmma_mfma::keep_chain(&r.wmma_chain, inst);
             let writes_exec = crate::structure::writes_exec(inst);
             if writes_exec {
                 r.exec_full = false;

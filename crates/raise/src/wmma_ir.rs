@@ -32,6 +32,8 @@ impl<'ctx> Raiser<'ctx, '_> {
             let results = self.wmma_mfma(inst, s, (ta, tb), &plan, &mods, a, b)?;
             return self.write_wmma_d(inst, s, d, results);
         }
+        // This WMMA writes D without an MFMA layout to chain from.
+        self.wmma_chain.replace(None);
         let WmmaMods { a_signed, b_signed, neg_a, neg_b, neg_c, abs_c } = mods;
         let int = s.d == Elem::I32;
         let (i32t, f64t) = (self.ctx.i32_type(), self.ctx.f64_type());
@@ -97,6 +99,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         let (c_regs, c_const) = match self.wmma_c(inst, s)? {
             WmmaC::Regs(r) => (Some(r), 0),
             WmmaC::Const(k) => (None, k),
+            WmmaC::Chained(_) => return Err(self.err(inst, "a chained C on the cross-lane path")),
         };
         // The eight sums, each in the order the emulator adds (C, then k in order): element by
         // element across the eight outputs, so that only the A dword in use per output is live
@@ -376,6 +379,8 @@ pub(super) enum WmmaC<'ctx> {
     Regs(Vec<IntValue<'ctx>>),
     /// One constant (bits of the C type) for every element.
     Const(u64),
+    /// The previous WMMA's D, still in its MFMA layout (per source wave; crate::wmma_mfma).
+    Chained([Vec<IntValue<'ctx>>; 2]),
 }
 
 /// An element as the type it is summed in.

@@ -41,6 +41,46 @@ struct Lanes<'ctx> {
     row_even: IntValue<'ctx>,
 }
 
+/// A WMMA's D as its MFMA chains left it (per source wave: the MFMA-layout values the next
+/// chain would otherwise rebuild from the registers with lane moves), for as long as the D
+/// registers hold it. A WMMA whose C is exactly those registers, on the same MFMA with C of the
+/// same type, starts from these (c = wmma(a0, b0, c); c = wmma(a1, b1, c) in unrolled K loops):
+/// no gather after the first, no spread (or f64 swap) before the second.
+pub(super) struct WmmaChain<'ctx> {
+    /// D's first VGPR and dwords.
+    d: (u16, u8),
+    /// The MFMA the values are laid out for, and D's element type.
+    mfma: &'static str,
+    d_type: Elem,
+    /// Native layouts: each wave's four MFMA D dwords (f32 NaNs already the default NaN, as the
+    /// registers hold them). F64: each wave's four D pairs' elements, rounded to D's type.
+    values: [Vec<IntValue<'ctx>>; 2],
+}
+
+/// Forgets the chain before `inst` unless `inst` leaves D's registers alone: it names none of
+/// them and addresses no VGPR indirectly (M0-relative moves, s_set_vgpr_msb); and unless it
+/// leaves EXEC alone: D was written where EXEC was set, so a WMMA under another EXEC (the other
+/// source wave's, in an if-else without branches) finds its lanes' old C in those registers. A
+/// WMMA decides for itself. (Block starts forget it too: its values are this block's.)
+pub(super) fn keep_chain(chain: &std::cell::RefCell<Option<WmmaChain<'_>>>, inst: &Instruction) {
+    let Some((first, n)) = chain.borrow().as_ref().map(|c| c.d) else { return };
+    if inst.wmma().is_some() {
+        return;
+    }
+    let m = inst.mnemonic();
+    let indirect = m.contains("rel") || m.contains("gpr_idx") || m.contains("vgpr_msb");
+    let touches = inst.operands().any(|o| match o.value {
+        hx_isa::Operand::Reg(r) if matches!(r.class, hx_isa::RegClass::Vgpr) => {
+            let (a, b) = (r.index as u32, r.index as u32 + r.dwords.max(1) as u32);
+            a < first as u32 + n as u32 && first as u32 <= b - 1
+        }
+        _ => false,
+    });
+    if indirect || touches || crate::structure::writes_exec(inst) {
+        chain.replace(None);
+    }
+}
+
 impl<'ctx> Raiser<'ctx, '_> {
     /// The D dwords (WMMA layout, this thread's) of a WMMA lowered by `plan`.
     /// `ab`: A's and B's element types (f8f6f4: from the format fields, not the table's).
@@ -70,12 +110,25 @@ impl<'ctx> Raiser<'ctx, '_> {
         let neg = |on: bool, e: Elem| -> Result<Option<u64>, RaiseError> { if on { sign(e).map(Some) } else { Ok(None) } };
         let av = operand(a, s.a_dwords_for(ab.0), neg(mods.neg_a, ab.0)?)?;
         let bv = operand(b, s.b_dwords_for(ab.1), neg(mods.neg_b, ab.1)?)?;
-        let c = self.wmma_c(inst, s)?;
+        let c_reg = match inst.operand(3).map(|o| o.value) {
+            Some(hx_isa::Operand::Reg(r)) if r.class == hx_isa::RegClass::Vgpr => Some((r.index, s.c_dwords() as u8)),
+            _ => None,
+        };
+        let chained = self.wmma_chain.take().filter(|ch| Some(ch.d) == c_reg && ch.mfma == plan.mnemonic && ch.d_type == s.c);
+        let c = match chained {
+            Some(ch) => WmmaC::Chained(ch.values),
+            None => self.wmma_c(inst, s)?,
+        };
         let lanes = self.lanes()?;
-        let out = match plan.layout {
+        let (out, values) = match plan.layout {
             Layout::F64 => self.wmma_f64(inst, s, ab, target, &lanes, mods, &av, &bv, c)?,
             _ => self.wmma_native(inst, s, plan, target, &lanes, mods, av, bv, c)?,
         };
+        let d = match inst.operand(0).map(|o| o.value) {
+            Some(hx_isa::Operand::Reg(r)) => (r.index, s.d_dwords() as u8),
+            _ => return Err(self.err(inst, "D is not a VGPR tuple")),
+        };
+        self.wmma_chain.replace(Some(WmmaChain { d, mfma: plan.mnemonic, d_type: s.d, values }));
         // Out of the whole-wave region; a NaN result is the default quiet NaN, as the emulator
         // defines WMMA (the f64 path has done it before rounding).
         out.into_iter()
@@ -84,11 +137,16 @@ impl<'ctx> Raiser<'ctx, '_> {
                 if s.d != Elem::F32 || plan.layout == Layout::F64 {
                     return Ok(v);
                 }
-                let f = self.b.build_bit_cast(v, self.ctx.f32_type(), "")?.into_float_value();
-                let nan = self.b.build_float_compare(FloatPredicate::UNO, f, f, "")?;
-                Ok(self.b.build_select(nan, self.i32(0x7fc0_0000), v, "")?.into_int_value())
+                self.default_nan(v)
             })
             .collect()
+    }
+
+    /// f32 bits with any NaN made the default quiet NaN.
+    fn default_nan(&self, v: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
+        let f = self.b.build_bit_cast(v, self.ctx.f32_type(), "")?.into_float_value();
+        let nan = self.b.build_float_compare(FloatPredicate::UNO, f, f, "")?;
+        Ok(self.b.build_select(nan, self.i32(0x7fc0_0000), v, "")?.into_int_value())
     }
 
     /// Spread and HalfMasked layouts: f32/i32 16x16 MFMAs, one chain per source wave.
@@ -104,7 +162,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         av: Vec<IntValue<'ctx>>,
         bv: Vec<IntValue<'ctx>>,
         c: WmmaC<'ctx>,
-    ) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+    ) -> Result<(Vec<IntValue<'ctx>>, [Vec<IntValue<'ctx>>; 2]), RaiseError> {
         if s.d_dwords() != 8 {
             return Err(self.err(inst, "an MFMA layout for a 16-bit result (only the f64 path has one)"));
         }
@@ -163,6 +221,10 @@ impl<'ctx> Raiser<'ctx, '_> {
                 let k = self.c_mods(self.i32(k), s, mods)?;
                 [vec![k; 4], vec![k; 4]]
             }
+            WmmaC::Chained(v) => {
+                let mods_of = |w: &Vec<IntValue<'ctx>>| w.iter().map(|&x| self.c_mods(x, s, mods)).collect::<Result<Vec<_>, _>>();
+                [mods_of(&v[0])?, mods_of(&v[1])?]
+            }
         };
         let zero = vec![self.i32(0); 4];
         let mut d_w = Vec::new();
@@ -216,7 +278,12 @@ impl<'ctx> Raiser<'ctx, '_> {
             out[r] = p;
             out[r + 4] = q;
         }
-        Ok(out)
+        // For a chained WMMA: D as the registers will hold it (f32 NaNs: the default NaN).
+        let held = |v: &Vec<IntValue<'ctx>>| -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+            v.iter().map(|&x| if int { Ok(x) } else { self.default_nan(x) }).collect()
+        };
+        let chain = [held(&d_w[0])?, held(&d_w[1])?];
+        Ok((out, chain))
     }
 
     /// The F64 layout: per step, four k of each wave through v_mfma_f64_16x16x4_f64 (its
@@ -245,7 +312,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         av: &[IntValue<'ctx>],
         bv: &[IntValue<'ctx>],
         c: WmmaC<'ctx>,
-    ) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+    ) -> Result<(Vec<IntValue<'ctx>>, [Vec<IntValue<'ctx>>; 2]), RaiseError> {
         let b = &self.b;
         let f64t = self.ctx.f64_type();
         let d_bits = s.d.bits() as usize;
@@ -277,6 +344,11 @@ impl<'ctx> Raiser<'ctx, '_> {
             WmmaC::Const(k) => {
                 let k = c_f64(self.i32(k))?.into();
                 acc = [vec![k; 4], vec![k; 4]];
+            }
+            WmmaC::Chained(v) => {
+                for w in 0..2 {
+                    acc[w] = v[w].iter().map(|&x| Ok(c_f64(x)?.into())).collect::<Result<_, RaiseError>>()?;
+                }
             }
         }
         // Lane 16g + i: k-chunk g of each wave's MFMA, row sigma(i) / column i; wave w's values
@@ -406,6 +478,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         b.position_at_end(done);
         // D: round once (a NaN to the default quiet NaN), then to the WMMA layout.
         let mut el = vec![self.i32(0); 8];
+        let mut chain: [Vec<IntValue<'ctx>>; 2] = [Vec::new(), Vec::new()];
         for p in 0..4 {
             let mut r = Vec::new();
             for a in &acc_v {
@@ -414,19 +487,23 @@ impl<'ctx> Raiser<'ctx, '_> {
                 let v = b.build_select(nan, f64t.const_float(f64::NAN), v, "")?.into_float_value();
                 r.push(self.from_f64(v, s.d)?);
             }
+            // (swap32 is its own inverse: a chained C's swap would give these back.)
+            chain[0].push(r[0]);
+            chain[1].push(r[1]);
             let (x, y) = self.swap32(target, lanes, r[0], r[1])?;
             el[2 * p] = x;
             el[2 * p + 1] = y;
         }
         if d_bits == 32 {
-            return Ok(el);
+            return Ok((el, chain));
         }
-        (0..4)
+        let packed = (0..4)
             .map(|j| {
                 let hi = b.build_left_shift(el[2 * j + 1], self.i32(16), "")?;
                 Ok(b.build_or(el[2 * j], hi, "")?)
             })
-            .collect()
+            .collect::<Result<_, RaiseError>>()?;
+        Ok((packed, chain))
     }
 
     /// C's abs/neg on 32-bit float bits (integers: unchanged).
