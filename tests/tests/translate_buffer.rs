@@ -5,7 +5,10 @@
 //! and gfx950 must give, in the emulator, memory bit-identical to the gfx1250 original: loads
 //! past num_records read 0, stores there write nothing, atomics there do nothing and return 0.
 //! A resource with a stride or flags is refused by both: the gfx1250 emulator with its error,
-//! the translation by trapping.
+//! the translation by trapping; so is a lane whose verdict the documents leave open (an access
+//! straddling num_records, or in range with the scalar offset and out without it). The
+//! translations make these accesses with the targets' own MUBUF instructions (the hardware
+//! drops the lanes out of range), not global accesses behind per-lane branches.
 
 use hotswap::{GpuTarget, Options};
 use hx_emu::launch::{launch, Arg};
@@ -172,6 +175,18 @@ fn buffer_accesses_translate_exactly() {
         .into_iter()
         .map(|target| (target, hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap_or_else(|e| panic!("{target}: {e}")).bytes))
         .collect();
+    for (target, t) in &translations {
+        let co = hotswap::codeobj::CodeObject::parse(t).unwrap();
+        let (text, errors) = hotswap::disasm::listing(&co, hotswap::disasm::Decoder::Own).unwrap();
+        assert_eq!(errors, 0, "{target}:\n{text}");
+        for want in [
+            "buffer_load_dword ", "buffer_load_dwordx2", "buffer_load_ubyte", "buffer_load_dwordx4", "buffer_store_dword ", "buffer_store_byte",
+            "buffer_store_dwordx2", "buffer_atomic_add ", "buffer_atomic_cmpswap ", "buffer_atomic_or ", "buffer_atomic_umax_x2",
+        ] {
+            assert!(text.contains(want), "{target}: the translation has no {want}:\n{text}");
+        }
+        assert!(!text.contains("global_load"), "{target}: a buffer load became a global load:\n{text}");
+    }
     let cases = [
         // num_records cuts group 1's first wave (in: thread 72 for b32, 34 for b64 at +16, 18 for b128...),
         // group 0's second wave (o32: thread 40), the middle of o8 and o64 and of the atomics.
@@ -210,6 +225,20 @@ fn buffer_accesses_translate_exactly() {
             }
         }
     }
+    // Verdicts the emulator does not decide: the b32 load of thread 72 (bytes 288..292) straddles
+    // a limit of 290; with a scalar offset of 64 and a limit of 288, thread 56's load (224..228)
+    // is in range without it and out with it. The gfx1250 original is refused, the translation traps.
+    for (name, p) in [
+        ("straddling", Params { n: [290, 160, 37, 8 * 60, 4 * 75, 8 * 23], soff: 0, stride: 0, flags: 0 }),
+        ("soffset-dependent", Params { n: [288, 640 - 64, 256 - 64, 1024 - 64, 640 - 64, 1024 - 64], soff: 64, stride: 0, flags: 0 }),
+    ] {
+        let e = run(&source, &p).expect_err(name);
+        assert!(e.contains("range rule"), "{name}: {e}");
+        for (target, t) in &translations {
+            let e = run(t, &p).expect_err("the translation must trap");
+            assert!(e.contains("s_trap"), "{name}: {target}: {e}");
+        }
+    }
     // A resource with a stride or flags: the emulator refuses the gfx1250 original, the translation traps.
     for (stride, flags) in [(4, 0), (0, 1)] {
         let p = Params { n: [288, 160, 37, 8 * 60, 4 * 75, 8 * 23], soff: 0, stride, flags };
@@ -225,4 +254,73 @@ fn buffer_accesses_translate_exactly() {
 /// The cnt buffer as the launch seeds it.
 fn run_seeded_cnt() -> Vec<u8> {
     bytes((0..160u32).map(|i| (i + 1).wrapping_mul(0x9e37_79b1) ^ 5u32.wrapping_mul(0x85eb_ca6b)))
+}
+
+/// The checks the MUBUF lowering adds. A VGPR offset whose sum with the instruction offset
+/// passes 2^32 reads 0 on gfx1250 (the emulator adds without wrapping: wholly past num_records),
+/// but the target might wrap the sum: the translation traps. A base past the targets' 48
+/// address bits: the translation traps (the gfx1250 original reads memory the emulator does not
+/// have). Neither: the translation reads what the original does.
+#[test]
+fn mubuf_lowering_refuses_offsets_that_wrap_and_wide_bases() {
+    let ir = r#"target triple = "amdgcn-amd-amdhsa"
+define amdgpu_kernel void @wrapk(ptr addrspace(1) %in, ptr addrspace(1) %out, ptr addrspace(1) %offs, i64 %hi) #0 {
+  %lane = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = ptrtoint ptr addrspace(1) %in to i64
+  %ph = or i64 %p, %hi
+  %pin = inttoptr i64 %ph to ptr addrspace(1)
+  %r = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %pin, i16 0, i64 256, i32 0)
+  %le0 = zext i32 %lane to i64
+  %po = getelementptr inbounds i32, ptr addrspace(1) %offs, i64 %le0
+  %vo = load i32, ptr addrspace(1) %po, align 4
+  %off = add nuw i32 %vo, 16
+  %x = call i32 @llvm.amdgcn.raw.ptr.buffer.load.i32(ptr addrspace(8) %r, i32 %off, i32 0, i32 0)
+  %le = zext i32 %lane to i64
+  %q = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %le
+  store i32 %x, ptr addrspace(1) %q, align 4
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i16, i64, i32)
+declare i32 @llvm.amdgcn.raw.ptr.buffer.load.i32(ptr addrspace(8), i32, i32, i32)
+attributes #0 = { "amdgpu-flat-work-group-size"="32,32" }
+!llvm.module.flags = !{!0}
+!0 = !{i32 1, !"amdhsa_code_object_version", i32 500}
+"#;
+    let asm = String::from_utf8(compile_ir(ir, "wrapk", GpuTarget::Gfx1250, OptLevel::O2, Emit::Assembly).unwrap()).unwrap();
+    assert!(asm.contains("offen offset:16"), "the gfx1250 build must carry the 16 in the instruction offset:\n{asm}");
+    let source = hx_relink::link(&compile_ir(ir, "wrapk", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap()).unwrap();
+    // (Thread `lane` loads at offs[lane] = v + 4 * lane, plus 16.)
+    let run = |co_bytes: &[u8], v: u32, hi: u64| -> Result<Vec<u32>, String> {
+        let co = hotswap::codeobj::CodeObject::parse(co_bytes).unwrap();
+        let args = vec![
+            Arg::Buffer(bytes((0..64u32).map(|i| i * 3 + 1))),
+            Arg::Buffer(vec![0xee; 4 * 32]),
+            Arg::Buffer(bytes((0..32u32).map(|lane| v.wrapping_add(4 * lane)))),
+            Arg::Value(hi.to_le_bytes().to_vec()),
+        ];
+        let dispatch = hx_emu::Dispatch { grid: [32, 1, 1], block: [32, 1, 1], dynamic_lds: 0 };
+        let r = launch(&co, "wrapk", &dispatch, &args, &hx_emu::Limits::default()).map_err(|e| e.to_string())?;
+        match &r.args[1] {
+            Arg::Buffer(b) => Ok(words(b)),
+            Arg::Value(_) => unreachable!(),
+        }
+    };
+    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+        let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap().bytes;
+        // Within the 64 dwords of `in` or (v = 200, lanes past byte 256) partly past num_records.
+        for v in [0u32, 64, 200] {
+            let want = run(&source, v, 0).unwrap();
+            assert!(want.iter().any(|&w| w != 0), "v = {v}: {want:x?}");
+            assert_eq!(run(&t, v, 0).unwrap(), want, "{target}, v = {v}");
+        }
+        // Lane 28 and up: VGPR offset 0xffff_ff80 + 4 * lane, plus 16, passes 2^32.
+        let want = run(&source, 0xffff_ff80, 0).unwrap();
+        assert!(want.iter().all(|&w| w == 0), "wholly past num_records: {want:x?}");
+        let e = run(&t, 0xffff_ff80, 0).expect_err("an offset that wraps must trap");
+        assert!(e.contains("s_trap"), "{target}: {e}");
+        let e = run(&t, 0, 1 << 50).expect_err("a base past 48 bits must trap");
+        assert!(e.contains("s_trap"), "{target}: {e}");
+        assert!(run(&source, 0, 1 << 50).is_err(), "the emulator has no memory at bit 50");
+    }
 }

@@ -823,6 +823,26 @@ impl<'ctx> Raiser<'ctx, '_> {
         Ok(())
     }
 
+    /// Traps where `wave` (the same in every thread) holds or one of `lanes` holds in any thread of the
+    /// wave: the per-thread part goes through a ballot, so the branch is uniform (a scalar
+    /// compare, not an EXEC-masked region). Every thread of the target wave traps alike, as
+    /// with [`Raiser::trap_if`]: the trap ends the dispatch.
+    pub(crate) fn trap_if_any(&self, wave: IntValue<'ctx>, lanes: &[IntValue<'ctx>], go_name: &str) -> Result<(), RaiseError> {
+        let i64t = self.ctx.i64_type();
+        let mut cond = wave;
+        // (A ballot each: a ballot of one compare is that compare's mask; of an `or` of
+        // compares, the backend goes through a VGPR.)
+        for &lane in lanes {
+            if lane.get_zero_extended_constant() == Some(0) {
+                continue;
+            }
+            let m = self.call("llvm.amdgcn.ballot", &[i64t.into()], &[lane.into()])?;
+            let any = self.b.build_int_compare(IntPredicate::NE, m, i64t.const_zero(), "")?;
+            cond = self.b.build_or(cond, any, "")?;
+        }
+        self.trap_if(cond, go_name)
+    }
+
     /// The kernel's trap block (made on first use), for the run-time cases the translation
     /// refuses.
     fn trap_block(&self) -> Result<BasicBlock<'ctx>, RaiseError> {
