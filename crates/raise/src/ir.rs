@@ -453,6 +453,11 @@ impl<'ctx> Raiser<'ctx, '_> {
         self.b.build_store(self.scc, self.ctx.bool_type().const_zero())?;
         // EXEC: the threads that exist in this thread's source wave.
         let all = self.ballot_half(self.ctx.bool_type().const_all_ones())?;
+        // It holds at least this thread: told to LLVM, `s_cbranch_execz/execnz` and the uniform
+        // branches LLVM writes as `exec & ~flag` fold where EXEC is still the entry mask.
+        let some = self.b.build_int_compare(IntPredicate::NE, all, i32t.const_zero(), "")?;
+        let assume = self.intrinsic("llvm.assume", &[])?;
+        self.b.build_call(assume, &[some.into()], "")?;
         self.b.build_store(self.exec, all)?;
         // Packed work-item IDs in v0, the ones the source descriptor enables (the target's then
         // need not set up the others, nor the code mask them out of its v0).
