@@ -542,6 +542,16 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                         };
                         b.build_float_compare(p, f(v[0])?, f(v[1])?, "")?
                     }
+                    CmpKind::Class { bits: 32 } if v[1].get_zero_extended_constant().is_some() => {
+                        // A constant mask: llvm.is.fpclass, whose mask bits are the same ten
+                        // classes in the same order (0 sNaN, 1 qNaN, 2 -inf, 3 -normal,
+                        // 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf) and which
+                        // classifies the bits, denormals as denormals; the backend selects the
+                        // target's v_cmp_class_f32.
+                        let mask = v[1].get_zero_extended_constant().unwrap_or(0) & 0x3ff;
+                        let i = self.intrinsic("llvm.is.fpclass", &[f32t.into()])?;
+                        self.call_value(i, &[f(v[0])?.into(), c32(mask).into()])?.into_int_value()
+                    }
                     CmpKind::Class { bits: 32 } => {
                         // Class index of src0 (0 sNaN, 1 qNaN, 2 -inf, 3 -normal, 4 -denormal,
                         // 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf), tested in the src1 mask.
