@@ -121,3 +121,68 @@ fn float_to_int_conversions_saturate_as_the_source_does() {
         hx_tests::assert_same_results(&want, &got, 4, target);
     }
 }
+
+/// v_cvt_pk_bf16_f32 at its edges: halfway cases both ways (ties to even), values just below and
+/// at the overflow to infinity, quiet and signalling NaNs with payloads in either half, both
+/// zeros and denormals. The raiser gives the targets an fptrunc to bfloat (gfx950's own
+/// v_cvt_pk_bf16_f32, gfx942's expansion); both must match the gfx1250 original bit for bit.
+#[test]
+fn bf16_pack_rounds_as_the_source_does() {
+    let ir = r#"target triple = "amdgcn-amd-amdhsa"
+define amdgpu_kernel void @bf16_edges(ptr addrspace(1) noalias readonly %f, ptr addrspace(1) noalias %out) #0 {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %wg = call i32 @llvm.amdgcn.workgroup.id.x()
+  %base = shl i32 %wg, 6
+  %i = add i32 %base, %tid
+  %i2 = shl i32 %i, 1
+  %ie = zext i32 %i2 to i64
+  %p0 = getelementptr inbounds float, ptr addrspace(1) %f, i64 %ie
+  %a = load float, ptr addrspace(1) %p0, align 4
+  %p1 = getelementptr inbounds float, ptr addrspace(1) %p0, i64 1
+  %b = load float, ptr addrspace(1) %p1, align 4
+  %r = call i32 asm "v_cvt_pk_bf16_f32 $0, $1, $2", "=v,v,v"(float %a, float %b)
+  %oe = zext i32 %i to i64
+  %q = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %oe
+  store i32 %r, ptr addrspace(1) %q, align 4
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.workgroup.id.x()
+attributes #0 = { "amdgpu-flat-work-group-size"="64,64" }
+!llvm.module.flags = !{!0}
+!0 = !{i32 1, !"amdhsa_code_object_version", i32 500}
+"#;
+    let rel = compile_ir(ir, "bf16_edges", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
+    let source = hx_relink::link(&rel).unwrap();
+    let edges: [u32; 24] = [
+        0x3f80_8000, 0x3f81_8000, 0x3f80_8001, 0x3f80_7fff, 0xbf80_8000, 0xbf81_8000, // ties to even, just above and below
+        0x7f7f_7fff, 0x7f7f_8000, 0x7f7f_ffff, 0xff7f_ffff, // the largest bf16, and past it to infinity
+        0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0xffc1_2345, 0x7f80_0001, 0x7fa0_0000, 0xff81_8000, // infinities and NaNs
+        0x0000_0000, 0x8000_0000, 0x0000_8000, 0x0001_8000, 0x8000_0001, 0x007f_ffff, 0x3eaa_aaab,
+    ];
+    let n = 128usize;
+    let mut state = 0x9e37_79b9u32;
+    let words: Vec<u32> = (0..2 * n)
+        .map(|k| {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            if k % 3 == 2 { state } else { edges[(k * 5 + k / 7) % edges.len()] }
+        })
+        .collect();
+    let args = [Arg::Buffer(words.iter().flat_map(|w| w.to_le_bytes()).collect()), Arg::Buffer(vec![0xee; 4 * n])];
+    let want = hx_tests::run_1d(&source, "bf16_edges", 64, (n / 64) as u32, &args, 1);
+    let out: Vec<u32> = want.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+    // Ties to even: 0x3f80_8000 -> 0x3f80, 0x3f81_8000 -> 0x3f82.
+    let at = |w: u32| (0..2 * n).find(|&k| words[k] == w).map(|k| (out[k / 2] >> (16 * (k % 2))) & 0xffff).unwrap();
+    assert_eq!((at(0x3f80_8000), at(0x3f81_8000), at(0x7f7f_ffff)), (0x3f80, 0x3f82, 0x7f80));
+    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+        let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap_or_else(|e| panic!("{target}: {e}"));
+        if target == GpuTarget::Gfx950 {
+            let co = hotswap::codeobj::CodeObject::parse(&t.bytes).unwrap();
+            let (text, _) = hotswap::disasm::listing(&co, hotswap::disasm::Decoder::Own).unwrap();
+            assert!(text.contains("v_cvt_pk_bf16_f32"), "gfx950 should use its own conversion:\n{text}");
+        }
+        let got = hx_tests::run_1d(&t.bytes, "bf16_edges", 64, (n / 64) as u32, &args, 1);
+        hx_tests::assert_same_results(&want, &got, 4, target);
+    }
+}
