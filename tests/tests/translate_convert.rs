@@ -122,9 +122,10 @@ fn float_to_int_conversions_saturate_as_the_source_does() {
     }
 }
 
-/// v_cvt_pk_bf16_f32 at its edges: halfway cases both ways (ties to even), values just below and
-/// at the overflow to infinity, quiet and signalling NaNs with payloads in either half, both
-/// zeros and denormals. The raiser gives the targets an fptrunc to bfloat (gfx950's own
+/// v_cvt_pk_bf16_f32 and v_fma_mixlo_bf16 (a * b rounded to bf16 into the low half, the high
+/// half kept) at their edges: halfway cases both ways (ties to even), values just below and at
+/// the overflow to infinity, quiet and signalling NaNs with payloads in either half, both zeros
+/// and denormals. The raiser gives the targets an fptrunc to bfloat (gfx950's own
 /// v_cvt_pk_bf16_f32, gfx942's expansion); both must match the gfx1250 original bit for bit.
 #[test]
 fn bf16_pack_rounds_as_the_source_does() {
@@ -142,9 +143,12 @@ entry:
   %p1 = getelementptr inbounds float, ptr addrspace(1) %p0, i64 1
   %b = load float, ptr addrspace(1) %p1, align 4
   %r = call i32 asm "v_cvt_pk_bf16_f32 $0, $1, $2", "=v,v,v"(float %a, float %b)
-  %oe = zext i32 %i to i64
+  %m = call i32 asm "v_fma_mixlo_bf16 $0, $1, $2, 0", "=v,v,v,0"(float %a, float %b, i32 305419896)
+  %oe = zext i32 %i2 to i64
   %q = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %oe
   store i32 %r, ptr addrspace(1) %q, align 4
+  %q1 = getelementptr inbounds i32, ptr addrspace(1) %q, i64 1
+  store i32 %m, ptr addrspace(1) %q1, align 4
   ret void
 }
 declare i32 @llvm.amdgcn.workitem.id.x()
@@ -169,20 +173,21 @@ attributes #0 = { "amdgpu-flat-work-group-size"="64,64" }
             if k % 3 == 2 { state } else { edges[(k * 5 + k / 7) % edges.len()] }
         })
         .collect();
-    let args = [Arg::Buffer(words.iter().flat_map(|w| w.to_le_bytes()).collect()), Arg::Buffer(vec![0xee; 4 * n])];
+    let args = [Arg::Buffer(words.iter().flat_map(|w| w.to_le_bytes()).collect()), Arg::Buffer(vec![0xee; 8 * n])];
     let want = hx_tests::run_1d(&source, "bf16_edges", 64, (n / 64) as u32, &args, 1);
     let out: Vec<u32> = want.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
     // Ties to even: 0x3f80_8000 -> 0x3f80, 0x3f81_8000 -> 0x3f82.
-    let at = |w: u32| (0..2 * n).find(|&k| words[k] == w).map(|k| (out[k / 2] >> (16 * (k % 2))) & 0xffff).unwrap();
+    let at = |w: u32| (0..2 * n).find(|&k| words[k] == w).map(|k| (out[k / 2 * 2] >> (16 * (k % 2))) & 0xffff).unwrap();
     assert_eq!((at(0x3f80_8000), at(0x3f81_8000), at(0x7f7f_ffff)), (0x3f80, 0x3f82, 0x7f80));
+    assert!(out.chunks(2).all(|p| p[1] >> 16 == 0x1234), "v_fma_mixlo_bf16 keeps the high half: {out:x?}");
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
         let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap_or_else(|e| panic!("{target}: {e}"));
         if target == GpuTarget::Gfx950 {
             let co = hotswap::codeobj::CodeObject::parse(&t.bytes).unwrap();
             let (text, _) = hotswap::disasm::listing(&co, hotswap::disasm::Decoder::Own).unwrap();
-            assert!(text.contains("v_cvt_pk_bf16_f32"), "gfx950 should use its own conversion:\n{text}");
+            assert!(text.matches("v_cvt_pk_bf16_f32").count() >= 2, "gfx950 should use its own conversion for both:\n{text}");
         }
         let got = hx_tests::run_1d(&t.bytes, "bf16_edges", 64, (n / 64) as u32, &args, 1);
-        hx_tests::assert_same_results(&want, &got, 4, target);
+        hx_tests::assert_same_results(&want, &got, 8, target);
     }
 }

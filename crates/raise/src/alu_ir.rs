@@ -730,9 +730,17 @@ impl<'ctx> OpEmitter<'ctx, '_> {
     }
 
     /// f32 bits -> bf16 bits (zero-extended), round to nearest even, NaN quietened.
+    /// For a target, an fptrunc to bfloat (gfx950's v_cvt_pk_bf16_f32, gfx942's expansion of
+    /// the same rounding); for the host, the integer rounding itself (no libcall there).
     fn bf16_rne(&self, x: IntValue<'ctx>) -> Result<IntValue<'ctx>, BuilderError> {
         let b = self.b;
         let c = |v: u64| self.ctx.i32_type().const_int(v, false);
+        if self.amdgpu {
+            let f = b.build_bit_cast(x, self.ctx.f32_type(), "")?.into_float_value();
+            let h = b.build_float_trunc(f, self.ctx.bf16_type(), "")?;
+            let h = b.build_bit_cast(h, self.ctx.i16_type(), "")?.into_int_value();
+            return b.build_int_z_extend(h, self.ctx.i32_type(), "");
+        }
         let nan = b.build_int_compare(IntPredicate::UGT, b.build_and(x, c(0x7fff_ffff), "")?, c(0x7f80_0000), "")?;
         let quiet = b.build_or(b.build_right_shift(x, c(16), false, "")?, c(0x40), "")?;
         let odd = b.build_and(b.build_right_shift(x, c(16), false, "")?, c(1), "")?;
