@@ -324,3 +324,66 @@ attributes #0 = { "amdgpu-flat-work-group-size"="32,32" }
         assert!(run(&source, 0, 1 << 50).is_err(), "the emulator has no memory at bit 50");
     }
 }
+
+/// A buffer load inside a divergent branch that also reads a lane (readfirstlane), so structure
+/// recovery leaves the region predicated: the MUBUF access runs under each thread's EXEC bit.
+/// Only active threads' verdicts count: a straddling access in an inactive thread is not
+/// refused; in an active one it traps.
+#[test]
+fn predicated_buffer_accesses_count_only_active_threads() {
+    let ir = r#"target triple = "amdgcn-amd-amdhsa"
+define amdgpu_kernel void @predk(ptr addrspace(1) %in, ptr addrspace(1) %out, i32 %n) #0 {
+entry:
+  %lane = call i32 @llvm.amdgcn.workitem.id.x()
+  %n64 = zext i32 %n to i64
+  %r = call ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1) %in, i16 0, i64 %n64, i32 0)
+  %odd = and i32 %lane, 1
+  %c = icmp ne i32 %odd, 0
+  br i1 %c, label %then, label %join
+then:
+  %l4 = shl i32 %lane, 2
+  %x = call i32 @llvm.amdgcn.raw.ptr.buffer.load.i32(ptr addrspace(8) %r, i32 %l4, i32 0, i32 0)
+  %f = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %x)
+  br label %join
+join:
+  %v = phi i32 [ %x, %then ], [ 7, %entry ]
+  %g = phi i32 [ %f, %then ], [ 0, %entry ]
+  %s = add i32 %v, %g
+  %le = zext i32 %lane to i64
+  %q = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %le
+  store i32 %s, ptr addrspace(1) %q, align 4
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
+declare ptr addrspace(8) @llvm.amdgcn.make.buffer.rsrc.p8.p1(ptr addrspace(1), i16, i64, i32)
+declare i32 @llvm.amdgcn.raw.ptr.buffer.load.i32(ptr addrspace(8), i32, i32, i32)
+attributes #0 = { "amdgpu-flat-work-group-size"="32,32" }
+!llvm.module.flags = !{!0}
+!0 = !{i32 1, !"amdhsa_code_object_version", i32 500}
+"#;
+    let source = hx_relink::link(&compile_ir(ir, "predk", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap()).unwrap();
+    let run = |co_bytes: &[u8], n: u32| -> Result<Vec<u32>, String> {
+        let co = hotswap::codeobj::CodeObject::parse(co_bytes).unwrap();
+        let args = vec![Arg::Buffer(bytes((0..32u32).map(|i| 0x100 + i))), Arg::Buffer(vec![0xee; 4 * 32]), Arg::Value(n.to_le_bytes().to_vec())];
+        let dispatch = hx_emu::Dispatch { grid: [32, 1, 1], block: [32, 1, 1], dynamic_lds: 0 };
+        let r = launch(&co, "predk", &dispatch, &args, &hx_emu::Limits::default()).map_err(|e| e.to_string())?;
+        match &r.args[1] {
+            Arg::Buffer(b) => Ok(words(b)),
+            Arg::Value(_) => unreachable!(),
+        }
+    };
+    // 64 bytes: odd threads up to 15 read, past it 0. 66: thread 16 (bytes 64..68) straddles
+    // but is inactive. 70: thread 17 straddles and is active.
+    let want64 = run(&source, 64).unwrap();
+    assert_eq!((want64[1], want64[2], want64[17]), (0x101 + 0x101, 7, 0x101), "{want64:x?}");
+    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+        let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap().bytes;
+        for n in [64, 66, 128, 0] {
+            assert_eq!(run(&t, n).unwrap(), run(&source, n).unwrap(), "{target}, n = {n}");
+        }
+        assert!(run(&source, 70).unwrap_err().contains("range rule"));
+        let e = run(&t, 70).expect_err("an active straddling thread must trap");
+        assert!(e.contains("s_trap"), "{target}: {e}");
+    }
+}
