@@ -611,22 +611,12 @@ impl<'ctx> OpEmitter<'ctx, '_> {
             CvtF32F16 => none(bits(b.build_float_ext(self.half(v[0])?, f32t, "")?)?),
             CvtF16F32 => none(self.half_bits(b.build_float_trunc(f(v[0])?, self.ctx.f16_type(), "")?)?),
             CvtPkF16F32 | CvtPkBf16F32 => {
-                // Low half from src0, high half from src1, each rounded to nearest even. bf16
-                // in integer arithmetic (what the backend expands it to where the target has
-                // no conversion; the host JIT has no libcall for it).
+                // Low half from src0, high half from src1, each rounded to nearest even (bf16
+                // by [`Self::bf16_rne`]: the target's conversion, or integer arithmetic on the
+                // host).
                 let (lo, hi) = if op.op == CvtPkF16F32 {
                     let t = self.ctx.f16_type();
                     (self.half_bits(b.build_float_trunc(f(v[0])?, t, "")?)?, self.half_bits(b.build_float_trunc(f(v[1])?, t, "")?)?)
-                } else if self.amdgpu {
-                    // For a target, fptrunc to bfloat: gfx950's own v_cvt_pk_bf16_f32 (round
-                    // to nearest even, NaN quietened, as the source), and on gfx942 the
-                    // backend's expansion, the same integer rounding as below.
-                    let v2 = f32t.vec_type(2);
-                    let i = |k: u64| self.ctx.i32_type().const_int(k, false);
-                    let pair = b.build_insert_element(v2.get_undef(), f(v[0])?, i(0), "")?;
-                    let pair = b.build_insert_element(pair, f(v[1])?, i(1), "")?;
-                    let t = b.build_float_trunc(pair, self.ctx.bf16_type().vec_type(2), "")?;
-                    return none(b.build_bit_cast(t, self.ctx.i32_type(), "")?.into_int_value());
                 } else {
                     (self.bf16_rne(v[0])?, self.bf16_rne(v[1])?)
                 };
