@@ -248,7 +248,8 @@ impl<'ctx> Raiser<'ctx, '_> {
             let f = r.intrinsic(op, &[ty])?;
             Ok(r.b.build_call(f, args, "")?.try_as_basic_value().basic())
         };
-        let common = |_: &Self| -> Vec<BasicMetadataValueEnum<'ctx>> { vec![rsrc.into(), voffset.into(), soffset.into(), aux.into()] };
+        // The operands after the data: resource, offsets, cache policy.
+        let common: [BasicMetadataValueEnum<'ctx>; 4] = [rsrc.into(), voffset.into(), soffset.into(), aux.into()];
         match shape.kind {
             MemKind::Load => {
                 let ty: BasicTypeEnum<'ctx> = match narrow {
@@ -256,7 +257,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                     None => vec_t(dwords),
                 };
                 let got = self.guarded(active, vec![i32t.const_zero(); dwords as usize], &mut |r| {
-                    let v = call(r, ty, &common(r))?.ok_or_else(|| r.err(inst, "a buffer load returns nothing"))?;
+                    let v = call(r, ty, &common)?.ok_or_else(|| r.err(inst, "a buffer load returns nothing"))?;
                     let mut out = Vec::new();
                     match narrow {
                         Some((_, signed)) => {
@@ -273,15 +274,10 @@ impl<'ctx> Raiser<'ctx, '_> {
                     }
                     Ok(out)
                 })?;
-                let dst = vdst.ok_or_else(|| self.err(inst, "no destination"))?;
-                for (i, v) in got.into_iter().enumerate() {
-                    self.write_vreg(Reg { index: dst.index + i as u16, dwords: 1, ..dst }, 1, v, active, inst)?;
-                }
+                self.vmem_load_result(inst, vdst, got, active)?;
             }
             MemKind::Store => {
-                let data = vdata.ok_or_else(|| self.err(inst, "no data"))?;
-                let words: Vec<IntValue<'ctx>> =
-                    (0..dwords).map(|i| self.read_vreg(Reg { index: data.index + i as u16, dwords: 1, ..data }, 1, inst)).collect::<Result<_, _>>()?;
+                let words = self.vmem_store_data(inst, vdata, dwords as u8)?;
                 let value: BasicValueEnum<'ctx> = match narrow {
                     Some((t, _)) => self.b.build_int_truncate(words[0], t, "")?.into(),
                     None if dwords == 1 => words[0].into(),
@@ -295,7 +291,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                 };
                 self.guarded(active, vec![], &mut |r| {
                     let mut args = vec![value.into()];
-                    args.extend(common(r));
+                    args.extend(common);
                     call(r, value.get_type(), &args)?;
                     Ok(vec![])
                 })?;
@@ -303,20 +299,13 @@ impl<'ctx> Raiser<'ctx, '_> {
             MemKind::Atomic(a) => {
                 let wide = shape.width == Width::B64;
                 let (t, w) = if wide { (i64t, 2) } else { (i32t, 1) };
-                let data = vdata.ok_or_else(|| self.err(inst, "no data"))?;
-                let src = self.read_vreg(Reg { dwords: w, ..data }, w, inst)?;
-                let cmp = if a == hx_emu::mem_ops::AtomicOp::CmpSwap {
-                    // VMEM compare-and-swap data is the register tuple {src, cmp}.
-                    Some(self.read_vreg(Reg { index: data.index + w as u16, dwords: w, ..data }, w, inst)?)
-                } else {
-                    None
-                };
+                let (src, cmp) = self.vmem_atomic_data(inst, vdata, wide, a == hx_emu::mem_ops::AtomicOp::CmpSwap)?;
                 let got = self.guarded(active, vec![t.const_zero()], &mut |r| {
                     let mut args: Vec<BasicMetadataValueEnum<'ctx>> = vec![src.into()];
                     if let Some(c) = cmp {
                         args.push(c.into());
                     }
-                    args.extend(common(r));
+                    args.extend(common);
                     let v = call(r, t.into(), &args)?.ok_or_else(|| r.err(inst, "a buffer atomic returns nothing"))?;
                     Ok(vec![v.into_int_value()])
                 })?;

@@ -1692,6 +1692,37 @@ impl<'ctx> Raiser<'ctx, '_> {
         self.vmem_access(inst, &shape, ptr, active, active, o.vdst, o.vdata, o.returns)
     }
 
+    /// The `dwords` data registers of a VMEM store, from `vdata`.
+    pub(crate) fn vmem_store_data(&self, inst: &Instruction, vdata: Option<Reg>, dwords: u8) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+        let data = vdata.ok_or_else(|| self.err(inst, "no data"))?;
+        (0..dwords).map(|i| self.read_vreg(Reg { index: data.index + i as u16, dwords: 1, ..data }, 1, inst)).collect()
+    }
+
+    /// Writes a VMEM load's dwords to `vdst` where `active` holds.
+    pub(crate) fn vmem_load_result(&mut self, inst: &Instruction, vdst: Option<Reg>, got: Vec<IntValue<'ctx>>, active: IntValue<'ctx>) -> Result<(), RaiseError> {
+        let dst = vdst.ok_or_else(|| self.err(inst, "no destination"))?;
+        for (i, v) in got.into_iter().enumerate() {
+            self.write_vreg(Reg { index: dst.index + i as u16, dwords: 1, ..dst }, 1, v, active, inst)?;
+        }
+        Ok(())
+    }
+
+    /// A VMEM atomic's source operand from `vdata` (64-bit where `wide`) and, for
+    /// compare-and-swap, the compare value: VMEM cmpswap data is the register tuple {src, cmp}.
+    pub(crate) fn vmem_atomic_data(
+        &self,
+        inst: &Instruction,
+        vdata: Option<Reg>,
+        wide: bool,
+        cmpswap: bool,
+    ) -> Result<(IntValue<'ctx>, Option<IntValue<'ctx>>), RaiseError> {
+        let w = if wide { 2 } else { 1 };
+        let data = vdata.ok_or_else(|| self.err(inst, "no data"))?;
+        let src = self.read_vreg(Reg { dwords: w, ..data }, w, inst)?;
+        let cmp = if cmpswap { Some(self.read_vreg(Reg { index: data.index + w as u16, dwords: w, ..data }, w, inst)?) } else { None };
+        Ok((src, cmp))
+    }
+
     /// The access of a global/scratch/buffer instruction at `ptr`, performed where `guard` holds;
     /// the destination is written where `active` holds (0 where the guard is off: a buffer's
     /// out-of-range lanes).
@@ -1745,15 +1776,10 @@ impl<'ctx> Raiser<'ctx, '_> {
                     }
                     Ok(out)
                 })?;
-                let dst = vdst.ok_or_else(|| self.err(inst, "no destination"))?;
-                for (i, v) in got.into_iter().enumerate() {
-                    self.write_vreg(Reg { index: dst.index + i as u16, dwords: 1, ..dst }, 1, v, active, inst)?;
-                }
+                self.vmem_load_result(inst, vdst, got, active)?;
             }
             MemKind::Store => {
-                let data = vdata.ok_or_else(|| self.err(inst, "no data"))?;
-                let words: Vec<IntValue<'ctx>> =
-                    (0..dwords).map(|i| self.read_vreg(Reg { index: data.index + i as u16, dwords: 1, ..data }, 1, inst)).collect::<Result<_, _>>()?;
+                let words = self.vmem_store_data(inst, vdata, dwords)?;
                 self.guarded(guard, vec![], &mut |r| {
                     match shape.width {
                         Width::U8 | Width::I8 | Width::U16 | Width::I16 => {
@@ -1780,14 +1806,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                 let wide = shape.width == Width::B64;
                 let t = if wide { i64t } else { i32t };
                 let w = if wide { 2 } else { 1 };
-                let data = vdata.ok_or_else(|| self.err(inst, "no data"))?;
-                let src = self.read_vreg(Reg { dwords: w, ..data }, w, inst)?;
-                let cmp = if a == AtomicOp::CmpSwap {
-                    // VMEM compare-and-swap data is the register tuple {src, cmp}.
-                    Some(self.read_vreg(Reg { index: data.index + w as u16, dwords: w, ..data }, w, inst)?)
-                } else {
-                    None
-                };
+                let (src, cmp) = self.vmem_atomic_data(inst, vdata, wide, a == AtomicOp::CmpSwap)?;
                 let ord = hx_llvm::inkwell::AtomicOrdering::Monotonic;
                 let rmw = match a {
                     AtomicOp::Add => Some(Rmw::Add),
