@@ -251,6 +251,18 @@ fn buffer_accesses_translate_exactly() {
     }
 }
 
+/// Runs `kernel` on one work-group of 32 threads; returns its second argument, `out`, as words
+/// (the emulator's refusal or trap as the error).
+fn run_wave32(co_bytes: &[u8], kernel: &str, args: Vec<Arg>) -> Result<Vec<u32>, String> {
+    let co = hotswap::codeobj::CodeObject::parse(co_bytes).unwrap();
+    let dispatch = hx_emu::Dispatch { grid: [32, 1, 1], block: [32, 1, 1], dynamic_lds: 0 };
+    let r = launch(&co, kernel, &dispatch, &args, &hx_emu::Limits::default()).map_err(|e| e.to_string())?;
+    match &r.args[1] {
+        Arg::Buffer(b) => Ok(words(b)),
+        Arg::Value(_) => unreachable!(),
+    }
+}
+
 /// The cnt buffer as the launch seeds it.
 fn run_seeded_cnt() -> Vec<u8> {
     bytes((0..160u32).map(|i| (i + 1).wrapping_mul(0x9e37_79b1) ^ 5u32.wrapping_mul(0x85eb_ca6b)))
@@ -292,19 +304,13 @@ attributes #0 = { "amdgpu-flat-work-group-size"="32,32" }
     let source = hx_relink::link(&compile_ir(ir, "wrapk", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap()).unwrap();
     // (Thread `lane` loads at offs[lane] = v + 4 * lane, plus 16.)
     let run = |co_bytes: &[u8], v: u32, hi: u64| -> Result<Vec<u32>, String> {
-        let co = hotswap::codeobj::CodeObject::parse(co_bytes).unwrap();
         let args = vec![
             Arg::Buffer(bytes((0..64u32).map(|i| i * 3 + 1))),
             Arg::Buffer(vec![0xee; 4 * 32]),
             Arg::Buffer(bytes((0..32u32).map(|lane| v.wrapping_add(4 * lane)))),
             Arg::Value(hi.to_le_bytes().to_vec()),
         ];
-        let dispatch = hx_emu::Dispatch { grid: [32, 1, 1], block: [32, 1, 1], dynamic_lds: 0 };
-        let r = launch(&co, "wrapk", &dispatch, &args, &hx_emu::Limits::default()).map_err(|e| e.to_string())?;
-        match &r.args[1] {
-            Arg::Buffer(b) => Ok(words(b)),
-            Arg::Value(_) => unreachable!(),
-        }
+        run_wave32(co_bytes, "wrapk", args)
     };
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
         let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap().bytes;
@@ -364,14 +370,8 @@ attributes #0 = { "amdgpu-flat-work-group-size"="32,32" }
 "#;
     let source = hx_relink::link(&compile_ir(ir, "predk", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap()).unwrap();
     let run = |co_bytes: &[u8], n: u32| -> Result<Vec<u32>, String> {
-        let co = hotswap::codeobj::CodeObject::parse(co_bytes).unwrap();
         let args = vec![Arg::Buffer(bytes((0..32u32).map(|i| 0x100 + i))), Arg::Buffer(vec![0xee; 4 * 32]), Arg::Value(n.to_le_bytes().to_vec())];
-        let dispatch = hx_emu::Dispatch { grid: [32, 1, 1], block: [32, 1, 1], dynamic_lds: 0 };
-        let r = launch(&co, "predk", &dispatch, &args, &hx_emu::Limits::default()).map_err(|e| e.to_string())?;
-        match &r.args[1] {
-            Arg::Buffer(b) => Ok(words(b)),
-            Arg::Value(_) => unreachable!(),
-        }
+        run_wave32(co_bytes, "predk", args)
     };
     // 64 bytes: odd threads up to 15 read, past it 0. 66: thread 16 (bytes 64..68) straddles
     // but is inactive. 70: thread 17 straddles and is active.
