@@ -5,10 +5,28 @@
 //! through the shell-out pipeline (hx-llc next to this executable, or `$HX_LLC`), alternately
 //! for SECONDS each (default 3), printing the medians and their ratio: a quick side-by-side
 //! check of one change without the whole report.
+//!
+//! `--llvm-arg=OPT` (repeatable, first) passes an option to LLVM, e.g. `-time-passes` for the
+//! passes' total time over all translations, printed at the end.
 use std::time::{Duration, Instant};
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let llvm_args: Vec<String> = args.iter().filter_map(|a| a.strip_prefix("--llvm-arg=")).map(String::from).collect();
+    args.retain(|a| !a.starts_with("--llvm-arg="));
+    if !llvm_args.is_empty() {
+        hx_benches::set_llvm_options(&llvm_args)?;
+    }
+    let result = run(&args);
+    if !llvm_args.is_empty() {
+        // Reports such as -time-passes print when LLVM's managed statics are destroyed.
+        // SAFETY: LLVM is not used after this.
+        unsafe { hx_llvm::llvm_sys::core::LLVMShutdown() };
+    }
+    result
+}
+
+fn run(args: &[String]) -> anyhow::Result<()> {
     let o = hotswap::Options { target: hotswap::GpuTarget::Gfx942, ..Default::default() };
     if args.first().map(String::as_str) == Some("--compare") {
         return compare(&args[1..], &o);

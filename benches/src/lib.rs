@@ -35,3 +35,13 @@ pub mod measure;
 pub mod quality;
 pub mod shellout;
 pub mod synth;
+
+/// Passes options to LLVM's command line (as `llc` would take them, e.g. `-time-passes`), for
+/// profiling runs of the bench tools. LLVM parses its command line once per process.
+pub fn set_llvm_options(options: &[String]) -> anyhow::Result<()> {
+    let owned: Vec<std::ffi::CString> = std::iter::once("hx-bench").chain(options.iter().map(String::as_str)).map(std::ffi::CString::new).collect::<Result<_, _>>()?;
+    let pointers: Vec<*const std::ffi::c_char> = owned.iter().map(|a| a.as_ptr()).collect();
+    // SAFETY: the strings outlive the call; LLVM copies what it keeps.
+    unsafe { hx_llvm::llvm_sys::support::LLVMParseCommandLineOptions(pointers.len() as i32, pointers.as_ptr(), std::ptr::null()) };
+    Ok(())
+}
