@@ -139,9 +139,17 @@ fn row_local_dpp_with_absent_lanes_translates_exactly() {
     // Reads of absent lanes happen: the 8-lane wave's row_shl:3 gives 0 at lanes 5..7.
     assert_eq!(words[(32 + 5) * 8 + 1], 0, "row_shl:3 from an absent lane");
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
-        let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap_or_else(|e| panic!("{target}: {e}"));
+        let options = Options { target, ..Default::default() };
+        let t = hotswap::translate(&source, &options).unwrap_or_else(|e| panic!("{target}: {e}"));
         let got = hx_tests::run_1d(&t.bytes, "dpp_flat", 40, groups, &args, 1);
         hx_tests::assert_same_results(&want, &got, 8, target);
+        // The moves that keep their destination somewhere are the target's own DPP with that
+        // destination as the old value: no bound_ctrl, each source row mask on both source
+        // waves' rows (0x1 -> 0x5, 0x2 -> 0xa), the bank mask as it is.
+        let asm = String::from_utf8(hotswap::translate::translate_code_object_to(&source, &options, hotswap::translate::Output::Assembly).unwrap()).unwrap();
+        for want in ["row_shr:1 row_mask:0xf bank_mask:0xf\n", "row_ror:5 row_mask:0xf bank_mask:0xf\n", "quad_perm:[3,2,1,0] row_mask:0x5 bank_mask:0xa\n", "row_shl:4 row_mask:0xa bank_mask:0xf\n"] {
+            assert!(asm.lines().any(|l| l.contains("v_mov_b32_dpp") && format!("{l}\n").ends_with(want)), "{target}: no v_mov_b32_dpp ... {want:?}:\n{asm}");
+        }
     }
 }
 

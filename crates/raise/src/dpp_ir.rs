@@ -142,6 +142,10 @@ impl<'ctx> Raiser<'ctx, '_> {
     fn dpp_valu_on_target(&mut self, inst: &Instruction, op: &alu::AluOp, d: &Dpp, reg: hx_isa::Reg) -> Result<(), RaiseError> {
         let DppSel::Ctrl(c) = d.sel else { return Err(self.err(inst, "DPP8 on the target's DPP")) };
         let data = self.read_vreg(reg, 1, inst)?;
+        let partial = !d.bound_ctrl || d.row_mask & 3 != 3 || d.bank_mask != 0xf;
+        if partial && op.op == alu::Op::MovB32 && inst.source_mods() == hx_isa::Modifiers::default() {
+            return self.dpp_mov_on_target(inst, d, c, data);
+        }
         let mut v0 = self.target_dpp(inst, c, data)?;
         if op.srcs[0].bits() == 16 {
             v0 = self.b.build_and(v0, self.i32(0xffff), "")?;
@@ -153,6 +157,27 @@ impl<'ctx> Raiser<'ctx, '_> {
             on = self.b.build_and(on, valid, "")?;
         }
         self.valu_with(inst, op, Some((v0, on)))
+    }
+
+    /// A v_mov_b32 DPP some lanes of which keep their destination (bound_ctrl clear, or rows or
+    /// banks masked off): the target's DPP does the same with the destination as its old value,
+    /// the same bound_ctrl, and the row mask applied to both source waves (wave w's rows 0 and 1
+    /// are the target's 2w and 2w+1). Saves computing which reads are valid (a DPP of ones, a
+    /// compare and a select).
+    fn dpp_mov_on_target(&mut self, inst: &Instruction, d: &Dpp, ctrl: u16, data: IntValue<'ctx>) -> Result<(), RaiseError> {
+        let dst = match inst.operands().next().map(|o| o.value) {
+            Some(Operand::Reg(r)) if r.class == RegClass::Vgpr => r,
+            v => return Err(self.err(inst, format!("v_mov_b32 DPP destination {v:?}"))),
+        };
+        let old = self.read_vreg(dst, 1, inst)?;
+        let rows = (d.row_mask & 3) as u64;
+        let i32t = self.ctx.i32_type();
+        let f = self.intrinsic("llvm.amdgcn.update.dpp", &[i32t.into()])?;
+        let bound_ctrl = self.ctx.bool_type().const_int(d.bound_ctrl as u64, false);
+        let args = [old.into(), data.into(), self.i32(ctrl as u64).into(), self.i32(rows | rows << 2).into(), self.i32(d.bank_mask as u64).into(), bound_ctrl.into()];
+        let v = self.b.build_call(f, &args, "")?.try_as_basic_value().basic();
+        let v = v.map(|v| v.into_int_value()).ok_or_else(|| self.err(inst, "update.dpp returns nothing"))?;
+        self.write_vreg(dst, 1, v, self.active()?, inst)
     }
 
     /// The target's DPP of `x` with control `ctrl` over whole rows and banks, invalid reads 0
