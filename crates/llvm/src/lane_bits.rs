@@ -11,6 +11,13 @@
 //! with them the cross-lane work (and the compile time) the backend spent on them. LLVM does not
 //! do this itself: it does not know that a ballot's own bit is its operand.
 //!
+//! The same graphs decide a second kind of read: `icmp eq/ne (and E, X), 0` where E is the
+//! thread's half of `ballot(true)` (the source's EXEC where the thread runs: it has the thread's
+//! own bit, so it is not zero) and X is built only from 0 and -1 (a uniform condition as a lane
+//! mask, as `s_cselect_b32 s, -1, 0` makes it): every bit of X is the same, so the test is X's
+//! bit. That is how LLVM lowers a uniform branch for wave32 (`s_and_not1_b32 vcc_lo, exec_lo, s;
+//! s_cbranch_vccnz`), and left alone it becomes cross-lane work on the target.
+//!
 //! `%lane` (the thread's lane in its 32-lane half) and `%half_shift` (0 or 32) are the values the
 //! raiser names so in the entry block; a function without them is left alone. Run after SROA, when
 //! the register slots are SSA values, and before instcombine rewrites the read pattern.
@@ -117,6 +124,32 @@ unsafe fn own_bit_read(v: LLVMValueRef, lane: LLVMValueRef) -> Option<LLVMValueR
     lshr_by(and_with(LLVMGetOperand(v, 0), 1)?, lane)
 }
 
+/// X and whether the test is `ne` when `v` is `icmp eq|ne (and E, X), 0` (either operand
+/// order) with E the thread's half of `ballot(true)`.
+unsafe fn uniform_test(v: LLVMValueRef, half_shift: LLVMValueRef) -> Option<(LLVMValueRef, bool)> {
+    if opcode(v)? != LLVMOpcode::LLVMICmp || const_int(LLVMGetOperand(v, 1)) != Some(0) {
+        return None;
+    }
+    let ne = match LLVMGetICmpPredicate(v) {
+        LLVMIntPredicate::LLVMIntNE => true,
+        LLVMIntPredicate::LLVMIntEQ => false,
+        _ => return None,
+    };
+    let and = LLVMGetOperand(v, 0);
+    if opcode(and)? != LLVMOpcode::LLVMAnd {
+        return None;
+    }
+    let live = |e: LLVMValueRef| ballot_operand(e, half_shift).and_then(|c| const_int(c)) == Some(1);
+    let (a, b) = (LLVMGetOperand(and, 0), LLVMGetOperand(and, 1));
+    if live(a) {
+        Some((b, ne))
+    } else if live(b) {
+        Some((a, ne))
+    } else {
+        None
+    }
+}
+
 /// How a mask's own bit is made from the bits of other masks.
 #[derive(Clone, Copy, PartialEq)]
 enum Node {
@@ -177,24 +210,27 @@ unsafe fn rewrite_function(func: LLVMValueRef) -> usize {
     if lane.is_null() || half_shift.is_null() || !lane_values(lane, half_shift) {
         return 0;
     }
-    // The reads, and every mask their bits depend on.
+    // The reads (own bits; tests of a uniform mask under EXEC), and every mask they depend on.
     let mut reads = Vec::new();
+    let mut tests = Vec::new();
     let mut bb = LLVMGetFirstBasicBlock(func);
     while !bb.is_null() {
         let mut i = LLVMGetFirstInstruction(bb);
         while !i.is_null() {
             if let Some(m) = own_bit_read(i, lane) {
                 reads.push((i, m));
+            } else if let Some((m, ne)) = uniform_test(i, half_shift) {
+                tests.push((i, m, ne));
             }
             i = LLVMGetNextInstruction(i);
         }
         bb = LLVMGetNextBasicBlock(bb);
     }
-    if reads.is_empty() {
+    if reads.is_empty() && tests.is_empty() {
         return 0;
     }
     let mut nodes: HashMap<LLVMValueRef, Option<Node>> = HashMap::new();
-    let mut work: Vec<LLVMValueRef> = reads.iter().map(|&(_, m)| m).collect();
+    let mut work: Vec<LLVMValueRef> = reads.iter().map(|&(_, m)| m).chain(tests.iter().map(|&(_, m, _)| m)).collect();
     while let Some(v) = work.pop() {
         if nodes.contains_key(&v) {
             continue;
@@ -215,15 +251,21 @@ unsafe fn rewrite_function(func: LLVMValueRef) -> usize {
             }
         }
     }
-    let mut good: HashSet<LLVMValueRef> = nodes.iter().filter(|(_, n)| n.is_some()).map(|(&v, _)| v).collect();
-    let mut bad: Vec<LLVMValueRef> = nodes.iter().filter(|(_, n)| n.is_none()).map(|(&v, _)| v).collect();
-    while let Some(v) = bad.pop() {
-        for &u in users.get(&v).map(Vec::as_slice).unwrap_or(&[]) {
-            if good.remove(&u) {
-                bad.push(u);
+    let fixed_point = |leaf_ok: fn(&Node) -> bool| {
+        let mut good: HashSet<LLVMValueRef> = nodes.iter().filter(|(_, n)| n.as_ref().is_some_and(leaf_ok)).map(|(&v, _)| v).collect();
+        let mut bad: Vec<LLVMValueRef> = nodes.keys().filter(|v| !good.contains(*v)).copied().collect();
+        while let Some(v) = bad.pop() {
+            for &u in users.get(&v).map(Vec::as_slice).unwrap_or(&[]) {
+                if good.remove(&u) {
+                    bad.push(u);
+                }
             }
         }
-    }
+        good
+    };
+    let good = fixed_point(|_| true);
+    // Masks whose bits are all the same: no ballot anywhere below them.
+    let uniform = fixed_point(|n| !matches!(n, Node::Ballot(_)));
     let ctx = LLVMGetTypeContext(LLVMTypeOf(func));
     let builder = LLVMCreateBuilderInContext(ctx);
     let mut bits: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
@@ -235,6 +277,19 @@ unsafe fn rewrite_function(func: LLVMValueRef) -> usize {
         let bit = materialize(builder, ctx, m, &nodes, &mut bits);
         LLVMReplaceAllUsesWith(read, bit);
         LLVMInstructionEraseFromParent(read);
+        done += 1;
+    }
+    for &(test, m, ne) in &tests {
+        if !uniform.contains(&m) {
+            continue;
+        }
+        let mut bit = materialize(builder, ctx, m, &nodes, &mut bits);
+        if !ne {
+            LLVMPositionBuilderBefore(builder, test);
+            bit = LLVMBuildNot(builder, bit, c"".as_ptr());
+        }
+        LLVMReplaceAllUsesWith(test, bit);
+        LLVMInstructionEraseFromParent(test);
         done += 1;
     }
     LLVMDisposeBuilder(builder);
@@ -409,6 +464,85 @@ exit:
         let m = parse_ir(&ctx, &ir, "k").unwrap();
         assert_eq!(super::rewrite(&m), 1);
         verify(&m, "k").unwrap();
+    }
+
+    /// A uniform branch as LLVM writes it for wave32 (`vcc = exec & ~s; s_cbranch_vccnz`), s a
+    /// phi of `select(c, -1, 0)` and constants, and tests whose answer depends on the lanes:
+    /// under a mask with a ballot of a thread condition in it, or under a non-EXEC mask, or of
+    /// the whole 32 bits where EXEC is not one side of the `and`.
+    fn uniform_tests() -> String {
+        format!(
+            r#"
+define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %n) {{
+{ENTRY}  %e = call i64 @llvm.amdgcn.ballot.i64(i1 true)
+  %es = lshr i64 %e, %half_shift
+  %exec = trunc i64 %es to i32
+  %m = trunc i64 %bs to i32
+  %big = icmp ugt i32 %n, 7
+  br i1 %big, label %ta, label %tb
+ta:
+  %odd = icmp ne i32 %n, 9
+  %sa = select i1 %odd, i32 -1, i32 0
+  br label %j
+tb:
+  br label %j
+j:
+  %s = phi i32 [ %sa, %ta ], [ -1, %tb ]
+  %ns = xor i32 %s, -1
+  %vcc = and i32 %exec, %ns
+  %t0 = icmp ne i32 %vcc, 0
+  %t1 = icmp eq i32 %vcc, 0
+  %sm = and i32 %s, %m
+  %vm = and i32 %exec, %sm
+  %t2 = icmp ne i32 %vm, 0
+  %vn = and i32 %n, %s
+  %t3 = icmp ne i32 %vn, 0
+  %all = and i32 %exec, -1
+  %xor = xor i32 %all, %s
+  %t4 = icmp ne i32 %xor, 0
+  %z0 = zext i1 %t0 to i32
+  %z1 = zext i1 %t1 to i32
+  %z2 = zext i1 %t2 to i32
+  %z3 = zext i1 %t3 to i32
+  %z4 = zext i1 %t4 to i32
+  %o1 = shl i32 %z1, 1
+  %o2 = shl i32 %z2, 2
+  %o3 = shl i32 %z3, 3
+  %o4 = shl i32 %z4, 4
+  %r1 = or i32 %z0, %o1
+  %r2 = or i32 %r1, %o2
+  %r3 = or i32 %r2, %o3
+  %r = or i32 %r3, %o4
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %hi
+  store i32 %r, ptr addrspace(1) %p
+  ret void
+}}
+{DECLARATIONS}"#
+        )
+    }
+
+    #[test]
+    fn tests_of_uniform_masks_under_exec_become_the_condition() {
+        let ctx = Context::create();
+        let m = parse_ir(&ctx, &uniform_tests(), "k").unwrap();
+        // %t0 and %t1 only.
+        assert_eq!(super::rewrite(&m), 2);
+        verify(&m, "k").unwrap();
+        let text = m.print_to_string().to_string();
+        assert!(!text.contains("%t0 = icmp") && !text.contains("%t1 = icmp"), "{text}");
+        for kept in ["%t2 = icmp", "%t3 = icmp", "%t4 = icmp"] {
+            assert!(text.contains(kept), "{kept}:\n{text}");
+        }
+        // With only %t0 and %t1 stored, EXEC is needed no more: through the raised pipeline the
+        // ballot of true goes; without the step it stays.
+        let branch_only = uniform_tests().replace("%r = or i32 %r3, %o4", "%r = or i32 %z0, %o1");
+        let with = OptLevel::O2.raised_pipeline();
+        let without = with.replace(&format!(";{LANE_BITS};"), ";");
+        for (passes, ballot) in [(with.to_string(), false), (without, true)] {
+            let ir = compile_ir_with(&branch_only, "k", GpuTarget::Gfx942, OptLevel::O2, &passes, Emit::LlvmIr).unwrap();
+            let ir = String::from_utf8(ir).unwrap();
+            assert_eq!(ir.contains("ballot.i64(i1 true)"), ballot, "{passes}:\n{ir}");
+        }
     }
 
     #[test]
