@@ -16,6 +16,7 @@ use std::sync::Once;
 
 pub mod kernarg_loads;
 pub mod lane_bits;
+pub mod source_atomics;
 pub use inkwell;
 pub use llvm_sys;
 
@@ -205,14 +206,15 @@ impl OptLevel {
     /// reshapes the bit reads it looks for; `adce` then removes the mask phi cycles left
     /// without uses (instcombine keeps them), and with them their ballots. [`KERNARG_LOADS`]
     /// runs after the function passes, once the address arithmetic is folded to
-    /// `ptrtoint + C`. Run it with [`run_pipeline`] (`;` separates steps).
+    /// `ptrtoint + C`; [`SOURCE_ATOMICS`] last, on the final addresses. Run it with
+    /// [`run_pipeline`] (`;` separates steps).
     pub fn raised_pipeline(self) -> &'static str {
         match self {
             OptLevel::O2 => concat!(
                 "function(simplifycfg,sroa<modify-cfg>);hx-lane-bits;function(adce,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,",
                 "early-cse<memssa>,speculative-execution,correlated-propagation,simplifycfg,",
                 "instcombine<no-verify-fixpoint>,aggressive-instcombine,gvn,simplifycfg,infer-alignment);",
-                "hx-kernarg-loads;amdgpu-attributor"
+                "hx-kernarg-loads;amdgpu-attributor;hx-source-atomics"
             ),
             o => o.pipeline(),
         }
@@ -345,8 +347,8 @@ pub fn emit_verified(module: &Module<'_>, name: &str, tm: &TargetMachine, opt: O
 }
 
 /// Runs a middle-end pipeline: LLVM pass pipelines separated by `;`, where the steps
-/// [`LANE_BITS`] and [`KERNARG_LOADS`] are this crate's own rewrites (lane_bits.rs,
-/// kernarg_loads.rs).
+/// [`LANE_BITS`], [`KERNARG_LOADS`] and [`SOURCE_ATOMICS`] are this crate's own rewrites
+/// (lane_bits.rs, kernarg_loads.rs, source_atomics.rs).
 pub fn run_pipeline(module: &Module<'_>, name: &str, tm: &TargetMachine, passes: &str) -> Result<()> {
     for step in passes.split(';') {
         if step == LANE_BITS {
@@ -355,6 +357,10 @@ pub fn run_pipeline(module: &Module<'_>, name: &str, tm: &TargetMachine, passes:
         }
         if step == KERNARG_LOADS {
             kernarg_loads::rewrite(module);
+            continue;
+        }
+        if step == SOURCE_ATOMICS {
+            source_atomics::rewrite(module);
             continue;
         }
         module.run_passes(step, tm, PassBuilderOptions::create()).map_err(|e| LlvmError::Passes {
@@ -371,6 +377,10 @@ pub const LANE_BITS: &str = "hx-lane-bits";
 
 /// The pipeline step that loads kernel arguments through the kernarg pointer (kernarg_loads.rs).
 pub const KERNARG_LOADS: &str = "hx-kernarg-loads";
+
+/// The pipeline step that keeps the target's atomic optimizer off atomics the source compiler
+/// already shaped (source_atomics.rs).
+pub const SOURCE_ATOMICS: &str = "hx-source-atomics";
 
 /// [`emit_verified`] with the middle-end pipeline `passes` (e.g. [`OptLevel::raised_pipeline`]);
 /// the backend's optimisation level is the target machine's.
