@@ -1762,14 +1762,25 @@ impl<'ctx> Raiser<'ctx, '_> {
                             let signed = matches!(shape.width, Width::I8 | Width::I16);
                             out.push(if signed { r.b.build_int_s_extend(v, i32t, "")? } else { r.b.build_int_z_extend(v, i32t, "")? });
                         }
-                        Width::B32 | Width::B64 | Width::B96 | Width::B128 => {
+                        Width::B32 => {
+                            let ld = r.b.build_load(i32t, ptr, "")?;
+                            let li = hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld).unwrap();
+                            li.set_alignment(4).map_err(|e| r.err(inst, e.to_string()))?;
+                            r.apply_cpol(inst, li, false)?;
+                            out.push(ld.into_int_value());
+                        }
+                        // One access of the whole width, as the source has it (the backend
+                        // splits it where the target needs; dword loads merged back by the load
+                        // and store vectorizer came out as dwordx2 pairs in places).
+                        Width::B64 | Width::B96 | Width::B128 => {
+                            let vt = i32t.vec_type(dwords as u32);
+                            let ld = r.b.build_load(vt, ptr, "")?;
+                            let li = hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld).unwrap();
+                            li.set_alignment(4).map_err(|e| r.err(inst, e.to_string()))?;
+                            r.apply_cpol(inst, li, false)?;
+                            let v = ld.into_vector_value();
                             for i in 0..dwords as u64 {
-                                let p = unsafe { r.b.build_gep(i32t, ptr, &[i64t.const_int(i, false)], "")? };
-                                let ld = r.b.build_load(i32t, p, "")?;
-                                let li = hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld).unwrap();
-                                li.set_alignment(4).map_err(|e| r.err(inst, e.to_string()))?;
-                                r.apply_cpol(inst, li, false)?;
-                                out.push(ld.into_int_value());
+                                out.push(r.b.build_extract_element(v, i64t.const_int(i, false), "")?.into_int_value());
                             }
                         }
                         _ => return Err(r.err(inst, "d16 loads are not raised yet")),
@@ -1790,12 +1801,19 @@ impl<'ctx> Raiser<'ctx, '_> {
                             r.apply_cpol(inst, st, false)?;
                         }
                         Width::B32 | Width::B64 | Width::B96 | Width::B128 => {
-                            for (i, w) in words.iter().enumerate() {
-                                let p = unsafe { r.b.build_gep(i32t, ptr, &[i64t.const_int(i as u64, false)], "")? };
-                                let st = r.b.build_store(p, *w)?;
-                                st.set_alignment(4).map_err(|e| r.err(inst, e.to_string()))?;
-                                r.apply_cpol(inst, st, false)?;
-                            }
+                            // One store of the whole width (see the loads).
+                            let value: hx_llvm::inkwell::values::BasicValueEnum<'ctx> = if words.len() == 1 {
+                                words[0].into()
+                            } else {
+                                let mut v = i32t.vec_type(words.len() as u32).get_undef();
+                                for (i, w) in words.iter().enumerate() {
+                                    v = r.b.build_insert_element(v, *w, i64t.const_int(i as u64, false), "")?;
+                                }
+                                v.into()
+                            };
+                            let st = r.b.build_store(ptr, value)?;
+                            st.set_alignment(4).map_err(|e| r.err(inst, e.to_string()))?;
+                            r.apply_cpol(inst, st, false)?;
                         }
                         _ => return Err(r.err(inst, "d16 stores are not raised yet")),
                     }
