@@ -11,7 +11,7 @@
 //! when instcombine and GVN have folded the address arithmetic into `ptrtoint + C`.
 
 use inkwell::module::Module;
-use inkwell::values::AsValueRef;
+use crate::ir_walk::opcode;
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::target::{LLVMGetModuleDataLayout, LLVMStoreSizeOfType};
@@ -19,23 +19,7 @@ use llvm_sys::{LLVMAtomicOrdering, LLVMCallConv, LLVMOpcode, LLVMTypeKind};
 
 /// Rewrites the kernel-argument loads of every kernel in `module`; returns how many.
 pub fn rewrite(module: &Module<'_>) -> usize {
-    let mut n = 0;
-    let mut f = module.get_first_function();
-    while let Some(func) = f {
-        // SAFETY: the function belongs to `module`, which outlives this call; every value
-        // reached below is an instruction, constant or argument of that function.
-        n += unsafe { rewrite_function(func.as_value_ref()) };
-        f = func.get_next_function();
-    }
-    n
-}
-
-unsafe fn opcode(v: LLVMValueRef) -> Option<LLVMOpcode> {
-    if LLVMIsAInstruction(v).is_null() {
-        None
-    } else {
-        Some(LLVMGetInstructionOpcode(v))
-    }
+    crate::ir_walk::each_function(module, rewrite_function)
 }
 
 unsafe fn const_int(v: LLVMValueRef) -> Option<i64> {

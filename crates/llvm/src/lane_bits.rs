@@ -23,7 +23,7 @@
 //! the register slots are SSA values, and before instcombine rewrites the read pattern.
 
 use inkwell::module::Module;
-use inkwell::values::AsValueRef;
+use crate::ir_walk::opcode;
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::{LLVMIntPredicate, LLVMOpcode};
@@ -32,15 +32,7 @@ use std::collections::{HashMap, HashSet};
 /// Rewrites every own-bit read of a mask that is a combination of ballots in `module`; returns
 /// how many reads it rewrote.
 pub fn rewrite(module: &Module<'_>) -> usize {
-    let mut n = 0;
-    let mut f = module.get_first_function();
-    while let Some(func) = f {
-        // SAFETY: the function belongs to `module`, which outlives this call; every value
-        // reached below is an instruction, constant or block of that function.
-        n += unsafe { rewrite_function(func.as_value_ref()) };
-        f = func.get_next_function();
-    }
-    n
+    crate::ir_walk::each_function(module, rewrite_function)
 }
 
 fn name_of(v: LLVMValueRef) -> &'static [u8] {
@@ -52,14 +44,6 @@ fn name_of(v: LLVMValueRef) -> &'static [u8] {
             return &[];
         }
         std::slice::from_raw_parts(p as *const u8, len)
-    }
-}
-
-unsafe fn opcode(v: LLVMValueRef) -> Option<LLVMOpcode> {
-    if LLVMIsAInstruction(v).is_null() {
-        None
-    } else {
-        Some(LLVMGetInstructionOpcode(v))
     }
 }
 

@@ -14,6 +14,7 @@
 use std::ffi::{CStr, CString};
 use std::sync::Once;
 
+mod ir_walk;
 pub mod kernarg_loads;
 pub mod lane_bits;
 pub mod source_atomics;

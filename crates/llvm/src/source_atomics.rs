@@ -19,7 +19,7 @@
 //! is already divergent (or nothing is known), and the optimizer leaves the atomic alone anyway.
 
 use inkwell::module::Module;
-use inkwell::values::AsValueRef;
+use crate::ir_walk::opcode;
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::{LLVMAtomicRMWBinOp, LLVMOpcode};
@@ -28,23 +28,7 @@ use std::collections::HashSet;
 /// Rewrites the address of every uniform-address atomic in `module` the target's atomic optimizer
 /// would take; returns how many.
 pub fn rewrite(module: &Module<'_>) -> usize {
-    let mut n = 0;
-    let mut f = module.get_first_function();
-    while let Some(func) = f {
-        // SAFETY: the function belongs to `module`, which outlives this call; every value
-        // reached below is an instruction, constant or argument of that function.
-        n += unsafe { rewrite_function(func.as_value_ref()) };
-        f = func.get_next_function();
-    }
-    n
-}
-
-unsafe fn opcode(v: LLVMValueRef) -> Option<LLVMOpcode> {
-    if LLVMIsAInstruction(v).is_null() {
-        None
-    } else {
-        Some(LLVMGetInstructionOpcode(v))
-    }
+    crate::ir_walk::each_function(module, rewrite_function)
 }
 
 /// Whether the atomic optimizer handles this operation (AMDGPUAtomicOptimizer's list).

@@ -170,22 +170,24 @@ impl<'ctx> Raiser<'ctx, '_> {
             v => return Err(self.err(inst, format!("v_mov_b32 DPP destination {v:?}"))),
         };
         let old = self.read_vreg(dst, 1, inst)?;
-        let rows = (d.row_mask & 3) as u64;
-        let i32t = self.ctx.i32_type();
-        let f = self.intrinsic("llvm.amdgcn.update.dpp", &[i32t.into()])?;
-        let bound_ctrl = self.ctx.bool_type().const_int(d.bound_ctrl as u64, false);
-        let args = [old.into(), data.into(), self.i32(ctrl as u64).into(), self.i32(rows | rows << 2).into(), self.i32(d.bank_mask as u64).into(), bound_ctrl.into()];
-        let v = self.b.build_call(f, &args, "")?.try_as_basic_value().basic();
-        let v = v.map(|v| v.into_int_value()).ok_or_else(|| self.err(inst, "update.dpp returns nothing"))?;
+        let rows = d.row_mask & 3;
+        let v = self.update_dpp(inst, old, data, ctrl, rows | rows << 2, d.bank_mask, d.bound_ctrl)?;
         self.write_vreg(dst, 1, v, self.active()?, inst)
     }
 
     /// The target's DPP of `x` with control `ctrl` over whole rows and banks, invalid reads 0
     /// (bound_ctrl).
     fn target_dpp(&self, inst: &Instruction, ctrl: u16, x: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
+        self.update_dpp(inst, self.i32(0), x, ctrl, 0xf, 0xf, true)
+    }
+
+    /// `llvm.amdgcn.update.dpp(old, x, ctrl, row_mask, bank_mask, bound_ctrl)` (target rows).
+    #[allow(clippy::too_many_arguments)]
+    fn update_dpp(&self, inst: &Instruction, old: IntValue<'ctx>, x: IntValue<'ctx>, ctrl: u16, row_mask: u8, bank_mask: u8, bound_ctrl: bool) -> Result<IntValue<'ctx>, RaiseError> {
         let i32t = self.ctx.i32_type();
         let f = self.intrinsic("llvm.amdgcn.update.dpp", &[i32t.into()])?;
-        let args = [i32t.const_zero().into(), x.into(), self.i32(ctrl as u64).into(), self.i32(0xf).into(), self.i32(0xf).into(), self.ctx.bool_type().const_all_ones().into()];
+        let bc = self.ctx.bool_type().const_int(bound_ctrl as u64, false);
+        let args = [old.into(), x.into(), self.i32(ctrl as u64).into(), self.i32(row_mask as u64).into(), self.i32(bank_mask as u64).into(), bc.into()];
         let v = self.b.build_call(f, &args, "")?.try_as_basic_value().basic();
         v.map(|v| v.into_int_value()).ok_or_else(|| self.err(inst, "update.dpp returns nothing"))
     }

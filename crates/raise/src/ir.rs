@@ -1762,25 +1762,22 @@ impl<'ctx> Raiser<'ctx, '_> {
                             let signed = matches!(shape.width, Width::I8 | Width::I16);
                             out.push(if signed { r.b.build_int_s_extend(v, i32t, "")? } else { r.b.build_int_z_extend(v, i32t, "")? });
                         }
-                        Width::B32 => {
-                            let ld = r.b.build_load(i32t, ptr, "")?;
-                            let li = hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld).unwrap();
-                            li.set_alignment(4).map_err(|e| r.err(inst, e.to_string()))?;
-                            r.apply_cpol(inst, li, false)?;
-                            out.push(ld.into_int_value());
-                        }
                         // One access of the whole width, as the source has it (the backend
                         // splits it where the target needs; dword loads merged back by the load
                         // and store vectorizer came out as dwordx2 pairs in places).
-                        Width::B64 | Width::B96 | Width::B128 => {
-                            let vt = i32t.vec_type(dwords as u32);
-                            let ld = r.b.build_load(vt, ptr, "")?;
+                        Width::B32 | Width::B64 | Width::B96 | Width::B128 => {
+                            let t: hx_llvm::inkwell::types::BasicTypeEnum<'ctx> = if dwords == 1 { i32t.into() } else { i32t.vec_type(dwords as u32).into() };
+                            let ld = r.b.build_load(t, ptr, "")?;
                             let li = hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld).unwrap();
                             li.set_alignment(4).map_err(|e| r.err(inst, e.to_string()))?;
                             r.apply_cpol(inst, li, false)?;
-                            let v = ld.into_vector_value();
-                            for i in 0..dwords as u64 {
-                                out.push(r.b.build_extract_element(v, i64t.const_int(i, false), "")?.into_int_value());
+                            if dwords == 1 {
+                                out.push(ld.into_int_value());
+                            } else {
+                                let v = ld.into_vector_value();
+                                for i in 0..dwords as u64 {
+                                    out.push(r.b.build_extract_element(v, i64t.const_int(i, false), "")?.into_int_value());
+                                }
                             }
                         }
                         _ => return Err(r.err(inst, "d16 loads are not raised yet")),
