@@ -19,9 +19,7 @@ fn main() -> anyhow::Result<()> {
     }
     let result = run(&args);
     if !llvm_args.is_empty() {
-        // Reports such as -time-passes print when LLVM's managed statics are destroyed.
-        // SAFETY: LLVM is not used after this.
-        unsafe { hx_llvm::llvm_sys::core::LLVMShutdown() };
+        hx_benches::print_llvm_reports();
     }
     result
 }

@@ -45,3 +45,10 @@ pub fn set_llvm_options(options: &[String]) -> anyhow::Result<()> {
     unsafe { hx_llvm::llvm_sys::support::LLVMParseCommandLineOptions(pointers.len() as i32, pointers.as_ptr(), std::ptr::null()) };
     Ok(())
 }
+
+/// Prints the reports the options of [`set_llvm_options`] asked for (`-time-passes` and the like
+/// print when LLVM's managed statics are destroyed). LLVM must not be used afterwards.
+pub fn print_llvm_reports() {
+    // SAFETY: the callers run this last, after every use of LLVM in the process.
+    unsafe { hx_llvm::llvm_sys::core::LLVMShutdown() };
+}

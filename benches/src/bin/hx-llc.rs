@@ -41,9 +41,7 @@ fn main() -> Result<()> {
     let obj = hx_llvm::compile_ir_with(&ir, "hx-llc", target, opt, opt.raised_pipeline(), Emit::Object)?;
     std::fs::write(&output, obj).with_context(|| format!("writing {output}"))?;
     if !llvm_args.is_empty() {
-        // Reports such as -time-passes print when LLVM's managed statics are destroyed.
-        // SAFETY: LLVM is not used after this.
-        unsafe { hx_llvm::llvm_sys::core::LLVMShutdown() };
+        hx_benches::print_llvm_reports();
     }
     Ok(())
 }
