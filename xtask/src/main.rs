@@ -8,6 +8,8 @@ const USAGE: &str = "usage: cargo xtask <command>
                      into corpus/<target>/<name>.hsaco (--check: compare, write nothing)
   tables             regenerate crates/isa/src/tables/*.rs from LLVM's disassembler
                      (checked by crates/isa/tests/tables_fresh.rs)
+  fast-tables        regenerate crates/isa/src/tables/fast_*.rs, the decoder fast path's value
+                     tables (run after `tables`; checked by crates/isa/tests/fast_tables_fresh.rs)
   tables-one TARGET FORMAT OPCODE
                      fit one opcode and print its entry (HX_TABLES_DEBUG=1: every rejected kind)
   build-one IR TARGET OUT
@@ -38,6 +40,15 @@ fn main() -> Result<()> {
         Some("tables") => {
             let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/isa/src/tables");
             isa_tables::generate(&out)
+        }
+        Some("fast-tables") => {
+            let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/isa/src/tables");
+            for target in hx_isa::Target::ALL {
+                let path = out.join(format!("fast_{}.rs", target.cpu()));
+                std::fs::write(&path, hx_isa::fast_tables_source(target))
+                    .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+            }
+            Ok(())
         }
         Some("tables-one") if args.len() == 4 => {
             let target = [isa_tables::spec::Target::Gfx1250, isa_tables::spec::Target::Gfx942, isa_tables::spec::Target::Gfx950]

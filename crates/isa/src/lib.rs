@@ -63,6 +63,8 @@ pub mod sdwa;
 pub mod tensor;
 pub mod dpp;
 mod fast;
+#[doc(hidden)] // (for `cargo xtask fast-tables` and the test that the seeds are fresh)
+pub use fast::fast_tables_source;
 pub mod vbuffer;
 pub mod vopd;
 pub mod wmma;

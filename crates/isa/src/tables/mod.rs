@@ -8,6 +8,13 @@ pub mod gfx1250;
 pub mod gfx942;
 #[rustfmt::skip]
 pub mod gfx950;
+// The decoder fast path's value tables, by `cargo xtask fast-tables` (see crate::fast::Seed).
+#[rustfmt::skip]
+mod fast_gfx1250;
+#[rustfmt::skip]
+mod fast_gfx942;
+#[rustfmt::skip]
+mod fast_gfx950;
 
 use crate::operand::Names;
 use crate::spec::{Format, OpInfo, Target};
@@ -42,6 +49,16 @@ pub fn table(target: Target, format: Format) -> &'static [Option<OpInfo>] {
         Target::Gfx942 => pick!(gfx942),
         Target::Gfx950 => pick!(gfx950),
     }
+}
+
+/// The fast path's value tables made ahead of time for `target`.
+pub(crate) fn fast_seed(target: Target) -> Option<crate::fast::Seed> {
+    let (values, made): (&'static [_], &'static [_]) = match target {
+        Target::Gfx1250 => (&fast_gfx1250::VALUES, &fast_gfx1250::MADE),
+        Target::Gfx942 => (&fast_gfx942::VALUES, &fast_gfx942::MADE),
+        Target::Gfx950 => (&fast_gfx950::VALUES, &fast_gfx950::MADE),
+    };
+    Some(crate::fast::Seed { values, made })
 }
 
 /// The symbolic names a target's immediates print with.
