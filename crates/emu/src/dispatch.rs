@@ -311,8 +311,10 @@ fn init_sgprs(
     let rsrc2 = d.compute_pgm_rsrc2;
     if generation == Generation::Gfx125 {
         // Architected workgroup IDs; TTMP6 = 0 and IB_STS2 cluster bits 0: not in a cluster.
+        // TTMP7 holds z in its high half only when the descriptor enables the z ID (LLVM reads
+        // the whole of TTMP7 as y in a kernel without it).
         wave.ttmp[9] = wg[0];
-        wave.ttmp[7] = wg[1] | wg[2] << 16;
+        wave.ttmp[7] = if rsrc2 >> 9 & 1 != 0 { wg[1] | wg[2] << 16 } else { wg[1] };
         wave.ttmp[6] = 0;
     } else {
         for (bit, id) in [(7, wg[0]), (8, wg[1]), (9, wg[2])] {

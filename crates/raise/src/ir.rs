@@ -61,6 +61,9 @@ pub struct KernelAbi {
     /// ENABLE_VGPR_WORKITEM_ID: the work-item IDs the hardware writes into v0 (0: x; 1: x, y;
     /// 2: x, y, z); the fields of the others are 0.
     pub workitem_ids: u8,
+    /// ENABLE_SGPR_WORKGROUP_ID_Z: TTMP7 holds z in its high half; without it TTMP7 is y alone
+    /// (LLVM then reads the whole register as y).
+    pub workgroup_id_z: bool,
 }
 
 impl KernelAbi {
@@ -104,6 +107,7 @@ impl KernelAbi {
             uses_lds: false,
             entry_mode,
             workitem_ids: d.field(hx_codeobj::descriptor::Generation::Gfx125, "ENABLE_VGPR_WORKITEM_ID").unwrap_or(2).min(2) as u8,
+            workgroup_id_z: d.field(hx_codeobj::descriptor::Generation::Gfx125, "ENABLE_SGPR_WORKGROUP_ID_Z").unwrap_or(1) != 0,
         })
     }
 }
@@ -467,17 +471,23 @@ impl<'ctx> Raiser<'ctx, '_> {
             v0 = self.b.build_or(v0, self.b.build_left_shift(id, self.i32(shift), "")?, "")?;
         }
         self.b.build_store(self.fixed_slot(&self.vgpr, 0)?, v0)?;
-        // Architected workgroup IDs: TTMP9 = x, TTMP7 = y | z << 16 (16 bits each); TTMP6 = 0
-        // (no cluster). y masked to its field, as the register holds it: the source's
-        // `ttmp7 >> 16` then folds to z's field instead of being computed.
+        // Architected workgroup IDs: TTMP9 = x, TTMP7 = y | z << 16 (16 bits each) when the
+        // descriptor enables z, else y alone; TTMP6 = 0 (no cluster). With z, y is masked to its
+        // field, as the register holds it: the source's `ttmp7 >> 16` then folds to z's field
+        // instead of being computed. Without z, the target needs no z ID and no masking.
         let wx = self.call("llvm.amdgcn.workgroup.id.x", &[], &[])?;
         let wy = self.call("llvm.amdgcn.workgroup.id.y", &[], &[])?;
-        let wz = self.call("llvm.amdgcn.workgroup.id.z", &[], &[])?;
         let ttmp = |i| self.fixed_slot(&self.ttmp, i);
         self.b.build_store(ttmp(9)?, wx)?;
-        let wy = self.b.build_and(wy, self.i32(0xffff), "")?;
-        let wz = self.b.build_left_shift(wz, self.i32(16), "")?;
-        self.b.build_store(ttmp(7)?, self.b.build_or(wy, wz, "")?)?;
+        let ttmp7 = if abi.workgroup_id_z {
+            let wz = self.call("llvm.amdgcn.workgroup.id.z", &[], &[])?;
+            let wy = self.b.build_and(wy, self.i32(0xffff), "")?;
+            let wz = self.b.build_left_shift(wz, self.i32(16), "")?;
+            self.b.build_or(wy, wz, "")?
+        } else {
+            wy
+        };
+        self.b.build_store(ttmp(7)?, ttmp7)?;
         if let Some(s) = abi.kernarg_ptr_sgpr {
             let kp = self.kernarg_ptr()?;
             let a = self.b.build_ptr_to_int(kp, i64t, "")?;

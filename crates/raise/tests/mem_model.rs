@@ -25,6 +25,7 @@ fn raise(body: &str) -> Vec<(GpuTarget, String)> {
         uses_lds: false,
         entry_mode: 0xf0,
         workitem_ids: 2,
+        workgroup_id_z: true,
     };
     let mut out = Vec::new();
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {

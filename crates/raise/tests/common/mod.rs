@@ -74,6 +74,7 @@ pub fn raise_code(code: &[u8]) -> Result<String, String> {
         uses_lds: false,
         entry_mode: 0xf0,
         workitem_ids: 2,
+        workgroup_id_z: true,
     };
     let ctx = hx_llvm::inkwell::context::Context::create();
     let module = ctx.create_module("raised");
