@@ -261,6 +261,10 @@ fn check_shape(s: &Shape) {
     let obj = hx_llvm::compile_ir(&ir, "wmma", GpuTarget::Gfx1250, hx_llvm::OptLevel::O2, hx_llvm::Emit::Object)
         .unwrap_or_else(|e| panic!("{}: {e}\n{ir}", s.mnemonic));
     let source = hx_relink::link(&obj).unwrap();
+    // The same kernels bounded to 32 work-items: a target wave runs one source wave, and the
+    // other wave's MFMA chain is left out.
+    let one_wave_ir = ir.replace("\"amdgpu-flat-work-group-size\"=\"1,64\"", "\"amdgpu-flat-work-group-size\"=\"1,32\"");
+    let one_wave = hx_relink::link(&hx_llvm::compile_ir(&one_wave_ir, "wmma", GpuTarget::Gfx1250, hx_llvm::OptLevel::O2, hx_llvm::Emit::Object).unwrap()).unwrap();
     let abn = s.ab_dwords() as usize;
     let dd = s.d_dwords() as usize;
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
@@ -268,14 +272,24 @@ fn check_shape(s: &Shape) {
         let options = Options { target, wmma: WmmaLowering::Mfma, ..Default::default() };
         let asm = String::from_utf8(translate_code_object_to(&source, &options, Output::Assembly).unwrap()).unwrap();
         assert!(asm.contains(plan.mnemonic), "{} on {target:?}: no {} in the assembly", s.mnemonic, plan.mnemonic);
+        let one_asm = String::from_utf8(translate_code_object_to(&one_wave, &options, Output::Assembly).unwrap()).unwrap();
+        let mfmas = |a: &str| a.matches("v_mfma").count();
+        assert!(
+            mfmas(&one_asm) > 0 && mfmas(&one_asm) < mfmas(&asm),
+            "{} on {target:?}: {} MFMAs for one source wave, {} for two",
+            s.mnemonic,
+            mfmas(&one_asm),
+            mfmas(&asm)
+        );
         let cross = Options { wmma: WmmaLowering::CrossLane, ..options.clone() };
         let asm = String::from_utf8(translate_code_object_to(&source, &cross, Output::Assembly).unwrap()).unwrap();
         assert!(!asm.contains("v_mfma"), "{}: the cross-lane lowering used an MFMA", s.mnemonic);
         let translated = hotswap::translate(&source, &options).unwrap().bytes;
+        let one_translated = hotswap::translate(&one_wave, &options).unwrap().bytes;
         // Random bits, finite values of three spreads, cancelling big products (floats).
         // Seed 6 (floats): A +0, B and C -0: D is -0 only if every padding product is -0 too.
         for (seed, spread) in [(1u64, None), (2, Some(6)), (3, Some(20)), (4, Some(3)), (5, Some(3)), (6, None)] {
-            for lanes in [32u32, 64] {
+            for (source, translated, lanes) in [(&source, &translated, 32u32), (&source, &translated, 64), (&one_wave, &one_translated, 32)] {
                 let float = s.d != Elem::I32;
                 let negative_zeros = |e: Elem, dwords: usize| -> Vec<u8> {
                     let bits = e.bits();
@@ -291,14 +305,15 @@ fn check_shape(s: &Shape) {
                 let args = vec![Arg::Buffer(a), Arg::Buffer(b), Arg::Buffer(c), Arg::Buffer(vec![0xa5; 4 * 64 * dd])];
                 for k in 0..kernels {
                     let kernel = format!("k{k}");
-                    let want = run(&source, &kernel, lanes, &args);
-                    let got = run(&translated, &kernel, lanes, &args);
+                    let want = run(source, &kernel, lanes, &args);
+                    let got = run(translated, &kernel, lanes, &args);
                     if let Some(at) = want.iter().zip(&got).position(|(x, y)| x != y) {
                         let dw = |v: &[u8]| u32::from_le_bytes(v[at / 4 * 4..at / 4 * 4 + 4].try_into().unwrap());
                         panic!(
-                            "{} {kernel} ({:?}) on {target:?}, {lanes} lanes, seed {seed}: D differs at byte {at} (lane {}, dword {}): {:#010x} != {:#010x}",
+                            "{} {kernel} ({:?}) on {target:?}, {lanes} lanes{}, seed {seed}: D differs at byte {at} (lane {}, dword {}): {:#010x} != {:#010x}",
                             s.mnemonic,
                             variants(s)[k],
+                            if std::ptr::eq(source, &one_wave) { " (bounded to one wave)" } else { "" },
                             at / 4 / dd,
                             at / 4 % dd,
                             dw(&got),

@@ -139,7 +139,7 @@ fn assert_verified(original: &Path, written: &Path) {
     assert_eq!(hotswap::codeobj::CodeObject::parse(&translated).unwrap().processor(), Some("gfx942"));
     let launch = hotswap::run::RunOptions {
         grid: [1024, 1, 1],
-        block: [128, 1, 1],
+        block: Some([128, 1, 1]),
         dynamic_lds: 0,
         seed: 1,
         buffer_bytes: 65536,

@@ -63,9 +63,10 @@ struct LaunchArgs {
     /// Grid size in work-items: X[,Y[,Z]].
     #[arg(long, default_value = "64")]
     grid: String,
-    /// Workgroup size: X[,Y[,Z]].
-    #[arg(long, default_value = "64")]
-    block: String,
+    /// Workgroup size: X[,Y[,Z]] (default: the kernel's required size, else 64 work-items
+    /// capped at its maximum).
+    #[arg(long)]
+    block: Option<String>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Size of each global buffer argument.
@@ -87,7 +88,7 @@ impl LaunchArgs {
     fn options(&self) -> Result<hotswap::run::RunOptions> {
         Ok(hotswap::run::RunOptions {
             grid: dims(&self.grid)?,
-            block: dims(&self.block)?,
+            block: self.block.as_deref().map(dims).transpose()?,
             dynamic_lds: self.lds,
             seed: self.seed,
             buffer_bytes: self.buffer_bytes,

@@ -53,7 +53,7 @@ fn build_loader(dir: &Path) -> PathBuf {
 fn saxpy_launch() -> hotswap::run::RunOptions {
     hotswap::run::RunOptions {
         grid: [1024, 1, 1],
-        block: [128, 1, 1],
+        block: Some([128, 1, 1]),
         dynamic_lds: 0,
         seed: 1,
         buffer_bytes: 65536,

@@ -29,6 +29,20 @@ pub fn launch(co: &CodeObject, kernel: &str, dispatch: &Dispatch, args: &[Arg], 
         .as_ref()
         .and_then(|m| m.kernel(kernel))
         .ok_or_else(|| EmuError::Launch(format!("no metadata for kernel {kernel}")))?;
+    // The runtime refuses a launch past the kernel's work-group bounds, and code may rely on
+    // them (a translation runs a work-group of at most 32 work-items as one source wave).
+    let size: u64 = dispatch.block.iter().map(|&d| d as u64).product();
+    if let Some(max) = meta.max_flat_workgroup_size.filter(|&max| size > max) {
+        return Err(EmuError::Launch(format!(
+            "kernel {kernel}: a work-group of {size} work-items exceeds its .max_flat_workgroup_size {max}"
+        )));
+    }
+    if let Some(reqd) = meta.reqd_workgroup_size.filter(|r| r.iter().zip(dispatch.block).any(|(&r, b)| r != b as u64)) {
+        return Err(EmuError::Launch(format!(
+            "kernel {kernel}: work-group {:?} differs from its .reqd_workgroup_size {reqd:?}",
+            dispatch.block
+        )));
+    }
     let mut mem = GlobalMemory::new();
     let mut addrs = Vec::new();
     let explicit: Vec<Vec<u8>> = args

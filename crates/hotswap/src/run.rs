@@ -11,7 +11,9 @@ use hx_emu::{Dispatch, Limits, Stats};
 #[derive(Debug, Clone)]
 pub struct RunOptions {
     pub grid: [u32; 3],
-    pub block: [u32; 3],
+    /// The work-group size; None: the kernel's required size, else 64 work-items capped at
+    /// its maximum (the emulator, like the runtime, refuses a launch past its bounds).
+    pub block: Option<[u32; 3]>,
     pub dynamic_lds: u32,
     pub seed: u64,
     pub buffer_bytes: usize,
@@ -82,7 +84,11 @@ pub fn run(bytes: &[u8], kernel: &str, o: &RunOptions) -> Result<RunResult, Erro
         .ok_or_else(|| Error::Run(format!("no kernel {kernel} in the code object")))?;
     let named = seeded_args(meta, o)?;
     let args: Vec<Arg> = named.iter().map(|(_, a)| a.clone()).collect();
-    let dispatch = Dispatch { grid: o.grid, block: o.block, dynamic_lds: o.dynamic_lds };
+    let block = o.block.unwrap_or_else(|| match meta.reqd_workgroup_size {
+        Some(r) => r.map(|d| d.min(u32::MAX as u64) as u32),
+        None => [meta.max_flat_workgroup_size.unwrap_or(64).clamp(1, 64) as u32, 1, 1],
+    });
+    let dispatch = Dispatch { grid: o.grid, block, dynamic_lds: o.dynamic_lds };
     let r = launch(&co, kernel, &dispatch, &args, &o.limits)?;
     let buffers = named
         .iter()

@@ -41,6 +41,16 @@ fn kernel_attrs(co: &CodeObject, k: &hx_codeobj::Kernel) -> Result<KernelAttrs, 
     })
 }
 
+/// Whether every work-group of the kernel fits in one gfx1250 wave (32 work-items), as its
+/// metadata bounds it: then a target wave64 runs one source wave (see
+/// [`hx_raise::KernelAbi::one_source_wave`]). A launch past the bound is invalid (the runtime
+/// refuses it), as it is for the source.
+fn one_source_wave(attrs: &KernelAttrs) -> bool {
+    let max = attrs.flat_workgroup_size.map(|(_, max)| max as u64);
+    let reqd = attrs.reqd_workgroup_size.map(|r| r.iter().map(|&d| d as u64).product::<u64>());
+    max.into_iter().chain(reqd).any(|n| (1..=32).contains(&n))
+}
+
 /// The target's metadata document: the target compile's, with each kernel's interface from
 /// the source.
 fn merge_metadata(source: &Metadata, target: &Metadata) -> Result<Metadata, Error> {
@@ -236,11 +246,13 @@ fn compile(co: &CodeObject, kernels: &[&hx_codeobj::Kernel], options: &Options, 
     let module = ctx.create_module("hotswap");
     let mut attrs = Vec::new();
     for k in kernels {
-        let abi = hx_raise::KernelAbi::from_descriptor(&k.name, &k.descriptor)?;
+        let mut abi = hx_raise::KernelAbi::from_descriptor(&k.name, &k.descriptor)?;
+        let kattrs = kernel_attrs(co, k)?;
+        abi.one_source_wave = one_source_wave(&kattrs);
         let image = CodeImage::of(co, k)?;
         let raise = hx_raise::RaiseOptions { target: options.target, wmma: options.wmma };
         hx_raise::raise_program_with(&ctx, &module, &k.name, &image.program(), &abi, &raise)?;
-        attrs.push(kernel_attrs(co, k)?);
+        attrs.push(kattrs);
     }
     hx_lower::apply_kernel_attrs(&module, &attrs)?;
     hx_llvm::verify(&module, "hotswap")?;

@@ -19,7 +19,9 @@
 //! s_cbranch_vccnz`), and left alone it becomes cross-lane work on the target.
 //!
 //! `%lane` (the thread's lane in its 32-lane half) and `%half_shift` (0 or 32) are the values the
-//! raiser names so in the entry block; a function without them is left alone. Run after SROA, when
+//! raiser names so in the entry block; for a kernel whose work-groups are one source wave there
+//! is no `%half_shift`, `%lane` is `mbcnt.lo(-1, 0)` and the ballots are not shifted. A function
+//! with neither form is left alone. Run after SROA, when
 //! the register slots are SSA values, and before instcombine rewrites the read pattern.
 
 use inkwell::module::Module;
@@ -91,12 +93,25 @@ unsafe fn lane_values(lane: LLVMValueRef, half_shift: LLVMValueRef) -> bool {
     check().is_some()
 }
 
-/// The i1 operand of `v` when `v` is `trunc(lshr(ballot.i64(c), half_shift))`.
+/// Whether `lane` is `mbcnt.lo(-1, 0)`: the raiser's lane for a kernel whose work-groups are one
+/// source wave (lanes 0..31 of the target wave run; there is no `%half_shift`).
+unsafe fn one_wave_lane(lane: LLVMValueRef) -> bool {
+    let check = || -> Option<()> {
+        let lo = call_of(lane, b"llvm.amdgcn.mbcnt.lo")?;
+        (const_int(LLVMGetOperand(lo, 0)) == Some(0xffff_ffff) && const_int(LLVMGetOperand(lo, 1)) == Some(0)).then_some(())
+    };
+    check().is_some()
+}
+
+/// The i1 operand of `v` when `v` is `trunc(lshr(ballot.i64(c), half_shift))`, or with a null
+/// `half_shift` (one source wave), `trunc(ballot.i64(c))`.
 unsafe fn ballot_operand(v: LLVMValueRef, half_shift: LLVMValueRef) -> Option<LLVMValueRef> {
     if opcode(v)? != LLVMOpcode::LLVMTrunc {
         return None;
     }
-    let call = call_of(lshr_by(LLVMGetOperand(v, 0), half_shift)?, b"llvm.amdgcn.ballot.i64")?;
+    let shifted = LLVMGetOperand(v, 0);
+    let ballot = if half_shift.is_null() { shifted } else { lshr_by(shifted, half_shift)? };
+    let call = call_of(ballot, b"llvm.amdgcn.ballot.i64")?;
     Some(LLVMGetOperand(call, 0))
 }
 
@@ -191,7 +206,9 @@ unsafe fn rewrite_function(func: LLVMValueRef) -> usize {
         }
         i = LLVMGetNextInstruction(i);
     }
-    if lane.is_null() || half_shift.is_null() || !lane_values(lane, half_shift) {
+    // Either the two halves' form, or one source wave's (null `half_shift`).
+    let known = if half_shift.is_null() { !lane.is_null() && one_wave_lane(lane) } else { !lane.is_null() && lane_values(lane, half_shift) };
+    if !known {
         return 0;
     }
     // The reads (own bits; tests of a uniform mask under EXEC), and every mask they depend on.
@@ -527,6 +544,32 @@ j:
             let ir = String::from_utf8(ir).unwrap();
             assert_eq!(ir.contains("ballot.i64(i1 true)"), ballot, "{passes}:\n{ir}");
         }
+    }
+
+    /// [`masks`] as the raiser builds it for a kernel whose work-groups are one source wave:
+    /// `%lane` is `mbcnt.lo(-1, 0)`, no `%half_shift`, the ballots not shifted.
+    fn one_wave_masks() -> String {
+        masks()
+            .replace("  %lane = and i32 %hi, 31\n  %h = and i32 %hi, 32\n  %half_shift = zext i32 %h to i64\n", "")
+            .replace("%lo = call i32 @llvm.amdgcn.mbcnt.lo", "%lane = call i32 @llvm.amdgcn.mbcnt.lo")
+            .replace("i32 -1, i32 %lo)", "i32 -1, i32 %lane)")
+            .replace("  %bs = lshr i64 %b, %half_shift\n", "")
+            .replace("  %bs2 = lshr i64 %b2, %half_shift\n", "")
+            .replace("trunc i64 %bs to", "trunc i64 %b to")
+            .replace("trunc i64 %bs2 to", "trunc i64 %b2 to")
+    }
+
+    #[test]
+    fn one_source_wave_masks_are_rewritten_too() {
+        let ctx = Context::create();
+        let ir = one_wave_masks();
+        assert!(!ir.contains("half_shift") && ir.contains("%lane = call i32 @llvm.amdgcn.mbcnt.lo"), "{ir}");
+        let m = parse_ir(&ctx, &ir, "k").unwrap();
+        assert_eq!(super::rewrite(&m), 1);
+        verify(&m, "k").unwrap();
+        // `%lane` another count than the thread's lane: left alone.
+        let m = parse_ir(&ctx, &ir.replace("mbcnt.lo(i32 -1, i32 0)", "mbcnt.lo(i32 -1, i32 5)"), "k").unwrap();
+        assert_eq!(super::rewrite(&m), 0);
     }
 
     #[test]

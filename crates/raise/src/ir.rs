@@ -64,6 +64,12 @@ pub struct KernelAbi {
     /// ENABLE_SGPR_WORKGROUP_ID_Z: TTMP7 holds z in its high half; without it TTMP7 is y alone
     /// (LLVM then reads the whole register as y).
     pub workgroup_id_z: bool,
+    /// Work-groups of at most 32 work-items (the code object's max flat work-group size): a
+    /// target wave64 then holds one source wave, in lanes 0..31, its upper half inactive. Lane
+    /// reads and votes need no half offset and `v_readlane` stays a lane read. Not in the
+    /// descriptor: the caller sets it from the metadata ([`KernelAbi::from_descriptor`] leaves it
+    /// false, which is right for any size).
+    pub one_source_wave: bool,
 }
 
 impl KernelAbi {
@@ -108,6 +114,7 @@ impl KernelAbi {
             entry_mode,
             workitem_ids: d.field(hx_codeobj::descriptor::Generation::Gfx125, "ENABLE_VGPR_WORKITEM_ID").unwrap_or(2).min(2) as u8,
             workgroup_id_z: d.field(hx_codeobj::descriptor::Generation::Gfx125, "ENABLE_SGPR_WORKGROUP_ID_Z").unwrap_or(1) != 0,
+            one_source_wave: false,
         })
     }
 }
@@ -132,6 +139,11 @@ struct Raiser<'ctx, 'a> {
     /// Source lane (0..31) and the half of the target wave (0/1) of this thread.
     lane: IntValue<'ctx>,
     half_shift: IntValue<'ctx>,
+    /// This thread's lane in the target wave (0..63), for whole-wave code whose inactive lanes
+    /// work too (the MFMA WMMA lowering).
+    lane64: IntValue<'ctx>,
+    /// [`KernelAbi::one_source_wave`].
+    one_source_wave: bool,
     blocks: HashMap<usize, BasicBlock<'ctx>>,
     func: FunctionValue<'ctx>,
     /// Byte address (addrspace 3) of the kernel's LDS; the source's LDS offsets are relative to it.
@@ -276,6 +288,8 @@ fn raise_inner<'ctx>(
         scc,
         lane: i32t.const_zero(),
         half_shift: ctx.i64_type().const_zero(),
+        lane64: i32t.const_zero(),
+        one_source_wave: abi.one_source_wave,
         blocks: HashMap::new(),
         func,
         lds_base: None,
@@ -399,8 +413,10 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// A 32-bit mask of `cond` over the source wave this thread belongs to.
     fn ballot_half(&self, cond: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
         let i64t = self.ctx.i64_type();
-        let m = self.call("llvm.amdgcn.ballot", &[i64t.into()], &[cond.into()])?;
-        let m = self.b.build_right_shift(m, self.half_shift, false, "")?;
+        let mut m = self.call("llvm.amdgcn.ballot", &[i64t.into()], &[cond.into()])?;
+        if !self.one_source_wave {
+            m = self.b.build_right_shift(m, self.half_shift, false, "")?;
+        }
         Ok(self.b.build_int_truncate(m, self.ctx.i32_type(), "")?)
     }
 
@@ -428,10 +444,20 @@ impl<'ctx> Raiser<'ctx, '_> {
         let (i32t, i64t) = (self.ctx.i32_type(), self.ctx.i64_type());
         let lo = self.call("llvm.amdgcn.mbcnt.lo", &[], &[i32t.const_all_ones().into(), i32t.const_zero().into()])?;
         let lane64 = self.call("llvm.amdgcn.mbcnt.hi", &[], &[i32t.const_all_ones().into(), lo.into()])?;
-        self.lane = self.b.build_and(lane64, self.i32(31), "lane")?;
-        let half = self.b.build_and(lane64, self.i32(32), "")?;
-        self.half_base = half;
-        self.half_shift = self.b.build_int_z_extend(half, i64t, "half_shift")?;
+        self.lane64 = lane64;
+        if abi.one_source_wave {
+            // Only lanes 0..31 run (outside whole-wave code): the half is the lower one.
+            // (Named for hx-lane-bits, which knows this form.)
+            lo.set_name("lane");
+            self.lane = lo;
+            self.half_base = i32t.const_zero();
+            self.half_shift = i64t.const_zero();
+        } else {
+            self.lane = self.b.build_and(lane64, self.i32(31), "lane")?;
+            let half = self.b.build_and(lane64, self.i32(32), "")?;
+            self.half_base = half;
+            self.half_shift = self.b.build_int_z_extend(half, i64t, "half_shift")?;
+        }
         if abi.private_segment_size > 0 {
             let ty = self.ctx.i8_type().array_type(abi.private_segment_size);
             let p = self.b.build_alloca(ty, "scratch")?;
@@ -1451,6 +1477,11 @@ impl<'ctx> Raiser<'ctx, '_> {
                     self.b.build_select(zero, self.i32(0), tz, "")?.into_int_value()
                 };
                 let data = self.read_vreg(src, 1, inst)?;
+                if self.one_source_wave {
+                    // The source wave is the whole running wave and `sel` uniform in it.
+                    let v = self.call("llvm.amdgcn.readlane", &[self.ctx.i32_type().into()], &[data.into(), sel.into()])?;
+                    return self.write_sreg(dst, 1, v, inst);
+                }
                 let lane = self.b.build_or(sel, self.half_base, "")?;
                 let addr = self.b.build_left_shift(lane, self.i32(2), "")?;
                 let v = self.call("llvm.amdgcn.ds.bpermute", &[], &[addr.into(), data.into()])?;

@@ -229,6 +229,11 @@ impl<'ctx> Raiser<'ctx, '_> {
         let zero = vec![self.i32(0); 4];
         let mut d_w = Vec::new();
         for (w, ch) in chunks.iter().enumerate() {
+            if w == 1 && self.one_source_wave {
+                // No second source wave: its lanes (32..63) are inactive, their D unused.
+                d_w.push(c_w[1].clone());
+                continue;
+            }
             // iu8: an unsigned byte is its signed reading plus 256 times its top bit, so
             // D = C + sum(sA sB) + 256 sum(hA sB + sA hB) + 65536 sum(hA hB), each sum an MFMA
             // chain (i32 sums wrap: any split is exact).
@@ -452,8 +457,10 @@ impl<'ctx> Raiser<'ctx, '_> {
         };
         let mut acc_v = acc_phi.map(|p| p.as_basic_value().into_vector_value());
         let f = self.intrinsic("llvm.amdgcn.mfma.f64.16x16x4f64", &[])?;
+        // Without a second source wave (its lanes inactive, their D unused) its chain stays C.
+        let waves = if self.one_source_wave { 1 } else { 2 };
         for u in 0..unroll {
-            for w in 0..2 {
+            for w in 0..waves {
                 let (aw, bw) = (fetch(0, w, u)?, fetch(1, w, u)?);
                 let args: Vec<BasicMetadataValueEnum<'ctx>> = vec![aw.into(), bw.into(), acc_v[w].into(), self.i32(0).into(), self.i32(0).into(), self.i32(0).into()];
                 let r = b.build_call(f, &args, "")?.try_as_basic_value().basic().ok_or_else(|| self.err(inst, "the f64 MFMA returns nothing"))?;
@@ -522,7 +529,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     fn lanes(&self) -> Result<Lanes<'ctx>, RaiseError> {
-        let lane = self.b.build_or(self.half_base, self.lane, "")?;
+        let lane = self.lane64;
         let half0 = self.b.build_int_compare(IntPredicate::ULT, lane, self.i32(32), "")?;
         let row = self.b.build_and(lane, self.i32(16), "")?;
         let row_even = self.b.build_int_compare(IntPredicate::EQ, row, self.i32(0), "")?;

@@ -26,6 +26,7 @@ fn raise(body: &str) -> Vec<(GpuTarget, String)> {
         entry_mode: 0xf0,
         workitem_ids: 2,
         workgroup_id_z: true,
+        one_source_wave: false,
     };
     let mut out = Vec::new();
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {

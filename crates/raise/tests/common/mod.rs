@@ -75,6 +75,7 @@ pub fn raise_code(code: &[u8]) -> Result<String, String> {
         entry_mode: 0xf0,
         workitem_ids: 2,
         workgroup_id_z: true,
+        one_source_wave: false,
     };
     let ctx = hx_llvm::inkwell::context::Context::create();
     let module = ctx.create_module("raised");
