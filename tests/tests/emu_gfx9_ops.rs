@@ -92,3 +92,52 @@ fn v_cndmask_b32_takes_neg_and_abs_as_sign_bit_operations() {
         }
     }
 }
+
+/// Compares of sub-dwords: LLVM reads `x & 0xffff`, `x >> 16` and a sign-extended low byte
+/// straight from the register with VOPC SDWA (`v_cmp_*_sdwa s[..], v.., v.. src0_sel:...`),
+/// whose result is a lane mask in an SGPR pair or VCC.
+const SDWA_CMP: &str = r#"target triple = "amdgcn-amd-amdhsa"
+define amdgpu_kernel void @cmp(ptr addrspace(1) %in, ptr addrspace(1) %out) #0 {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr inbounds i32, ptr addrspace(1) %in, i32 %tid
+  %x = load i32, ptr addrspace(1) %p, align 4
+  %lo = and i32 %x, 65535
+  %c0 = icmp ne i32 %lo, %tid
+  %hi = lshr i32 %x, 16
+  %c1 = icmp ugt i32 %hi, %tid
+  %b = trunc i32 %x to i8
+  %bs = sext i8 %b to i32
+  %c2 = icmp slt i32 %bs, %tid
+  %r0 = zext i1 %c0 to i32
+  %r1 = select i1 %c1, i32 2, i32 0
+  %r2 = select i1 %c2, i32 4, i32 0
+  %r01 = or i32 %r0, %r1
+  %r = or i32 %r01, %r2
+  %q = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %tid
+  store i32 %r, ptr addrspace(1) %q, align 4
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+attributes #0 = { "amdgpu-flat-work-group-size"="64,64" }
+!llvm.module.flags = !{!0}
+!0 = !{i32 1, !"amdhsa_code_object_version", i32 500}
+"#;
+
+#[test]
+fn vopc_sdwa_compares_selected_sub_dwords() {
+    let input: Vec<u32> = (0..64u32).map(|t| if t % 3 == 0 { t | (t + 1) << 16 } else { (t * 0x9e37_79b9) ^ 0x0080_0000 }).collect();
+    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+        let asm = String::from_utf8(compile_ir(SDWA_CMP, "cmp", target, OptLevel::O2, Emit::Assembly).unwrap()).unwrap();
+        assert!(asm.lines().any(|l| l.contains("v_cmp") && l.contains("_sdwa")), "{target}: no VOPC SDWA in\n{asm}");
+        let obj = compile_ir(SDWA_CMP, "cmp", target, OptLevel::O2, Emit::Object).unwrap();
+        let co = hx_relink::link(&obj).unwrap();
+        let bytes: Vec<u8> = input.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let out = hx_tests::run_1d(&co, "cmp", 64, 1, &[Arg::Buffer(bytes), Arg::Buffer(vec![0; 64 * 4])], 1);
+        for (t, w) in out.chunks(4).enumerate() {
+            let (x, t32) = (input[t], t as u32);
+            let want = ((x & 0xffff) != t32) as u32 | (((x >> 16) > t32) as u32) << 1 | (((x as i8 as i32) < t as i32) as u32) << 2;
+            assert_eq!(u32::from_le_bytes(w.try_into().unwrap()), want, "{target}: thread {t}");
+        }
+    }
+}

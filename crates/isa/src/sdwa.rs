@@ -9,8 +9,10 @@
 //!
 //! SDWA dword (bits 63:32 of `Instruction::word`): src0[7:0], dst_sel[10:8], dst_unused[12:11],
 //! clamp 13, omod[15:14], src0_sel[18:16], src0_sext 19, src0_neg 20, src0_abs 21, s0 23 (src0 is
-//! scalar), src1_sel[26:24], src1_sext 27, src1_neg 28, src1_abs 29, s1 31. VOPC SDWA (whose
-//! bits 15:8 are a scalar destination) is not modelled.
+//! scalar), src1_sel[26:24], src1_sext 27, src1_neg 28, src1_abs 29, s1 31. VOPC SDWA (a
+//! 32-bit or 16-bit compare, word 0 bits 31:25 = 0x3e) has no dst_sel, dst_unused, clamp or omod:
+//! its bits 14:8 are a scalar destination, used when bit 15 (SD) is set, else the result goes
+//! to VCC.
 
 use crate::operand::{self, InstOperand, LitReader, Operand, Reg, RegClass, MAX_OPERANDS};
 use crate::spec::{Field, Format, Kind, OpInfo};
@@ -32,13 +34,24 @@ pub const SDWA_VOP2: &[u16] = &[
     0x2d, 0x2e, 0x2f, 0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x3c, 0x3d,
 ];
 
-/// Does (`format`, `opcode`) have an SDWA form on `target`?
+/// Does (`format`, `opcode`) have an SDWA form on `target`? VOPC: the 16-bit and 32-bit
+/// compares and classes (64-bit ones have none).
 pub fn has_sdwa(target: Target, format: Format, opcode: u16) -> bool {
     match format {
         Format::Vop1 => SDWA_VOP1.contains(&opcode) || (target == Target::Gfx950 && SDWA_VOP1_GFX950_EXTRA.contains(&opcode)),
         Format::Vop2 => SDWA_VOP2.contains(&opcode),
+        Format::Vopc => matches!(opcode, 0x10 | 0x11 | 0x14 | 0x15 | 0x20..=0x5f | 0xa0..=0xdf),
         _ => false,
     }
+}
+
+/// The scalar destination of a VOPC SDWA word with SD set (a lane mask: an SGPR pair, VCC,
+/// EXEC or a TTMP pair).
+static VOPC_SDST: crate::OperandSpec = crate::OperandSpec { field: Field::Implicit, kind: Kind::SDst { dwords: 2 } };
+
+/// Is the SDWA word `w0` a compare (VOPC)?
+fn is_vopc(w0: u32) -> bool {
+    w0 >> 25 == 0x3e
 }
 
 /// A sub-dword selection (src*_sel, dst_sel): 0..=3 BYTE_n, 4/5 WORD_0/1, 6 DWORD.
@@ -84,6 +97,13 @@ impl Sdwa {
     }
 }
 
+/// The controls of SDWA words `w0`, `w1`; a compare's result is a whole lane mask (DWORD).
+fn controls(w0: u32, w1: u32) -> Sdwa {
+    let f = |lo: u32, n: u32| ((w1 >> lo) & ((1 << n) - 1)) as u8;
+    let (dst_sel, dst_unused) = if is_vopc(w0) { (6, 0) } else { (f(8, 3), f(11, 2)) };
+    Sdwa { dst_sel, dst_unused, src_sel: [f(16, 3), f(24, 3)], src_sext: [f(19, 1) == 1, f(27, 1) == 1] }
+}
+
 fn sel_range(sel: u8) -> (u32, u32) {
     match sel {
         0..=3 => (8 * sel as u32, 8),
@@ -109,6 +129,7 @@ fn select(sel: u8, sext: bool, v: u32) -> u32 {
 struct Infos {
     vop1: Vec<Option<OpInfo>>,
     vop2: Vec<Option<OpInfo>>,
+    vopc: Vec<Option<OpInfo>>,
 }
 
 fn infos(target: Target) -> &'static Infos {
@@ -130,7 +151,7 @@ fn infos(target: Target) -> &'static Infos {
                 })
                 .collect()
         };
-        Infos { vop1: make(Format::Vop1), vop2: make(Format::Vop2) }
+        Infos { vop1: make(Format::Vop1), vop2: make(Format::Vop2), vopc: make(Format::Vopc) }
     })
 }
 
@@ -157,21 +178,39 @@ pub(crate) fn decode_sdwa(target: Target, bytes: &[u8], offset: usize) -> Result
     let unsupported = || DecodeError::Unsupported { format: Format::Sdwa, offset, bytes: raw(8) };
     let (format, opcode) = match w0 >> 25 {
         0x3f => (Format::Vop1, (w0 >> 9) & 0xff),
-        0x3e => return Err(unsupported()), // VOPC SDWA
+        0x3e => (Format::Vopc, (w0 >> 17) & 0xff),
         op => (Format::Vop2, op),
     };
+    if format == Format::Vop1 && opcode == 0 && (w0 >> 17) & 0xff == 0 {
+        // v_nop ignores its source: LLVM reads the pair as an 8-byte v_nop when the source
+        // controls are clear, else as a 4-byte v_nop followed by another word.
+        let info = tables::table(target, Format::Vop1).first().and_then(|e| e.as_ref()).ok_or_else(invalid)?;
+        let len = if w1 & 0xbf3f_e000 == 0 { 8 } else { 4 };
+        let word = if len == 8 { w0 as u64 | (w1 as u64) << 32 } else { w0 as u64 };
+        return Ok(Instruction {
+            target,
+            info,
+            offset,
+            len,
+            literal: None,
+            mods: Modifiers::default(),
+            cache: Default::default(),
+            mem_offset: 0,
+            word: word as crate::spec::Word,
+            operands: Default::default(),
+        });
+    }
     let t = infos(target);
-    let table = if format == Format::Vop1 { &t.vop1 } else { &t.vop2 };
+    let table = match format {
+        Format::Vop1 => &t.vop1,
+        Format::Vopc => &t.vopc,
+        _ => &t.vop2,
+    };
     let Some(info) = table.get(opcode as usize).and_then(|e| e.as_ref()) else {
         return Err(if has_sdwa(target, format, opcode as u16) { unsupported() } else { invalid() });
     };
     let f = |lo: u32, n: u32| (w1 >> lo) & ((1 << n) - 1);
-    let sdwa = Sdwa {
-        dst_sel: f(8, 3) as u8,
-        dst_unused: f(11, 2) as u8,
-        src_sel: [f(16, 3) as u8, f(24, 3) as u8],
-        src_sext: [f(19, 1) == 1, f(27, 1) == 1],
-    };
+    let sdwa = controls(w0, w1);
     if sdwa.dst_sel > 6 || sdwa.src_sel[0] > 6 || sdwa.src_sel[1] > 6 || sdwa.dst_unused > 2 {
         return Err(invalid());
     }
@@ -191,6 +230,12 @@ pub(crate) fn decode_sdwa(target: Target, bytes: &[u8], offset: usize) -> Result
             (Field::Vsrc1, Kind::VReg { dwords: 1 }) => {
                 let (v, scalar) = ((w0 >> 9) & 0xff, f(31, 1) == 1);
                 sdwa_source(target, v, scalar, &mut lits, &mut warn).ok_or_else(unsupported)?
+            }
+            // A compare's mask destination: VCC unless SD names a scalar destination.
+            (Field::Implicit, Kind::Fixed(_)) if format == Format::Vopc && f(15, 1) == 1 => {
+                let d = operand::decode_operand(target, VOPC_SDST.kind, f(8, 7), 0, &mut lits, &mut warn).map_err(|_| invalid())?;
+                operands[k] = Some(InstOperand { spec: &VOPC_SDST, value: d, raw: f(8, 7) });
+                continue;
             }
             (Field::Implicit, Kind::Fixed(_)) => Operand::Implicit,
             _ => return Err(unsupported()),
@@ -215,13 +260,17 @@ pub(crate) fn decode_sdwa(target: Target, bytes: &[u8], offset: usize) -> Result
         // A select takes neg/abs like a float op.
         src_float = [true, true];
     }
+    if info.mnemonic.starts_with("v_cmp_class_") || info.mnemonic.starts_with("v_cmpx_class_") {
+        // The class mask is an integer.
+        src_float[1] = false;
+    }
     for k in 0..2 {
         let (neg, abs, sext) = (f(20 + 8 * k, 1), f(21 + 8 * k, 1), f(19 + 8 * k, 1));
         if (src_float[k as usize] && sext != 0) || (!src_float[k as usize] && (neg | abs) != 0) {
             return Err(invalid());
         }
     }
-    if !dst_float && f(14, 2) != 0 {
+    if !dst_float && format != Format::Vopc && f(14, 2) != 0 {
         return Err(invalid());
     }
     if format == Format::Vop1 && (f(24, 8) != 0) {
@@ -277,25 +326,20 @@ impl Instruction {
         if self.format() != Format::Sdwa {
             return None;
         }
-        let w1 = (self.word >> 32) as u32;
-        let f = |lo: u32, n: u32| (w1 >> lo) & ((1 << n) - 1);
-        Some(Sdwa {
-            dst_sel: f(8, 3) as u8,
-            dst_unused: f(11, 2) as u8,
-            src_sel: [f(16, 3) as u8, f(24, 3) as u8],
-            src_sext: [f(19, 1) == 1, f(27, 1) == 1],
-        })
+        Some(controls(self.word as u32, (self.word >> 32) as u32))
     }
 
     /// SDWA neg/abs/clamp/omod, as [`Instruction::source_mods`] reports them.
     pub(crate) fn sdwa_mods(&self) -> Modifiers {
         let w1 = (self.word >> 32) as u32;
         let b = |i: u32| ((w1 >> i) & 1) as u8;
+        // A compare's bits 15:8 are its destination.
+        let vopc = is_vopc(self.word as u32);
         Modifiers {
             neg: b(20) | b(28) << 1,
             abs: b(21) | b(29) << 1,
-            clamp: b(13) == 1,
-            omod: ((w1 >> 14) & 3) as u8,
+            clamp: !vopc && b(13) == 1,
+            omod: if vopc { 0 } else { ((w1 >> 14) & 3) as u8 },
             ..Default::default()
         }
     }
@@ -322,16 +366,32 @@ impl Instruction {
         if m.clamp {
             out.push_str(" clamp");
         }
+        let mut warning = None;
+        if let Some(o) = self.operands().find(|o| std::ptr::eq(o.spec, &VOPC_SDST)) {
+            // A compare's misaligned SGPR or TTMP pair: LLVM names the encoded register.
+            let idx = match o.value {
+                Operand::Reg(Reg { class: RegClass::Sgpr, .. }) => Some(("SGPR", o.raw)),
+                Operand::Reg(Reg { class: RegClass::Ttmp, .. }) => Some(("TTMP", o.raw.wrapping_sub(108))),
+                _ => None,
+            };
+            if let Some((class, i)) = idx.filter(|(_, i)| i % 2 == 1) {
+                warning = Some(format!(" ; Warning: {class}_64: scalar reg isn't aligned {i}"));
+            }
+        }
         match m.omod {
             1 => out.push_str(" mul:2"),
             2 => out.push_str(" mul:4"),
             3 => out.push_str(" div:2"),
             _ => {}
         }
-        out.push_str(&format!(" dst_sel:{} dst_unused:{} src0_sel:{}", SEL_NAMES[s.dst_sel as usize], UNUSED_NAMES[s.dst_unused as usize], SEL_NAMES[s.src_sel[0] as usize]));
+        if !is_vopc(self.word as u32) {
+            out.push_str(&format!(" dst_sel:{} dst_unused:{}", SEL_NAMES[s.dst_sel as usize], UNUSED_NAMES[s.dst_unused as usize]));
+        }
+        out.push_str(&format!(" src0_sel:{}", SEL_NAMES[s.src_sel[0] as usize]));
         if self.operands().any(|o| o.spec.field == Field::Vsrc1) {
             out.push_str(&format!(" src1_sel:{}", SEL_NAMES[s.src_sel[1] as usize]));
         }
+        out.extend(warning);
         Some(out)
     }
 }

@@ -1,6 +1,6 @@
 //! GFX9 SDWA against LLVM: the list of opcodes with an SDWA form is LLVM's (regenerated here
 //! and compared), and on a random sweep of SDWA words ours equals LLVM's text, or both reject
-//! the word, or ours reports it unsupported (16-bit / 64-bit operand types, VOPC, literals).
+//! the word, or ours reports it unsupported (16-bit / 64-bit operand types, literals).
 mod common;
 
 use common::Rng;
@@ -19,6 +19,9 @@ fn sdwa_opcode_lists_are_llvms() {
         let probe = 2 | 6 << 8 | 2 << 11 | 5 << 16;
         let vop1: Vec<u16> = (0..256u32).filter(|op| d.decode(&bytes(0x3f << 25 | 1 << 17 | op << 9 | 249, probe), 0).is_some()).map(|o| o as u16).collect();
         let vop2: Vec<u16> = (0..62u32).filter(|op| d.decode(&bytes(op << 25 | 1 << 17 | 3 << 9 | 249, probe | 6 << 24), 0).is_some()).map(|o| o as u16).collect();
+        let vopc: Vec<u16> = (0..256u32).filter(|op| d.decode(&bytes(0x3e << 25 | op << 17 | 3 << 9 | 249, 2 | 4 << 16 | 6 << 24), 0).is_some()).map(|o| o as u16).collect();
+        let wantc: Vec<u16> = (0..256).filter(|&o| sdwa::has_sdwa(target, Format::Vopc, o)).collect();
+        assert_eq!(vopc, wantc, "{target:?} VOPC");
         let want1: Vec<u16> = (0..256).filter(|&o| sdwa::has_sdwa(target, Format::Vop1, o)).collect();
         let want2: Vec<u16> = (0..62).filter(|&o| sdwa::has_sdwa(target, Format::Vop2, o)).collect();
         assert_eq!(vop1, want1, "{target:?} VOP1");
@@ -27,10 +30,12 @@ fn sdwa_opcode_lists_are_llvms() {
 }
 
 /// LLVM 22's disassembler aborts (SIGILL) on SDWA words with a reserved selection (sel 7,
-/// dst_unused 3) or src0 field 255, found by bisecting random words with the CLI.
-fn llvm_aborts(w1: u32) -> bool {
+/// dst_unused 3) or src0 field 255, found by bisecting random words with the CLI. A compare
+/// (VOPC) has no dst_sel or dst_unused: those bits are its scalar destination.
+fn llvm_aborts(w0: u32, w1: u32) -> bool {
     let sel = |lo: u32| (w1 >> lo) & 7;
-    sel(8) == 7 || sel(16) == 7 || sel(24) == 7 || (w1 >> 11) & 3 == 3 || w1 & 0xff == 0xff
+    let dst = w0 >> 25 != 0x3e && (sel(8) == 7 || (w1 >> 11) & 3 == 3);
+    dst || sel(16) == 7 || sel(24) == 7 || w1 & 0xff == 0xff
 }
 
 #[test]
@@ -43,6 +48,8 @@ fn random_sdwa_words_match_llvm() {
         for _ in 0..30_000 {
             let w0 = if rng.below(3) == 0 {
                 0x3f << 25 | rng.below(256) << 17 | rng.below(256) << 9 | 249
+            } else if rng.below(3) == 0 {
+                0x3e << 25 | rng.below(256) << 17 | rng.below(256) << 9 | 249
             } else {
                 rng.below(62) << 25 | rng.below(256) << 17 | rng.below(256) << 9 | 249
             };
@@ -52,7 +59,7 @@ fn random_sdwa_words_match_llvm() {
             let w1 = if w0 >> 25 == 0x3f && rng.below(4) != 0 { w1 & 0x00ff_ffff } else { w1 };
             let b = bytes(w0, w1);
             let ours = decode(target, &b, 0);
-            if llvm_aborts(w1) {
+            if llvm_aborts(w0, w1) {
                 // Reserved selections: ours rejects them; LLVM 22 cannot be asked.
                 if w1 & 0xff != 0xff {
                     assert!(ours.is_err(), "{b:02x?}: {:?}", ours.map(|i| i.text()));
