@@ -10,8 +10,8 @@
 //! Ordering: the hardware completes the copy at some point between issue and the
 //! `s_wait_asynccnt` that waits for it (ASYNCcnt); until then the wave must neither read the
 //! destination bytes nor write them. This functional model completes the copy at issue, which
-//! is one of the orders the ISA permits, so `s_wait_asynccnt` has nothing left to wait for (a
-//! program whose result depends on a later completion has a race the ISA does not define).
+//! is one of the orders the ISA permits, and keeps the destination bytes marked in flight until
+//! the wait: an LDS access to them before it (a race the ISA does not define) is an error.
 
 use crate::exec::{unsupported, vmem_addresses, VmemOperands};
 use crate::mem_ops::{Location, Memories, Space};
@@ -41,7 +41,14 @@ pub fn exec_async_load(
     size: u64,
 ) -> Result<(), EmuError> {
     let mut mem = Memories::of_group(group, wave_index)?;
-    async_copy(wave, &mut mem, inst, o, size)
+    async_copy(wave, &mut mem, inst, o, size)?;
+    let lds_reg = o.vdst.ok_or_else(|| unsupported(inst, "no LDS-address register"))?;
+    let mut ranges = Vec::with_capacity(wave.lanes);
+    for lane in (0..wave.lanes).filter(|&l| wave.lane_active(l)) {
+        ranges.push(((wave.read_vreg(lds_reg, lane)? as u32 as i64).wrapping_add(o.offset) as u64 & 0xffff_ffff, size));
+    }
+    group.lds.begin_async(wave_index, ranges);
+    Ok(())
 }
 
 /// The copy itself, on the memories one wave reaches.

@@ -12,17 +12,28 @@ use hx_codeobj::{CodeObject, Kernel};
 use hx_isa::{Instruction, Target};
 use std::collections::HashMap;
 
-/// Bounds that keep a run finite.
+/// Bounds that keep a run finite, and how a work-group's waves take turns.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     /// Instructions one wave may execute before the run stops as runaway.
     pub max_wave_instructions: u64,
+    pub schedule: Schedule,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_wave_instructions: 10_000_000 }
+        Limits { max_wave_instructions: 10_000_000, schedule: Schedule::UntilBlocked }
     }
+}
+
+/// The order in which the waves of a work-group run. A race-free kernel computes the same under
+/// both; a kernel whose waves race on memory may not, which is how a test tells the two apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Schedule {
+    /// Each wave in turn runs until it ends or waits at a barrier.
+    UntilBlocked,
+    /// The waves take one instruction each in turn, as the halves of one wider wave would.
+    Lockstep,
 }
 
 /// A code object placed in global memory, with decoded instructions cached by address.
@@ -60,7 +71,7 @@ impl LoadedCode {
             })?;
             image[p.vaddr as usize..(p.vaddr + p.filesz) as usize].copy_from_slice(src);
         }
-        let base = mem.alloc(image.clone());
+        let base = mem.alloc_system(image.clone());
         Ok(LoadedCode { target, base, image, cache: HashMap::new() })
     }
 
@@ -119,7 +130,7 @@ pub fn run_kernel(
     let fp_mode = crate::alu::FpMode::from_rsrc1(rsrc1, generation == Generation::Gfx125 || generation == Generation::Gfx120)
         .map_err(|e| EmuError::Launch(format!("kernel {kernel}: {e}")))?;
     let mut code = LoadedCode::load(co, mem)?;
-    let kernarg_addr = mem.alloc(kernarg.to_vec());
+    let kernarg_addr = mem.alloc_system(kernarg.to_vec());
     let mut stats = Stats::default();
     let lanes = if generation == Generation::Gfx125 { 32 } else { 64 };
     let counts = dispatch.workgroup_counts();
@@ -217,7 +228,12 @@ fn run_group(
     loop {
         let mut progressed = false;
         for w in 0..nwaves {
+            let mut steps = 0;
             while waves[w].status == WaveStatus::Running {
+                if limits.schedule == Schedule::Lockstep && steps == 1 {
+                    break;
+                }
+                steps += 1;
                 executed[w] += 1;
                 if executed[w] > limits.max_wave_instructions {
                     return Err(EmuError::Runaway { kernel: k.name.clone(), limit: limits.max_wave_instructions });

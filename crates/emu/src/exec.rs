@@ -80,13 +80,25 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
     let next = wave.pc + inst.len as u64;
     let taken = |cond: bool| -> Result<Flow, EmuError> { Ok(if cond { Flow::Jump(branch_target(wave, inst)?) } else { Flow::Next }) };
     match m {
-        "s_endpgm" => return Ok(Flow::End),
+        "s_endpgm" => {
+            group.lds.wait_async(wave_index, 0);
+            return Ok(Flow::End);
+        }
+        "s_wait_asynccnt" => {
+            // Async loads complete at issue; their bytes stop being in flight here.
+            let n = inst.operands().find_map(|o| match o.value {
+                Operand::Imm(v) => Some(v as u64 as usize),
+                _ => None,
+            });
+            group.lds.wait_async(wave_index, n.ok_or_else(|| unsupported(inst, "its count"))?);
+            return Ok(Flow::Next);
+        }
         // The emulator executes each wave's instructions in order: waits, hints and
         // scheduling directives have nothing to do.
         "s_nop" | "s_waitcnt" | "s_waitcnt_vscnt" | "s_waitcnt_vmcnt" | "s_waitcnt_lgkmcnt" | "s_wait_loadcnt"
         | "s_wait_storecnt" | "s_wait_dscnt" | "s_wait_kmcnt" | "s_wait_samplecnt" | "s_wait_bvhcnt" | "s_wait_expcnt"
         | "s_wait_xcnt" | "s_wait_loadcnt_dscnt" | "s_wait_storecnt_dscnt" | "s_wait_alu" | "s_delay_alu" | "s_clause"
-        | "s_set_inst_prefetch_distance" | "s_sleep" | "v_nop" | "s_wait_asynccnt" | "s_wait_tensorcnt"
+        | "s_set_inst_prefetch_distance" | "s_sleep" | "v_nop" | "s_wait_tensorcnt"
         // Prefetches only warm caches (async loads complete at issue: see async_lds).
         | "s_prefetch_inst" | "s_prefetch_inst_pc_rel" | "s_prefetch_data" | "s_prefetch_data_pc_rel"
         | "s_buffer_prefetch_data" | "global_prefetch_b8" | "flat_prefetch_b8"

@@ -22,7 +22,7 @@ pub mod wave;
 pub mod mfma;
 pub mod wmma;
 
-pub use dispatch::{run_kernel, Limits};
+pub use dispatch::{run_kernel, Limits, Schedule};
 pub use memory::{GlobalMemory, LocalMemory};
 pub use stats::{Class, Stats};
 
@@ -35,6 +35,10 @@ pub const PRIVATE_APERTURE_HI: u32 = 0x0002_0000;
 pub enum EmuError {
     #[error("{space} memory fault: {len} bytes at {addr:#x} are outside every allocation")]
     MemoryFault { space: &'static str, addr: u64, len: u64 },
+    #[error("LDS access of {len} bytes at {addr:#x} while wave {wave}'s asynchronous load into them is in flight (before its s_wait_asynccnt): the result is not defined")]
+    AsyncInFlight { addr: u64, len: u64, wave: usize },
+    #[error("global memory fault: a store of {len} bytes at {addr:#x} into the read-only code object or kernarg segment")]
+    ReadOnly { addr: u64, len: u64 },
     #[error("misaligned {space} access at {addr:#x} (needs {align}-byte alignment)")]
     Misaligned { space: &'static str, addr: u64, align: u64 },
     #[error("bad launch: {0}")]

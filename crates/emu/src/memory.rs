@@ -8,11 +8,18 @@ use crate::EmuError;
 pub const GLOBAL_BASE: u64 = 0x0000_7f00_0000_0000;
 /// Buffers are placed on this alignment, with an unmapped guard gap after each.
 pub const BUFFER_ALIGN: u64 = 0x1_0000;
+/// The dispatch's own memory (the code object image, the kernarg segment) starts here, 1 TiB
+/// above the buffers: a wild access off a buffer faults instead of reading code, which differs
+/// between a kernel and its translation.
+pub const SYSTEM_BASE: u64 = GLOBAL_BASE + (1 << 40);
 
 #[derive(Debug, Clone)]
 struct Buffer {
     addr: u64,
     data: Vec<u8>,
+    /// The dispatch's own memory: the code image and the kernarg segment are read-only, as
+    /// the runtime maps them.
+    read_only: bool,
 }
 
 /// The device's global memory.
@@ -20,21 +27,35 @@ struct Buffer {
 pub struct GlobalMemory {
     buffers: Vec<Buffer>,
     next: u64,
+    next_system: u64,
 }
 
 impl GlobalMemory {
     pub fn new() -> GlobalMemory {
-        GlobalMemory { buffers: Vec::new(), next: GLOBAL_BASE }
+        GlobalMemory { buffers: Vec::new(), next: GLOBAL_BASE, next_system: SYSTEM_BASE }
     }
 
     /// Places `data` in memory; returns its device address.
     pub fn alloc(&mut self, data: Vec<u8>) -> u64 {
         let addr = if self.next == 0 { GLOBAL_BASE } else { self.next };
-        let len = data.len() as u64;
-        // Guard gap of at least one BUFFER_ALIGN between buffers.
-        self.next = (addr + len).div_ceil(BUFFER_ALIGN) * BUFFER_ALIGN + BUFFER_ALIGN;
-        self.buffers.push(Buffer { addr, data });
+        self.next = Self::place(&mut self.buffers, addr, data, false);
         addr
+    }
+
+    /// As [`GlobalMemory::alloc`], read-only, in the dispatch's own range ([`SYSTEM_BASE`]).
+    pub fn alloc_system(&mut self, data: Vec<u8>) -> u64 {
+        let addr = if self.next_system == 0 { SYSTEM_BASE } else { self.next_system };
+        self.next_system = Self::place(&mut self.buffers, addr, data, true);
+        addr
+    }
+
+    /// Inserts a buffer at `addr` (keeping them sorted by address); returns the next free
+    /// address after a guard gap of at least one BUFFER_ALIGN.
+    fn place(buffers: &mut Vec<Buffer>, addr: u64, data: Vec<u8>, read_only: bool) -> u64 {
+        let next = (addr + data.len() as u64).div_ceil(BUFFER_ALIGN) * BUFFER_ALIGN + BUFFER_ALIGN;
+        let at = buffers.partition_point(|b| b.addr < addr);
+        buffers.insert(at, Buffer { addr, data, read_only });
+        next
     }
 
     /// The contents of the buffer allocated at `addr`.
@@ -43,7 +64,7 @@ impl GlobalMemory {
     }
 
     fn find(&self, addr: u64, len: u64) -> Result<(usize, usize), EmuError> {
-        // Buffers are sorted by address (allocation is monotonic).
+        // Buffers are sorted by address.
         let i = self.buffers.partition_point(|b| b.addr <= addr);
         if i > 0 {
             let b = &self.buffers[i - 1];
@@ -73,6 +94,9 @@ impl GlobalMemory {
     pub fn write(&mut self, addr: u64, data: &[u8], align: u64) -> Result<(), EmuError> {
         Self::check_align(addr, align)?;
         let (i, off) = self.find(addr, data.len() as u64)?;
+        if self.buffers[i].read_only {
+            return Err(EmuError::ReadOnly { addr, len: data.len() as u64 });
+        }
         self.buffers[i].data[off..off + data.len()].copy_from_slice(data);
         Ok(())
     }
@@ -93,11 +117,50 @@ impl GlobalMemory {
 pub struct LocalMemory {
     pub space: &'static str,
     pub data: Vec<u8>,
+    /// Bytes an asynchronous load is still writing (see [`LocalMemory::begin_async`]).
+    in_flight: Vec<InFlight>,
+    next_async: u64,
+}
+
+/// Bytes `lo..hi` written by asynchronous load number `seq` of wave `wave`.
+#[derive(Debug, Clone, Copy)]
+struct InFlight {
+    wave: usize,
+    seq: u64,
+    lo: u64,
+    hi: u64,
 }
 
 impl LocalMemory {
     pub fn new(space: &'static str, size: usize) -> LocalMemory {
-        LocalMemory { space, data: vec![0; size] }
+        LocalMemory { space, data: vec![0; size], in_flight: Vec::new(), next_async: 0 }
+    }
+
+    /// Marks `ranges` (address, length) as written by an asynchronous load of wave `wave`
+    /// that has not completed: the copy is done at issue, but the ISA lets it land at any
+    /// point until the wave's `s_wait_asynccnt`, so until then any access to those bytes (by
+    /// any wave) has no defined result and is an error here, never a guess.
+    pub fn begin_async(&mut self, wave: usize, ranges: impl IntoIterator<Item = (u64, u64)>) {
+        let seq = self.next_async;
+        self.next_async += 1;
+        self.in_flight.extend(ranges.into_iter().map(|(a, n)| InFlight { wave, seq, lo: a, hi: a + n }));
+    }
+
+    /// `s_wait_asynccnt outstanding` of wave `wave` (or its end, with 0): all but its newest
+    /// `outstanding` asynchronous loads have completed.
+    pub fn wait_async(&mut self, wave: usize, outstanding: usize) {
+        let mut seqs: Vec<u64> = self.in_flight.iter().filter(|f| f.wave == wave).map(|f| f.seq).collect();
+        seqs.dedup();
+        let oldest_kept = seqs.len().checked_sub(outstanding).and_then(|i| seqs.get(i)).copied().unwrap_or(u64::MAX);
+        self.in_flight.retain(|f| f.wave != wave || f.seq >= oldest_kept);
+    }
+
+    fn check_in_flight(&self, addr: u64, len: usize) -> Result<(), EmuError> {
+        let end = addr + len as u64;
+        match self.in_flight.iter().find(|f| f.lo < end && addr < f.hi) {
+            Some(f) => Err(EmuError::AsyncInFlight { addr, len: len as u64, wave: f.wave }),
+            None => Ok(()),
+        }
     }
 
     fn range(&self, addr: u64, len: usize, align: u64) -> Result<std::ops::Range<usize>, EmuError> {
@@ -112,12 +175,18 @@ impl LocalMemory {
 
     pub fn read(&self, addr: u64, out: &mut [u8], align: u64) -> Result<(), EmuError> {
         let r = self.range(addr, out.len(), align)?;
+        if !self.in_flight.is_empty() {
+            self.check_in_flight(addr, out.len())?;
+        }
         out.copy_from_slice(&self.data[r]);
         Ok(())
     }
 
     pub fn write(&mut self, addr: u64, data: &[u8], align: u64) -> Result<(), EmuError> {
         let r = self.range(addr, data.len(), align)?;
+        if !self.in_flight.is_empty() {
+            self.check_in_flight(addr, data.len())?;
+        }
         self.data[r].copy_from_slice(data);
         Ok(())
     }
@@ -144,5 +213,41 @@ mod tests {
         l.write(12, &[9; 4], 4).unwrap();
         assert!(l.write(13, &[9; 4], 1).is_err());
         assert!(l.read(u64::MAX, &mut [0; 4], 1).is_err());
+    }
+
+    #[test]
+    fn bytes_of_an_async_load_in_flight_are_out_of_bounds_until_the_wait() {
+        let mut l = LocalMemory::new("lds", 64);
+        l.begin_async(0, [(0, 4), (8, 4)]);
+        l.begin_async(0, [(16, 4)]);
+        l.begin_async(1, [(32, 4)]);
+        let in_flight = |l: &LocalMemory, a: u64| matches!(l.read(a, &mut [0; 4], 4), Err(EmuError::AsyncInFlight { .. }));
+        assert!(in_flight(&l, 8) && in_flight(&l, 16) && in_flight(&l, 32));
+        assert!(matches!(l.write(6, &[1; 4], 2), Err(EmuError::AsyncInFlight { wave: 0, .. })), "a partial overlap");
+        l.read(4, &mut [0; 4], 4).unwrap();
+        // s_wait_asynccnt 1 in wave 0: its older load is done, its newer one and wave 1's not.
+        l.wait_async(0, 1);
+        assert!(!in_flight(&l, 0) && !in_flight(&l, 8) && in_flight(&l, 16) && in_flight(&l, 32));
+        l.wait_async(0, 0);
+        assert!(!in_flight(&l, 16) && in_flight(&l, 32));
+        l.wait_async(1, 0);
+        l.write(32, &[1; 4], 4).unwrap();
+    }
+
+    #[test]
+    fn the_dispatchs_own_memory_is_out_of_reach_of_buffers() {
+        let mut m = GlobalMemory::new();
+        let a = m.alloc(vec![0; 64]);
+        let code = m.alloc_system(vec![7; 1 << 20]);
+        // A buffer allocated after the code still lands next to the other buffers.
+        let b = m.alloc(vec![1; 64]);
+        assert!(code >= SYSTEM_BASE && b < SYSTEM_BASE, "{code:#x} {b:#x}");
+        assert_eq!(m.read_u32(code + 16).unwrap(), 0x0707_0707);
+        assert_eq!(m.write_u32(code + 16, 0), Err(EmuError::ReadOnly { addr: code + 16, len: 4 }));
+        assert_eq!(m.read_u32(b).unwrap(), 0x0101_0101);
+        // A 32-bit offset off a buffer reaches no code.
+        for off in [1u64 << 20, 1 << 24, (1 << 32) - 4] {
+            assert!(matches!(m.read_u32(a + off), Err(EmuError::MemoryFault { .. }) | Ok(0x0101_0101)), "{off:#x}");
+        }
     }
 }
