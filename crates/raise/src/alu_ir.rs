@@ -11,7 +11,7 @@ use hx_llvm::inkwell::context::Context;
 use hx_llvm::inkwell::intrinsics::Intrinsic;
 use hx_llvm::inkwell::module::Module;
 use hx_llvm::inkwell::types::BasicTypeEnum;
-use hx_llvm::inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue};
+use hx_llvm::inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FloatValue, FunctionValue, IntValue};
 use hx_llvm::inkwell::{FloatPredicate, IntPredicate};
 
 /// Operations raised to AMDGPU intrinsics (the target's own instruction of the same
@@ -111,6 +111,15 @@ impl<'ctx> OpEmitter<'ctx, '_> {
     fn call_value(&self, f: FunctionValue<'ctx>, args: &[BasicMetadataValueEnum<'ctx>]) -> Result<BasicValueEnum<'ctx>, EmitError> {
         let v = self.b.build_call(f, args, "").map_err(be)?.try_as_basic_value().basic();
         v.ok_or_else(|| EmitError(format!("{} returns nothing", f.get_name().to_string_lossy())))
+    }
+
+    /// `r` as the hardware's arithmetic leaves it: a signaling NaN quietened (and a denormal
+    /// flushed where the mode flushes). LLVM folds `x * 1.0`, `x + -0.0`, `ldexp(x, 0)` and
+    /// `maxnum(x, x)` to `x`, which would pass a signaling NaN through unquietened; the backend
+    /// drops the canonicalize wherever the value is already canonical (any arithmetic result).
+    pub(crate) fn quieted(&self, r: FloatValue<'ctx>) -> Result<FloatValue<'ctx>, EmitError> {
+        let c = self.intrinsic("llvm.canonicalize", &[r.get_type().into()])?;
+        Ok(self.call_value(c, &[r.into()])?.into_float_value())
     }
 
     /// Truncates/extends to the width `ty` is computed in (16- and 32-bit types in i32).
@@ -324,16 +333,12 @@ impl<'ctx> OpEmitter<'ctx, '_> {
             }
             AddF32 | SubF32 | MulF32 | FmaF32 => {
                 let r = match op.op {
-                    AddF32 => b.build_float_add(f(v[0])?, f(v[1])?, "")?,
-                    SubF32 => b.build_float_sub(f(v[0])?, f(v[1])?, "")?,
-                    MulF32 => b.build_float_mul(f(v[0])?, f(v[1])?, "")?,
+                    AddF32 => self.quieted(b.build_float_add(f(v[0])?, f(v[1])?, "")?)?,
+                    SubF32 => self.quieted(b.build_float_sub(f(v[0])?, f(v[1])?, "")?)?,
+                    MulF32 => self.quieted(b.build_float_mul(f(v[0])?, f(v[1])?, "")?)?,
                     _ => {
                         let fma = self.intrinsic("llvm.fma", &[f32t.into()])?;
-                        b.build_call(fma, &[f(v[0])?.into(), f(v[1])?.into(), f(v[2])?.into()], "")?
-                            .try_as_basic_value()
-                            .basic()
-                            .unwrap()
-                            .into_float_value()
+                        self.quieted(self.call_value(fma, &[f(v[0])?.into(), f(v[1])?.into(), f(v[2])?.into()])?.into_float_value())?
                     }
                 };
                 none(bits(r)?)
@@ -342,15 +347,11 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 let f64t = self.ctx.f64_type();
                 let d = |x: IntValue<'ctx>| -> Result<_, BuilderError> { Ok(b.build_bit_cast(x, f64t, "")?.into_float_value()) };
                 let r = match op.op {
-                    AddF64 => b.build_float_add(d(v[0])?, d(v[1])?, "")?,
-                    MulF64 => b.build_float_mul(d(v[0])?, d(v[1])?, "")?,
+                    AddF64 => self.quieted(b.build_float_add(d(v[0])?, d(v[1])?, "")?)?,
+                    MulF64 => self.quieted(b.build_float_mul(d(v[0])?, d(v[1])?, "")?)?,
                     _ => {
                         let fma = self.intrinsic("llvm.fma", &[f64t.into()])?;
-                        b.build_call(fma, &[d(v[0])?.into(), d(v[1])?.into(), d(v[2])?.into()], "")?
-                            .try_as_basic_value()
-                            .basic()
-                            .unwrap()
-                            .into_float_value()
+                        self.quieted(self.call_value(fma, &[d(v[0])?.into(), d(v[1])?.into(), d(v[2])?.into()])?.into_float_value())?
                     }
                 };
                 none(b.build_bit_cast(r, i64t, "")?.into_int_value())
@@ -585,7 +586,7 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 let (i1, i2) = (self.intrinsic(inner, &[f32t.into()])?, self.intrinsic(outer, &[f32t.into()])?);
                 let t = self.call_value(i1, &[f(v[0])?.into(), f(v[1])?.into()])?.into_float_value();
                 let r = self.call_value(i2, &[t.into(), f(v[2])?.into()])?.into_float_value();
-                none(bits(r)?)
+                none(bits(self.quieted(r)?)?)
             }
             Pk(_) | Fp8(_) => Ok((self.emit_with(op, v, self.i32(0), &Extra::default())?, None)),
             MaxNumF32 | MinNumF32 => {
@@ -594,19 +595,19 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 let name = if op.op == MaxNumF32 { "llvm.maxnum" } else { "llvm.minnum" };
                 let i = self.intrinsic(name, &[f32t.into()])?;
                 let r = self.call_value(i, &[f(v[0])?.into(), f(v[1])?.into()])?.into_float_value();
-                none(bits(r)?)
+                none(bits(self.quieted(r)?)?)
             }
             LdexpF32 => {
                 let i = self.intrinsic("llvm.ldexp", &[f32t.into(), i32t.into()])?;
                 let r = self.call_value(i, &[f(v[0])?.into(), v[1].into()])?.into_float_value();
-                none(bits(r)?)
+                none(bits(self.quieted(r)?)?)
             }
             LdexpF64 => {
                 let f64t = self.ctx.f64_type();
                 let i = self.intrinsic("llvm.ldexp", &[f64t.into(), i32t.into()])?;
                 let x = b.build_bit_cast(v[0], f64t, "")?.into_float_value();
                 let r = self.call_value(i, &[x.into(), self.fit(v[1], Ty::U32)?.into()])?.into_float_value();
-                none(b.build_bit_cast(r, i64t, "")?.into_int_value())
+                none(b.build_bit_cast(self.quieted(r)?, i64t, "")?.into_int_value())
             }
             CvtF32F16 => none(bits(b.build_float_ext(self.half(v[0])?, f32t, "")?)?),
             CvtF16F32 => none(self.half_bits(b.build_float_trunc(f(v[0])?, self.ctx.f16_type(), "")?)?),
@@ -625,7 +626,7 @@ impl<'ctx> OpEmitter<'ctx, '_> {
             AddF16 | MulF16 => {
                 let (x, y) = (self.half(v[0])?, self.half(v[1])?);
                 let r = if op.op == AddF16 { b.build_float_add(x, y, "")? } else { b.build_float_mul(x, y, "")? };
-                none(self.half_bits(r)?)
+                none(self.half_bits(self.quieted(r)?)?)
             }
             AddU16 | AddI16 => none(b.build_and(b.build_int_add(v[0], v[1], "")?, c32(0xffff), "")?),
             SubU16 | SubI16 => none(b.build_and(b.build_int_sub(v[0], v[1], "")?, c32(0xffff), "")?),

@@ -1314,7 +1314,13 @@ impl<'ctx> Raiser<'ctx, '_> {
         let all = self.ballot_half(self.ctx.bool_type().const_all_ones())?;
         let new = self.b.build_and(new, all, "")?;
         let r = self.dst_reg(d, inst)?;
-        self.write_sreg(r, 1, exec, inst)?;
+        if m.ends_with("_b64") {
+            // The 64-bit form in wave32 code saves EXEC_HI (zero) into the high dword too.
+            let wide = self.b.build_int_z_extend(exec, self.ctx.i64_type(), "")?;
+            self.write_sreg(r, 2, wide, inst)?;
+        } else {
+            self.write_sreg(r, 1, exec, inst)?;
+        }
         self.b.build_store(self.exec, new)?;
         let nz = self.b.build_int_compare(IntPredicate::NE, new, self.i32(0), "")?;
         self.b.build_store(self.scc, nz)?;

@@ -69,6 +69,7 @@ impl<'ctx> OpEmitter<'ctx, '_> {
             xs.push(b.build_bit_cast(w, v2f32, "").map_err(be)?.into_vector_value());
         }
         let r: hx_llvm::inkwell::values::BasicValueEnum<'ctx> = match p {
+            // Each result canonicalised as OpEmitter::quieted says (a signaling NaN quietened).
             PkOp::AddF32 => b.build_float_add(xs[0], xs[1], "").map_err(be)?.into(),
             PkOp::MulF32 => b.build_float_mul(xs[0], xs[1], "").map_err(be)?.into(),
             _ => {
@@ -80,6 +81,8 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                     .ok_or_else(|| EmitError("llvm.fma returned no value".into()))?
             }
         };
+        let canonicalize = self.intrinsic("llvm.canonicalize", &[v2f32.into()])?;
+        let r = self.call_value(canonicalize, &[r.into()])?;
         Ok(b.build_bit_cast(r, i64t, "").map_err(be)?.into_int_value())
     }
 
