@@ -316,6 +316,10 @@ fn raise_inner<'ctx>(
         r.blocks.insert(bl.start, bb);
     }
     r.b.build_unconditional_branch(r.blocks[&graph.blocks[0].start])?;
+    if let Some((offset, m)) = crate::structure::pc_as_data(&graph) {
+        let msg = "the program counter is used as data (a PC-relative global variable or constant table): the source's data sections are not carried over yet";
+        return Err(RaiseError::at(name, offset, m, msg));
+    }
     let st = crate::structure::recover(&graph);
     // EXEC at the end of the blocks that enter recovered loops (what their closing restores give).
     let loop_entries: HashSet<usize> = st.restore_to.values().filter_map(|t| if let RestoreTo::LoopEntry(b) = t { Some(*b) } else { None }).collect();

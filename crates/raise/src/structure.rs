@@ -143,6 +143,40 @@ struct Effect {
     exec: ExecUse,
 }
 
+/// The first use of the program counter as data, as (offset, mnemonic). `s_get_pc_i64`'s value
+/// may flow through scalar adds and moves into `s_swap_pc_i64` / `s_set_pc_i64` (a call or a
+/// jump, which the control-flow graph resolves statically), but a PC-relative address of data
+/// (a global variable, a constant table) is the source object's, which means nothing in the
+/// translation (its data sections are not carried over): the raiser refuses it rather than
+/// reading elsewhere. Followed through the code in address order (a call's return site comes
+/// next, and what the callee leaves alone still holds the callee's address), where a register
+/// stops carrying the PC when something else is written to it.
+pub(crate) fn pc_as_data(g: &Cfg) -> Option<(usize, &'static str)> {
+    const CARRY: &[&str] = &[
+        "s_add_nc_u64", "s_sub_nc_u64", "s_add_u32", "s_addc_u32", "s_sub_u32", "s_subb_u32", "s_add_co_u32",
+        "s_add_co_ci_u32", "s_sub_co_u32", "s_sub_co_ci_u32", "s_mov_b32", "s_mov_b64",
+    ];
+    let mut blocks: Vec<_> = g.blocks.iter().collect();
+    blocks.sort_by_key(|b| b.start);
+    let mut pc: Set = 0;
+    for bl in blocks {
+        for inst in &bl.insts {
+            let m = inst.mnemonic();
+            let e = effect(inst);
+            if m == "s_get_pc_i64" {
+                pc = (pc & !e.kills) | e.may_write;
+            } else if e.reads & pc == 0 || matches!(m, "s_swap_pc_i64" | "s_set_pc_i64") {
+                pc &= !e.kills;
+            } else if CARRY.contains(&m) {
+                pc |= e.may_write;
+            } else {
+                return Some((inst.offset, m));
+            }
+        }
+    }
+    None
+}
+
 /// [`effect`] of every instruction of `g`, by block.
 fn effects_of(g: &Cfg) -> Vec<Vec<Effect>> {
     g.blocks.iter().map(|b| b.insts.iter().map(|i| Effect { exec: exec_use(i), ..effect(i) }).collect()).collect()

@@ -1,0 +1,41 @@
+//! A gfx1250 kernel reading a global variable reaches it PC-relatively (`s_get_pc_i64`,
+//! `s_add_nc_u64 table@rel64`). The translation cannot use the source's address of it, and
+//! data sections are not carried over yet, so the translator must refuse such a kernel with a
+//! named error rather than emit one that reads elsewhere (as it once did).
+
+use hotswap::{GpuTarget, Options};
+use hx_emu::launch::Arg;
+use hx_llvm::{compile_ir, Emit, OptLevel};
+
+const KERNEL: &str = r#"target triple = "amdgcn-amd-amdhsa"
+@table = internal addrspace(1) global [8 x i32] [i32 3, i32 1, i32 4, i32 1, i32 5, i32 9, i32 2, i32 6], align 4
+define amdgpu_kernel void @lookup(ptr addrspace(1) %out) #0 {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %i = and i32 %tid, 7
+  %p = getelementptr [8 x i32], ptr addrspace(1) @table, i32 0, i32 %i
+  %v = load volatile i32, ptr addrspace(1) %p, align 4
+  %q = getelementptr i32, ptr addrspace(1) %out, i32 %tid
+  store i32 %v, ptr addrspace(1) %q, align 4
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+attributes #0 = { "amdgpu-flat-work-group-size"="64,64" }
+!llvm.module.flags = !{!0}
+!0 = !{i32 1, !"amdhsa_code_object_version", i32 500}
+"#;
+
+#[test]
+fn pc_relative_globals_are_refused_by_name() {
+    let asm = String::from_utf8(compile_ir(KERNEL, "lookup", GpuTarget::Gfx1250, OptLevel::O2, Emit::Assembly).unwrap()).unwrap();
+    assert!(asm.contains("s_get_pc_i64") && asm.contains("table@rel64"), "{asm}");
+    let rel = compile_ir(KERNEL, "lookup", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
+    let source = hx_relink::link(&rel).unwrap();
+    // The source reads its table.
+    let out = hx_tests::run_1d(&source, "lookup", 64, 1, &[Arg::Buffer(vec![0; 256])], 0);
+    let got: Vec<u32> = out.chunks(4).take(8).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(got, [3, 1, 4, 1, 5, 9, 2, 6]);
+    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+        let err = hotswap::translate(&source, &Options { target, ..Default::default() }).err().expect("a PC-relative global translated").to_string();
+        assert!(err.contains("program counter is used as data") && err.contains("kernel lookup"), "{target}: {err}");
+    }
+}
