@@ -126,7 +126,7 @@ attributes #0 = { "amdgpu-flat-work-group-size"="64,64" }
 
 #[test]
 fn vopc_sdwa_compares_selected_sub_dwords() {
-    let input: Vec<u32> = (0..64u32).map(|t| if t % 3 == 0 { t | (t + 1) << 16 } else { (t * 0x9e37_79b9) ^ 0x0080_0000 }).collect();
+    let input: Vec<u32> = (0..64u32).map(|t| if t % 3 == 0 { t | (t + 1) << 16 } else { t.wrapping_mul(0x9e37_79b9) ^ 0x0080_0000 }).collect();
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
         let asm = String::from_utf8(compile_ir(SDWA_CMP, "cmp", target, OptLevel::O2, Emit::Assembly).unwrap()).unwrap();
         assert!(asm.lines().any(|l| l.contains("v_cmp") && l.contains("_sdwa")), "{target}: no VOPC SDWA in\n{asm}");
