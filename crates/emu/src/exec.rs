@@ -61,8 +61,41 @@ fn branch_target(wave: &Wave, inst: &Instruction) -> Result<u64, EmuError> {
     Ok((wave.pc as i64 + inst.len as i64 + 4 * simm16(inst)?) as u64)
 }
 
-/// Executes `inst` on `wave` (`wave_index` in its group).
+/// An operand's part in an instruction, for pending.rs: a destination or anything else.
+pub(crate) enum OperandRole {
+    Dst,
+    Other,
+}
+
+pub(crate) fn role_of(kind: &Kind) -> OperandRole {
+    match role(kind) {
+        Role::SDst | Role::VDst => OperandRole::Dst,
+        _ => OperandRole::Other,
+    }
+}
+
+/// Executes `inst` on `wave` (`wave_index` in its group). On gfx1250, registers a load writes
+/// are not to be touched before the wait for it (pending.rs).
 pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut Group<'_>) -> Result<Flow, EmuError> {
+    if group.target != hx_isa::Target::Gfx1250 {
+        return step_inner(wave, wave_index, inst, group);
+    }
+    // The registers the instruction names under the s_set_vgpr_msb state (step_inner applies
+    // it again).
+    let remapped;
+    let named = if wave.vgpr_msb != 0 && inst.format() != hx_isa::Format::Vopd {
+        remapped = inst.with_vgpr_msb(wave.vgpr_msb).map_err(|e| unsupported(inst, e.0))?;
+        &remapped
+    } else {
+        inst
+    };
+    crate::pending::before(wave, named)?;
+    let flow = step_inner(wave, wave_index, inst, group)?;
+    crate::pending::after(wave, named);
+    Ok(flow)
+}
+
+fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut Group<'_>) -> Result<Flow, EmuError> {
     // Under a nonzero s_set_vgpr_msb state the instruction's VGPR fields reach v256 and up.
     let remapped;
     let inst = if wave.vgpr_msb != 0 && inst.format() != hx_isa::Format::Vopd {

@@ -16,6 +16,7 @@ pub mod lane_ops;
 pub mod launch;
 pub mod mem_ops;
 pub mod memory;
+pub mod pending;
 pub mod stats;
 pub mod tensor;
 pub mod wave;
@@ -39,6 +40,8 @@ pub enum EmuError {
     AsyncInFlight { addr: u64, len: u64, wave: usize },
     #[error("global memory fault: a store of {len} bytes at {addr:#x} into the read-only code object or kernarg segment")]
     ReadOnly { addr: u64, len: u64 },
+    #[error("{what} read or written before the {wait} that waits for the load writing it: the result is not defined")]
+    NotReady { what: String, wait: &'static str },
     #[error("misaligned {space} access at {addr:#x} (needs {align}-byte alignment)")]
     Misaligned { space: &'static str, addr: u64, align: u64 },
     #[error("bad launch: {0}")]

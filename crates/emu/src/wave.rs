@@ -40,6 +40,9 @@ pub struct Wave {
     pub mode: u32,
     /// gfx1250 `s_set_vgpr_msb` state: two VGPR index MSBs per operand slot (`hx_isa::msb`).
     pub vgpr_msb: u8,
+    /// gfx1250 load destinations not yet waited for (pending.rs).
+    pub in_flight: Vec<crate::pending::InFlight>,
+    pub next_load: u64,
 }
 
 impl Wave {
@@ -61,6 +64,8 @@ impl Wave {
             id_in_group: 0,
             mode: 0,
             vgpr_msb: 0,
+            in_flight: Vec::new(),
+            next_load: 0,
         }
     }
 

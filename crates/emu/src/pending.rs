@@ -1,0 +1,129 @@
+//! gfx1250 load results in flight. The emulator completes a load at issue, but the hardware
+//! writes its destination registers some time before the `s_wait_loadcnt` / `s_wait_dscnt` /
+//! `s_wait_kmcnt` that waits for it; until then reading those registers (or writing them) has
+//! no defined result. The wave keeps them marked, and an instruction touching one is an error
+//! rather than a guess at which value the hardware would have read. Waits complete loads in
+//! the order they were issued, as the counters do (all but the newest N).
+
+use crate::wave::Wave;
+use crate::EmuError;
+use hx_isa::{Instruction, Operand, RegClass};
+
+/// The counter that tracks a load until its registers are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counter {
+    /// Vector memory loads and returning atomics (global, buffer, scratch, flat).
+    Load,
+    /// LDS loads and returning LDS operations.
+    Ds,
+    /// Scalar memory loads.
+    Km,
+}
+
+impl Counter {
+    fn wait_name(self) -> &'static str {
+        match self {
+            Counter::Load => "s_wait_loadcnt",
+            Counter::Ds => "s_wait_dscnt",
+            Counter::Km => "s_wait_kmcnt",
+        }
+    }
+}
+
+/// Registers `lo..hi` of `class` written by load `seq`, tracked by `counter`.
+#[derive(Debug, Clone, Copy)]
+pub struct InFlight {
+    counter: Counter,
+    seq: u64,
+    class: RegClass,
+    lo: u32,
+    hi: u32,
+}
+
+/// The counter of `inst` when it writes registers from memory.
+fn counter_of(inst: &Instruction) -> Option<Counter> {
+    let m = inst.mnemonic();
+    if m.starts_with("global_load_async") || m.starts_with("global_store") || m.starts_with("tensor_") {
+        return None;
+    }
+    let counter = if m.starts_with("s_load") || m.starts_with("s_buffer_load") {
+        Counter::Km
+    } else if m.starts_with("ds_") {
+        Counter::Ds
+    } else if ["global_", "buffer_", "scratch_", "flat_"].iter().any(|p| m.starts_with(p)) {
+        Counter::Load
+    } else {
+        return None;
+    };
+    Some(counter)
+}
+
+/// The registers `inst` writes from memory: its destination operand (VDst / SDst).
+fn destinations(inst: &Instruction) -> Vec<(RegClass, u32, u32)> {
+    inst.operands()
+        .filter(|o| matches!(crate::exec::role_of(&o.spec.kind), crate::exec::OperandRole::Dst))
+        .filter_map(|o| match o.value {
+            Operand::Reg(r) => Some((r.class, r.index as u32, r.index as u32 + r.dwords.max(1) as u32)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Before `inst` runs: a wait completes loads; any other instruction must not touch registers
+/// still in flight (a load's own destination may be one: loads of a counter return in order).
+pub fn before(wave: &mut Wave, inst: &Instruction) -> Result<(), EmuError> {
+    let m = inst.mnemonic();
+    let imm = || inst.operands().find_map(|o| match o.value {
+        Operand::Imm(v) => Some(v),
+        _ => None,
+    });
+    match m {
+        "s_wait_loadcnt" => return Ok(wait(wave, Counter::Load, imm().unwrap_or(0))),
+        "s_wait_dscnt" => return Ok(wait(wave, Counter::Ds, imm().unwrap_or(0))),
+        "s_wait_kmcnt" => return Ok(wait(wave, Counter::Km, imm().unwrap_or(0))),
+        // SIMM16[13:8] LOADcnt, [5:0] DScnt; STOREcnt and DScnt for the other.
+        "s_wait_loadcnt_dscnt" => {
+            let v = imm().unwrap_or(0);
+            wait(wave, Counter::Load, v >> 8 & 0x3f);
+            wait(wave, Counter::Ds, v & 0x3f);
+            return Ok(());
+        }
+        "s_wait_storecnt_dscnt" => return Ok(wait(wave, Counter::Ds, imm().unwrap_or(0) & 0x3f)),
+        _ => {}
+    }
+    if wave.in_flight.is_empty() {
+        return Ok(());
+    }
+    let producer = counter_of(inst).is_some();
+    for o in inst.operands() {
+        let Operand::Reg(r) = o.value else { continue };
+        if producer && matches!(crate::exec::role_of(&o.spec.kind), crate::exec::OperandRole::Dst) {
+            continue;
+        }
+        let (lo, hi) = (r.index as u32, r.index as u32 + r.dwords.max(1) as u32);
+        if let Some(f) = wave.in_flight.iter().find(|f| f.class == r.class && f.lo < hi && lo < f.hi) {
+            return Err(EmuError::NotReady { what: format!("{:?} {}..{}", r.class, lo, hi), wait: f.counter.wait_name() });
+        }
+    }
+    Ok(())
+}
+
+/// After `inst` ran: its registers from memory are in flight.
+pub fn after(wave: &mut Wave, inst: &Instruction) {
+    let Some(counter) = counter_of(inst) else { return };
+    let dsts = destinations(inst);
+    if dsts.is_empty() {
+        return;
+    }
+    let seq = wave.next_load;
+    wave.next_load += 1;
+    wave.in_flight.extend(dsts.into_iter().map(|(class, lo, hi)| InFlight { counter, seq, class, lo, hi }));
+}
+
+/// A wait for `counter` down to `outstanding`: all but its newest `outstanding` loads are done.
+fn wait(wave: &mut Wave, counter: Counter, outstanding: u32) {
+    let mut seqs: Vec<u64> = wave.in_flight.iter().filter(|f| f.counter == counter).map(|f| f.seq).collect();
+    seqs.dedup();
+    let keep_from = seqs.len().checked_sub(outstanding as usize).and_then(|i| seqs.get(i)).copied().unwrap_or(u64::MAX);
+    wave.in_flight.retain(|f| f.counter != counter || f.seq >= keep_from);
+}
