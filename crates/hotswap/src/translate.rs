@@ -123,9 +123,33 @@ impl CodeImage {
         })
     }
 
-    fn program(&self) -> hx_raise::cfg::Program<'_> {
-        hx_raise::cfg::Program { bytes: &self.bytes, base: 0, entry: self.entry, functions: self.functions.clone(), region: self.region }
+    fn program<'a>(&'a self, data: Option<&'a [u8]>) -> hx_raise::cfg::Program<'a> {
+        hx_raise::cfg::Program { bytes: &self.bytes, base: 0, entry: self.entry, functions: self.functions.clone(), region: self.region, data }
     }
+}
+
+/// The source object as the loader places it, from address 0: what PC-relative loads (global
+/// variables, constant tables) read; the raiser gives the module a copy. None when the loader
+/// would patch it (dynamic relocations: a GOT, pointers in data), which a copy cannot follow:
+/// PC-relative loads are then refused.
+fn loaded_image(co: &CodeObject) -> Result<Option<Vec<u8>>, Error> {
+    // SHT_RELA sections that are allocated (the loader applies them).
+    if co.sections.iter().any(|s| s.sh_type == 4 && s.flags & 2 != 0 && s.size > 0) {
+        return Ok(None);
+    }
+    let loads: Vec<_> = co.program_headers.iter().filter(|p| p.p_type == 1).collect();
+    let size = loads.iter().map(|p| p.vaddr.saturating_add(p.memsz)).max().unwrap_or(0);
+    if size > 1 << 30 {
+        return Err(Error::Run(format!("the source's loaded image of {size} bytes is over 1 GiB")));
+    }
+    let mut image = vec![0u8; size as usize];
+    for p in loads {
+        let src = p.offset.checked_add(p.filesz).and_then(|end| co.bytes.get(p.offset as usize..end as usize));
+        let src = src.ok_or_else(|| Error::Run(format!("a loadable segment at file offset {:#x} runs past the end of the file", p.offset)))?;
+        let at = p.vaddr as usize;
+        image.get_mut(at..at + src.len()).ok_or_else(|| Error::Run("a segment lies outside the image".into()))?.copy_from_slice(src);
+    }
+    Ok(Some(image))
 }
 
 /// What a translation produces: the loadable code object, or an intermediate stage for
@@ -170,6 +194,7 @@ pub fn translate_code_object_to(bytes: &[u8], options: &Options, output: Output)
     if kernels.is_empty() {
         return Err(Error::Run("every kernel is skipped: nothing to translate".into()));
     }
+    let data = loaded_image(&co)?;
     let emit = match output {
         Output::RaisedIr => None,
         Output::OptimizedIr => Some(hx_lower::Emit::LlvmIr),
@@ -179,7 +204,7 @@ pub fn translate_code_object_to(bytes: &[u8], options: &Options, output: Output)
             // Every group runs; the first error in kernel order is reported, whatever the threads.
             let groups = module_groups(&kernels);
             let results: Vec<Result<Vec<u8>, Error>> =
-                groups.par_iter().map(|g| compile(&co, g, options, Some(hx_lower::Emit::Object))).collect();
+                groups.par_iter().map(|g| compile(&co, data.as_deref(), g, options, Some(hx_lower::Emit::Object))).collect();
             let objects = results.into_iter().collect::<Result<Vec<_>, Error>>()?;
             let refs: Vec<&[u8]> = objects.iter().map(Vec::as_slice).collect();
             if output == Output::Relocatable {
@@ -188,7 +213,7 @@ pub fn translate_code_object_to(bytes: &[u8], options: &Options, output: Output)
             return link(&co, source_md, &refs);
         }
     };
-    compile(&co, &kernels, options, emit)
+    compile(&co, data.as_deref(), &kernels, options, emit)
 }
 
 /// Source code bytes up to which consecutive kernels share a module (about 250 instructions).
@@ -238,8 +263,9 @@ fn group_sizes(sizes: &[u64]) -> Vec<std::ops::Range<usize>> {
     runs
 }
 
-/// Raises `kernels` into one module and lowers it for the target (`emit` None: the raised IR).
-fn compile(co: &CodeObject, kernels: &[&hx_codeobj::Kernel], options: &Options, emit: Option<hx_lower::Emit>) -> Result<Vec<u8>, Error> {
+/// Raises `kernels` into one module and lowers it for the target (`emit` None: the raised IR);
+/// `data` is the source's loaded image (what PC-relative loads read).
+fn compile(co: &CodeObject, data: Option<&[u8]>, kernels: &[&hx_codeobj::Kernel], options: &Options, emit: Option<hx_lower::Emit>) -> Result<Vec<u8>, Error> {
     let ctx = Context::create();
     // LLVM's error diagnostics come back as errors instead of ending the process.
     let diags = hx_llvm::Diagnostics::install(&ctx);
@@ -251,7 +277,7 @@ fn compile(co: &CodeObject, kernels: &[&hx_codeobj::Kernel], options: &Options, 
         abi.one_source_wave = one_source_wave(&kattrs);
         let image = CodeImage::of(co, k)?;
         let raise = hx_raise::RaiseOptions { target: options.target, wmma: options.wmma };
-        hx_raise::raise_program_with(&ctx, &module, &k.name, &image.program(), &abi, &raise)?;
+        hx_raise::raise_program_with(&ctx, &module, &k.name, &image.program(data), &abi, &raise)?;
         attrs.push(kattrs);
     }
     hx_lower::apply_kernel_attrs(&module, &attrs)?;

@@ -112,12 +112,16 @@ pub struct Program<'a> {
     pub functions: Vec<usize>,
     /// Offsets [lo, hi) that hold code (branch targets must fall inside).
     pub region: (usize, usize),
+    /// The source object's loaded image (its PT_LOAD segments, address 0 upward): the data a
+    /// PC-relative load reads (structure::pc_uses). None (the loader would patch it, or no
+    /// image): such loads are refused.
+    pub data: Option<&'a [u8]>,
 }
 
 impl<'a> Program<'a> {
     /// One kernel's bytes alone, at address 0.
     pub fn kernel_only(code: &'a [u8]) -> Program<'a> {
-        Program { bytes: code, base: 0, entry: 0, functions: Vec::new(), region: (0, code.len()) }
+        Program { bytes: code, base: 0, entry: 0, functions: Vec::new(), region: (0, code.len()), data: None }
     }
 }
 

@@ -166,6 +166,10 @@ struct Raiser<'ctx, 'a> {
     fresh_active: Option<IntValue<'ctx>>,
     /// Source address of offset 0 of the code (s_get_pc values).
     pc_base: u64,
+    /// Loads whose base is a PC-relative source address (structure::pc_uses), and the copy
+    /// of the source's image they read from (at its address 0).
+    pc_rebase: HashSet<usize>,
+    pc_image: Option<hx_llvm::inkwell::values::GlobalValue<'ctx>>,
     /// The target whose MFMAs dense WMMA is lowered onto (None: the cross-lane path).
     mfma_target: Option<hx_llvm::GpuTarget>,
     /// The kernel's one block that the run-time refusals ([`Raiser::trap_if`]) branch to.
@@ -216,6 +220,23 @@ pub fn raise_program_with<'ctx>(
     raise_inner(ctx, module, name, prog, abi, mfma)
 }
 
+/// The module's read-only copy of the source object's loaded image (address 0 upward), which
+/// PC-relative loads read from (the kernels of one module share it).
+fn source_image<'ctx>(ctx: &'ctx Context, module: &Module<'ctx>, data: &[u8]) -> Result<hx_llvm::inkwell::values::GlobalValue<'ctx>, RaiseError> {
+    const NAME: &str = "hx.source_image";
+    if let Some(g) = module.get_global(NAME) {
+        return Ok(g);
+    }
+    let len = u32::try_from(data.len()).map_err(|_| RaiseError::Kernel { kernel: NAME.into(), msg: "the source image is over 4 GiB".into() })?;
+    let g = module.add_global(ctx.i8_type().array_type(len), Some(AddressSpace::from(1u16)), NAME);
+    g.set_initializer(&ctx.const_string(data, false));
+    g.set_constant(true);
+    g.set_linkage(hx_llvm::inkwell::module::Linkage::Internal);
+    // Page-aligned, so every datum keeps the alignment its source address gave it.
+    g.set_alignment(4096);
+    Ok(g)
+}
+
 fn raise_inner<'ctx>(
     ctx: &'ctx Context,
     module: &Module<'ctx>,
@@ -225,6 +246,16 @@ fn raise_inner<'ctx>(
     mfma_target: Option<hx_llvm::GpuTarget>,
 ) -> Result<FunctionValue<'ctx>, RaiseError> {
     let graph = cfg::build_program(Target::Gfx1250, prog, name)?;
+    let pc_uses = crate::structure::pc_uses(&graph).map_err(|(offset, m)| {
+        let msg = "the program counter is used as data other than a load's base (a store or atomic through a PC-relative global variable, or an address computed from one): not translated yet";
+        RaiseError::at(name, offset, m, msg)
+    })?;
+    let pc_image = if pc_uses.rebase.is_empty() {
+        None
+    } else {
+        let data = prog.data.ok_or_else(|| RaiseError::Kernel { kernel: name.into(), msg: "PC-relative loads from a source object the loader patches (dynamic relocations: a GOT, pointers in data): not translated yet".into() })?;
+        Some(source_image(ctx, module, data)?)
+    };
     // Allocas must be in the private address space (5): that comes from the AMDGPU data layout,
     // which is the same for every amdgcn processor.
     if module.get_triple().as_str().to_bytes().is_empty() {
@@ -300,6 +331,8 @@ fn raise_inner<'ctx>(
         active_memo: std::cell::Cell::new(None),
         fresh_active: None,
         pc_base: prog.base,
+        pc_rebase: pc_uses.rebase,
+        pc_image,
         mfma_target,
         trap_bb: std::cell::Cell::new(None),
         wmma_chain: std::cell::RefCell::new(None),
@@ -316,10 +349,6 @@ fn raise_inner<'ctx>(
         r.blocks.insert(bl.start, bb);
     }
     r.b.build_unconditional_branch(r.blocks[&graph.blocks[0].start])?;
-    if let Some((offset, m)) = crate::structure::pc_as_data(&graph) {
-        let msg = "the program counter is used as data (a PC-relative global variable or constant table): the source's data sections are not carried over yet";
-        return Err(RaiseError::at(name, offset, m, msg));
-    }
     let st = crate::structure::recover(&graph);
     // EXEC at the end of the blocks that enter recovered loops (what their closing restores give).
     let loop_entries: HashSet<usize> = st.restore_to.values().filter_map(|t| if let RestoreTo::LoopEntry(b) = t { Some(*b) } else { None }).collect();
@@ -1280,6 +1309,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             }
         }
         let (Some(dst), Some(base)) = (dst, base) else { return Err(self.err(inst, "operands")) };
+        let base = self.rebased(inst, base)?;
         let i64t = self.ctx.i64_type();
         let addr = self.b.build_int_add(base, i64t.const_int(offset as u64, true), "")?;
         // Global (addrspace 1) loads: the address is uniform per source wave only, not per target
@@ -1295,6 +1325,17 @@ impl<'ctx> Raiser<'ctx, '_> {
             self.b.build_store(slot, ld.into_int_value())?;
         }
         Ok(())
+    }
+
+    /// `addr` of a load whose base is a PC-relative source address: the same offset into the
+    /// copy of the source image.
+    fn rebased(&self, inst: &Instruction, addr: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
+        if !self.pc_rebase.contains(&inst.offset) {
+            return Ok(addr);
+        }
+        let image = self.pc_image.ok_or_else(|| self.err(inst, "no source image"))?;
+        let base = self.b.build_ptr_to_int(image.as_pointer_value(), self.ctx.i64_type(), "")?;
+        Ok(self.b.build_int_add(addr, base, "")?)
     }
 
     fn saveexec(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
@@ -1723,6 +1764,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                     (None, Some(v)) => self.read_vreg(v, 2, inst)?,
                     (None, None) => return Err(self.err(inst, "no address")),
                 };
+                let base = self.rebased(inst, base)?;
                 let a = self.b.build_int_add(base, i64t.const_int(o.offset as u64, true), "")?;
                 self.b.build_int_to_ptr(a, self.ctx.ptr_type(AddressSpace::from(1u16)), "")?
             }

@@ -143,15 +143,17 @@ struct Effect {
     exec: ExecUse,
 }
 
-/// The first use of the program counter as data, as (offset, mnemonic). `s_get_pc_i64`'s value
-/// may flow through scalar adds and moves into `s_swap_pc_i64` / `s_set_pc_i64` (a call or a
-/// jump, which the control-flow graph resolves statically), but a PC-relative address of data
-/// (a global variable, a constant table) is the source object's, which means nothing in the
-/// translation (its data sections are not carried over): the raiser refuses it rather than
-/// reading elsewhere. Followed through the code in address order (a call's return site comes
-/// next, and what the callee leaves alone still holds the callee's address), where a register
-/// stops carrying the PC when something else is written to it.
-pub(crate) fn pc_as_data(g: &Cfg) -> Option<(usize, &'static str)> {
+/// Where the program counter reaches data. `s_get_pc_i64`'s value may flow through scalar adds
+/// and moves into `s_swap_pc_i64` / `s_set_pc_i64` (a call or a jump, which the control-flow
+/// graph resolves statically) and into the base of a scalar or global load (`s_load_*` sbase,
+/// `global_load_*` saddr): a PC-relative global variable or constant table, which the raiser
+/// reads from a copy of the source's image ([`PcUses::rebase`]). Any other use, a store or
+/// atomic through such an address included (the copy is per translated module, so a write
+/// would not be seen by the other kernels), is refused: `Err((offset, mnemonic))`. Followed
+/// through the code in address order (a call's return site comes next, and what the callee
+/// leaves alone still holds the callee's address), where a register stops carrying the PC
+/// when something else is written to it.
+pub(crate) fn pc_uses(g: &Cfg) -> Result<PcUses, (usize, &'static str)> {
     const CARRY: &[&str] = &[
         "s_add_nc_u64", "s_sub_nc_u64", "s_add_u32", "s_addc_u32", "s_sub_u32", "s_subb_u32", "s_add_co_u32",
         "s_add_co_ci_u32", "s_sub_co_u32", "s_sub_co_ci_u32", "s_mov_b32", "s_mov_b64",
@@ -159,6 +161,7 @@ pub(crate) fn pc_as_data(g: &Cfg) -> Option<(usize, &'static str)> {
     let mut blocks: Vec<_> = g.blocks.iter().collect();
     blocks.sort_by_key(|b| b.start);
     let mut pc: Set = 0;
+    let mut uses = PcUses::default();
     for bl in blocks {
         for inst in &bl.insts {
             let m = inst.mnemonic();
@@ -169,10 +172,36 @@ pub(crate) fn pc_as_data(g: &Cfg) -> Option<(usize, &'static str)> {
                 pc &= !e.kills;
             } else if CARRY.contains(&m) {
                 pc |= e.may_write;
+            } else if let Some(base) = load_base_bits(inst).filter(|&b| e.reads & pc & !b == 0) {
+                // Only the base carries the PC: the load reads the image copy.
+                let _ = base;
+                uses.rebase.insert(inst.offset);
+                pc &= !e.kills;
             } else {
-                return Some((inst.offset, m));
+                return Err((inst.offset, m));
             }
         }
+    }
+    Ok(uses)
+}
+
+/// What [`pc_uses`] found.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PcUses {
+    /// Offsets of the loads whose base address is the source's PC-relative address of data.
+    pub rebase: HashSet<usize>,
+}
+
+/// The registers of a scalar load's base (`s_load_*`) or a global load's SGPR base
+/// (`global_load_*` saddr); None for other instructions.
+fn load_base_bits(inst: &Instruction) -> Option<Set> {
+    let m = inst.mnemonic();
+    if m.starts_with("s_load_") {
+        return inst.operands().find(|o| matches!(o.spec.kind, Kind::SBase { .. })).map(op_bits);
+    }
+    if m.starts_with("global_load_") && !m.starts_with("global_load_async") && !m.starts_with("global_load_lds") {
+        let saddr = hx_emu::exec::vmem_operands(inst).ok()?.saddr?;
+        return Some(reg_bits(saddr));
     }
     None
 }

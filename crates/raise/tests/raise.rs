@@ -149,7 +149,7 @@ fn cfg_follows_calls_into_device_functions_and_back() {
     let insts = hx_isa::decode_all(hx_isa::Target::Gfx1250, &code).unwrap();
     let end = insts.iter().find(|i| i.mnemonic() == "s_endpgm").unwrap();
     let f = end.offset + end.len as usize;
-    let prog = cfg::Program { bytes: &code, base: 0x1000, entry: 0, functions: vec![f], region: (0, code.len()) };
+    let prog = cfg::Program { bytes: &code, base: 0x1000, entry: 0, functions: vec![f], region: (0, code.len()), data: None };
     let g = cfg::build_program(hx_isa::Target::Gfx1250, &prog, "k").unwrap();
     assert_eq!(g.functions, vec![f]);
     let calls: Vec<usize> = g.blocks.iter().filter_map(|b| match b.exit {

@@ -351,7 +351,7 @@ fn call_of_loop(after: &str) -> String {
 /// Graph and structure of a kernel at offset 0 with one device function at 256.
 fn analyse_program(asm: &str) -> (Cfg, Structure) {
     let code = assemble(asm);
-    let prog = cfg::Program { bytes: &code, base: 0, entry: 0, functions: vec![256], region: (0, code.len()) };
+    let prog = cfg::Program { bytes: &code, base: 0, entry: 0, functions: vec![256], region: (0, code.len()), data: None };
     let g = cfg::build_program(hx_isa::Target::Gfx1250, &prog, "k").unwrap();
     let abi = KernelAbi { kernarg_ptr_sgpr: Some(0), preload: None, private_segment_size: 0, group_segment_size: 256, kernarg_size: 16, uses_lds: false, entry_mode: 0xf0, workitem_ids: 2, workgroup_id_z: true, one_source_wave: false };
     let ctx = Context::create();
