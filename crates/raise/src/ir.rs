@@ -1248,6 +1248,10 @@ impl<'ctx> Raiser<'ctx, '_> {
         let same = |a: &InstOperand, b: &InstOperand| a.value == b.value;
         let (Some(s0), Some(s1), Some(s2)) = (srcs.first(), srcs.get(1), srcs.get(2)) else { return Err(self.err(inst, "operands")) };
         let mods = inst.source_mods();
+        if mods.omod != 0 || mods.clamp {
+            // (LLVM never emits them; the emulator applies them to D.)
+            return Err(self.err(inst, "output modifiers (omod, clamp) on v_div_scale are not raised yet"));
+        }
         let m = |k: usize| (mods.neg >> k & 1, mods.abs >> k & 1);
         let numerator = if same(s0, s2) && m(0) == m(2) {
             true
