@@ -17,6 +17,12 @@
 //! and LDS address spaces), and only where the address is uniform by construction: built from
 //! constants, kernel arguments and loads from the constant address space. Elsewhere the address
 //! is already divergent (or nothing is known), and the optimizer leaves the atomic alone anyway.
+//!
+//! Raw buffer atomics (`llvm.amdgcn.raw.ptr.buffer.atomic.*`) get the zero in their VGPR
+//! offset unless it is a thread's own by construction (built from its work-item ID or lane
+//! number): besides the cost, the optimizer's one-lane atomic changes what out-of-range lanes
+//! return (each should read 0; with it they read 0 plus their rank in the scan), and an offset
+//! is uniform whatever built it (a workgroup ID too), so "uniform by construction" is not enough.
 
 use inkwell::module::Module;
 use crate::ir_walk::opcode;
@@ -90,12 +96,61 @@ unsafe fn uniform(v: LLVMValueRef) -> bool {
     true
 }
 
+/// Whether `v` is a thread's own value by construction: it depends, through arithmetic, casts,
+/// selects and phis, on a work-item ID or a lane number (at most 64 values are looked at).
+unsafe fn per_thread(v: LLVMValueRef) -> bool {
+    let mut seen = HashSet::new();
+    let mut work = vec![v];
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) || seen.len() > 64 {
+            continue;
+        }
+        let Some(op) = opcode(v) else { continue };
+        use LLVMOpcode::*;
+        match op {
+            LLVMCall => {
+                let mut len = 0;
+                let name = LLVMGetValueName2(LLVMGetCalledValue(v), &mut len);
+                if !name.is_null() {
+                    let name = std::slice::from_raw_parts(name as *const u8, len);
+                    if name.starts_with(b"llvm.amdgcn.workitem.id.") || name.starts_with(b"llvm.amdgcn.mbcnt.") {
+                        return true;
+                    }
+                }
+            }
+            LLVMZExt | LLVMSExt | LLVMTrunc | LLVMFreeze | LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr
+            | LLVMXor | LLVMSelect | LLVMPHI => {
+                work.extend((0..LLVMGetNumOperands(v) as u32).map(|i| LLVMGetOperand(v, i)));
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether `call` is a raw buffer atomic the optimizer takes (not cmpswap), whose VGPR offset is
+/// its argument 2.
+unsafe fn raw_buffer_atomic(call: LLVMValueRef) -> bool {
+    let callee = LLVMGetCalledValue(call);
+    let mut len = 0;
+    let name = LLVMGetValueName2(callee, &mut len);
+    if name.is_null() {
+        return false;
+    }
+    let name = std::slice::from_raw_parts(name as *const u8, len);
+    name.starts_with(b"llvm.amdgcn.raw.ptr.buffer.atomic.") && !name.starts_with(b"llvm.amdgcn.raw.ptr.buffer.atomic.cmpswap")
+}
+
 unsafe fn rewrite_function(func: LLVMValueRef) -> usize {
     let mut atomics = Vec::new();
+    let mut buffer_atomics = Vec::new();
     let mut bb = LLVMGetFirstBasicBlock(func);
     while !bb.is_null() {
         let mut inst = LLVMGetFirstInstruction(bb);
         while !inst.is_null() {
+            if opcode(inst) == Some(LLVMOpcode::LLVMCall) && raw_buffer_atomic(inst) && !per_thread(LLVMGetOperand(inst, 2)) {
+                buffer_atomics.push(inst);
+            }
             if opcode(inst) == Some(LLVMOpcode::LLVMAtomicRMW) && optimizer_takes(LLVMGetAtomicRMWBinOp(inst)) {
                 let ptr = LLVMGetOperand(inst, 0);
                 let space = LLVMGetPointerAddressSpace(LLVMTypeOf(ptr));
@@ -107,7 +162,7 @@ unsafe fn rewrite_function(func: LLVMValueRef) -> usize {
         }
         bb = LLVMGetNextBasicBlock(bb);
     }
-    if atomics.is_empty() {
+    if atomics.is_empty() && buffer_atomics.is_empty() {
         return 0;
     }
     let ctx = LLVMGetTypeContext(LLVMTypeOf(func));
@@ -136,8 +191,14 @@ unsafe fn rewrite_function(func: LLVMValueRef) -> usize {
         let at = LLVMBuildGEP2(builder, LLVMInt8TypeInContext(ctx), ptr, indices.as_mut_ptr(), 1, c"".as_ptr());
         LLVMSetOperand(atomic, 0, at);
     }
+    for &call in &buffer_atomics {
+        LLVMPositionBuilderBefore(builder, call);
+        let zero = LLVMBuildCall2(builder, asm_ty, asm, std::ptr::null_mut(), 0, c"".as_ptr());
+        let voffset = LLVMBuildAdd(builder, LLVMGetOperand(call, 2), zero, c"".as_ptr());
+        LLVMSetOperand(call, 2, voffset);
+    }
     LLVMDisposeBuilder(builder);
-    atomics.len()
+    atomics.len() + buffer_atomics.len()
 }
 
 #[cfg(test)]
