@@ -49,6 +49,17 @@ pub fn run_launch_bytes(
     launch: &hx_corpus::Launch,
     seed: u64,
 ) -> Result<(Vec<hx_corpus::ArgData>, hx_emu::Stats), String> {
+    run_launch_with(bytes, label, launch, seed, &hx_emu::Limits::default())
+}
+
+/// [`run_launch_bytes`] under `limits` (a runaway bound, a wave schedule).
+pub fn run_launch_with(
+    bytes: &[u8],
+    label: &str,
+    launch: &hx_corpus::Launch,
+    seed: u64,
+    limits: &hx_emu::Limits,
+) -> Result<(Vec<hx_corpus::ArgData>, hx_emu::Stats), String> {
     let co = hx_codeobj::CodeObject::parse(bytes).map_err(|e| e.to_string())?;
     let inputs = hx_corpus::make_inputs(launch, seed);
     let args: Vec<hx_emu::launch::Arg> = inputs
@@ -59,8 +70,7 @@ pub fn run_launch_bytes(
         })
         .collect();
     let dispatch = hx_emu::Dispatch { grid: launch.grid, block: launch.block, dynamic_lds: launch.dynamic_lds };
-    let r = hx_emu::launch::launch(&co, &launch.kernel, &dispatch, &args, &hx_emu::Limits::default())
-        .map_err(|e| format!("{label}/{}: {e}", launch.kernel))?;
+    let r = hx_emu::launch::launch(&co, &launch.kernel, &dispatch, &args, limits).map_err(|e| format!("{label}/{}: {e}", launch.kernel))?;
     let out = r
         .args
         .into_iter()

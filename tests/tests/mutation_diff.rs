@@ -21,23 +21,11 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Runs a corpus launch on `bytes` with a small runaway bound (mutants loop).
+/// Runs a corpus launch on `bytes` with a small runaway bound (mutants loop): the buffers after.
 fn run(bytes: &[u8], launch: &hx_corpus::Launch, seed: u64, schedule: hx_emu::Schedule) -> Result<Vec<Vec<u8>>, String> {
-    let co = hx_codeobj::CodeObject::parse(bytes).map_err(|e| e.to_string())?;
-    let args: Vec<hx_emu::launch::Arg> = hx_corpus::make_inputs(launch, seed)
-        .iter()
-        .map(|a| match a {
-            hx_corpus::ArgData::Buffer(b) => hx_emu::launch::Arg::Buffer(b.clone()),
-            hx_corpus::ArgData::Value(v) => hx_emu::launch::Arg::Value(v.clone()),
-        })
-        .collect();
-    let dispatch = hx_emu::Dispatch { grid: launch.grid, block: launch.block, dynamic_lds: launch.dynamic_lds };
     let limits = hx_emu::Limits { max_wave_instructions: 100_000, schedule };
-    let r = hx_emu::launch::launch(&co, &launch.kernel, &dispatch, &args, &limits).map_err(|e| e.to_string())?;
-    Ok(r.args.into_iter().filter_map(|a| match a {
-        hx_emu::launch::Arg::Buffer(b) => Some(b),
-        hx_emu::launch::Arg::Value(_) => None,
-    }).collect())
+    let (out, _) = hx_tests::run_launch_with(bytes, "mutant", launch, seed, &limits)?;
+    Ok(out.into_iter().filter(|a| a.is_buffer()).map(|a| a.bytes().to_vec()).collect())
 }
 
 /// What became of one mutant.

@@ -77,25 +77,6 @@ pub(crate) fn role_of(kind: &Kind) -> OperandRole {
 /// Executes `inst` on `wave` (`wave_index` in its group). On gfx1250, registers a load writes
 /// are not to be touched before the wait for it (pending.rs).
 pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut Group<'_>) -> Result<Flow, EmuError> {
-    if group.target != hx_isa::Target::Gfx1250 {
-        return step_inner(wave, wave_index, inst, group);
-    }
-    // The registers the instruction names under the s_set_vgpr_msb state (step_inner applies
-    // it again).
-    let remapped;
-    let named = if wave.vgpr_msb != 0 && inst.format() != hx_isa::Format::Vopd {
-        remapped = inst.with_vgpr_msb(wave.vgpr_msb).map_err(|e| unsupported(inst, e.0))?;
-        &remapped
-    } else {
-        inst
-    };
-    crate::pending::before(wave, named)?;
-    let flow = step_inner(wave, wave_index, inst, group)?;
-    crate::pending::after(wave, named);
-    Ok(flow)
-}
-
-fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut Group<'_>) -> Result<Flow, EmuError> {
     // Under a nonzero s_set_vgpr_msb state the instruction's VGPR fields reach v256 and up.
     let remapped;
     let inst = if wave.vgpr_msb != 0 && inst.format() != hx_isa::Format::Vopd {
@@ -105,6 +86,17 @@ fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mu
     } else {
         inst
     };
+    if group.target != hx_isa::Target::Gfx1250 {
+        return step_inner(wave, wave_index, inst, group);
+    }
+    crate::pending::before(wave, inst)?;
+    let flow = step_inner(wave, wave_index, inst, group)?;
+    crate::pending::after(wave, inst);
+    Ok(flow)
+}
+
+/// [`step`] for `inst` with its VGPRs as named under the wave's s_set_vgpr_msb state.
+fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut Group<'_>) -> Result<Flow, EmuError> {
     let m = inst.mnemonic();
     group.stats.count(m, (wave.exec & wave.lane_mask()).count_ones());
     if let Some(parts) = inst.vopd_parts() {
