@@ -83,6 +83,9 @@ impl LoadedCode {
         let off = pc.checked_sub(self.base).filter(|&o| o < self.image.len() as u64).ok_or(EmuError::PcOutOfCode { pc })?;
         let inst = hx_isa::decode(self.target, &self.image, off as usize)
             .map_err(|e| EmuError::Decode { pc, message: e.to_string() })?;
+        if inst.invalid_register() {
+            return Err(EmuError::Decode { pc, message: format!("{}: a misaligned register tuple, which the hardware does not define", inst.text()) });
+        }
         self.cache.insert(pc, inst);
         Ok(inst)
     }

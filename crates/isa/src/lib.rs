@@ -160,6 +160,16 @@ impl Instruction {
     }
 
     /// LLVM's text for this instruction.
+    /// Whether LLVM marks an operand invalid (`/*Invalid register...*/`): a misaligned VGPR or
+    /// AGPR tuple, which the hardware does not define. The text is only formatted when an
+    /// operand is such a tuple.
+    pub fn invalid_register(&self) -> bool {
+        let misaligned = self.operands().any(|o| {
+            matches!(o.value, Operand::Reg(r) if matches!(r.class, RegClass::Vgpr | RegClass::Agpr) && r.dwords >= 2 && r.index % 2 == 1)
+        });
+        misaligned && self.text().contains("/*Invalid register")
+    }
+
     pub fn text(&self) -> String {
         if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.dpp_text()).or_else(|| self.mubuf_text()).or_else(|| self.vbuffer_text()).or_else(|| self.bitop3_text()).or_else(|| self.wmma_text()).or_else(|| self.tensor_text()) {
             return t;

@@ -162,6 +162,9 @@ pub fn build_program(target: Target, prog: &Program<'_>, kernel: &str) -> Result
                 return Err(RaiseError::Decode { kernel: kernel.to_string(), offset: at, message: "code runs off the end of the kernel".into() });
             }
             let inst = hx_isa::decode(target, &code[..hi], at).map_err(|e| RaiseError::Decode { kernel: kernel.to_string(), offset: at, message: e.to_string() })?;
+            if inst.invalid_register() {
+                return Err(RaiseError::at(kernel, at, inst.mnemonic(), "a misaligned register tuple (LLVM marks it invalid; the hardware does not define it)"));
+            }
             insts.insert(at, inst);
             let m = inst.mnemonic();
             let next = at + inst.len as usize;
