@@ -71,7 +71,11 @@ impl LoadedCode {
             })?;
             image[p.vaddr as usize..(p.vaddr + p.filesz) as usize].copy_from_slice(src);
         }
-        let base = mem.alloc_system(image.clone());
+        let base = mem.alloc_code(image.clone());
+        // PF_X segments: instructions, not data.
+        for p in co.program_headers.iter().filter(|p| p.p_type == 1 && p.flags & 1 != 0 && p.memsz > 0) {
+            mem.execute_only(base + p.vaddr, base + p.vaddr + p.memsz);
+        }
         Ok(LoadedCode { target, base, image, cache: HashMap::new() })
     }
 

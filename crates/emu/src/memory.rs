@@ -8,10 +8,14 @@ use crate::EmuError;
 pub const GLOBAL_BASE: u64 = 0x0000_7f00_0000_0000;
 /// Buffers are placed on this alignment, with an unmapped guard gap after each.
 pub const BUFFER_ALIGN: u64 = 0x1_0000;
-/// The dispatch's own memory (the code object image, the kernarg segment) starts here, 1 TiB
-/// above the buffers: a wild access off a buffer faults instead of reading code, which differs
-/// between a kernel and its translation.
+/// The dispatch's own memory (the kernarg segment; the code object image at [`CODE_BASE`])
+/// starts here, 1 TiB above the buffers: a wild access off a buffer faults instead of reading
+/// code, which differs between a kernel and its translation.
 pub const SYSTEM_BASE: u64 = GLOBAL_BASE + (1 << 40);
+/// The code object image starts here, apart from the kernarg segment (another high dword), so
+/// that a pointer mixing the kernarg pointer's high half with some low half lands among kernel
+/// arguments, which a translation shares, and not in the code object, which it does not.
+pub const CODE_BASE: u64 = GLOBAL_BASE + (2 << 40);
 
 #[derive(Debug, Clone)]
 struct Buffer {
@@ -20,6 +24,9 @@ struct Buffer {
     /// The dispatch's own memory: the code image and the kernarg segment are read-only, as
     /// the runtime maps them.
     read_only: bool,
+    /// Byte ranges (offsets in `data`) that hold code: no data access reads them (see
+    /// [`GlobalMemory::execute_only`]).
+    code: Vec<(u64, u64)>,
 }
 
 /// The device's global memory.
@@ -28,11 +35,12 @@ pub struct GlobalMemory {
     buffers: Vec<Buffer>,
     next: u64,
     next_system: u64,
+    next_code: u64,
 }
 
 impl GlobalMemory {
     pub fn new() -> GlobalMemory {
-        GlobalMemory { buffers: Vec::new(), next: GLOBAL_BASE, next_system: SYSTEM_BASE }
+        GlobalMemory { buffers: Vec::new(), next: GLOBAL_BASE, next_system: SYSTEM_BASE, next_code: CODE_BASE }
     }
 
     /// Places `data` in memory; returns its device address.
@@ -49,13 +57,31 @@ impl GlobalMemory {
         addr
     }
 
+    /// As [`GlobalMemory::alloc_system`], for a code object image ([`CODE_BASE`]).
+    pub fn alloc_code(&mut self, data: Vec<u8>) -> u64 {
+        let addr = if self.next_code == 0 { CODE_BASE } else { self.next_code };
+        self.next_code = Self::place(&mut self.buffers, addr, data, true);
+        addr
+    }
+
     /// Inserts a buffer at `addr` (keeping them sorted by address); returns the next free
     /// address after a guard gap of at least one BUFFER_ALIGN.
     fn place(buffers: &mut Vec<Buffer>, addr: u64, data: Vec<u8>, read_only: bool) -> u64 {
         let next = (addr + data.len() as u64).div_ceil(BUFFER_ALIGN) * BUFFER_ALIGN + BUFFER_ALIGN;
         let at = buffers.partition_point(|b| b.addr < addr);
-        buffers.insert(at, Buffer { addr, data, read_only });
+        buffers.insert(at, Buffer { addr, data, read_only, code: Vec::new() });
         next
+    }
+
+    /// Makes `lo..hi` (device addresses inside one allocation) code that data accesses fault
+    /// on. The hardware lets a kernel read its own instructions, but a translation's differ
+    /// from the source's, so no translation can keep what such a read returns: the emulator
+    /// refuses it instead of answering what only one of them would see.
+    pub fn execute_only(&mut self, lo: u64, hi: u64) {
+        let i = self.buffers.partition_point(|b| b.addr <= lo);
+        if let Some(b) = i.checked_sub(1).and_then(|i| self.buffers.get_mut(i)) {
+            b.code.push((lo - b.addr, hi - b.addr));
+        }
     }
 
     /// The contents of the buffer allocated at `addr`.
@@ -87,6 +113,10 @@ impl GlobalMemory {
     pub fn read(&self, addr: u64, out: &mut [u8], align: u64) -> Result<(), EmuError> {
         Self::check_align(addr, align)?;
         let (i, off) = self.find(addr, out.len() as u64)?;
+        let end = (off + out.len()) as u64;
+        if self.buffers[i].code.iter().any(|&(lo, hi)| lo < end && (off as u64) < hi) {
+            return Err(EmuError::CodeRead { addr, len: out.len() as u64 });
+        }
         out.copy_from_slice(&self.buffers[i].data[off..off + out.len()]);
         Ok(())
     }
@@ -244,6 +274,11 @@ mod tests {
         assert!(code >= SYSTEM_BASE && b < SYSTEM_BASE, "{code:#x} {b:#x}");
         assert_eq!(m.read_u32(code + 16).unwrap(), 0x0707_0707);
         assert_eq!(m.write_u32(code + 16, 0), Err(EmuError::ReadOnly { addr: code + 16, len: 4 }));
+        // Its instructions are not data.
+        m.execute_only(code + 256, code + 512);
+        assert_eq!(m.read_u32(code + 252).unwrap(), 0x0707_0707);
+        assert_eq!(m.read_u32(code + 256), Err(EmuError::CodeRead { addr: code + 256, len: 4 }));
+        assert_eq!(m.read_u32(code + 512).unwrap(), 0x0707_0707);
         assert_eq!(m.read_u32(b).unwrap(), 0x0101_0101);
         // A 32-bit offset off a buffer reaches no code.
         for off in [1u64 << 20, 1 << 24, (1 << 32) - 4] {
