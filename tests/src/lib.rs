@@ -42,6 +42,14 @@ pub fn run_corpus_launch(
     run_launch_bytes(&bytes, &format!("{target}/{object}"), launch, seed)
 }
 
+/// The end of a test kernel's IR: the work-item ID's declaration, work-groups of 64 (`#0`) and
+/// code object version 5.
+pub fn kernel_ir(body: &str) -> String {
+    format!(
+        "{body}declare i32 @llvm.amdgcn.workitem.id.x()\nattributes #0 = {{ \"amdgpu-flat-work-group-size\"=\"64,64\" }}\n!llvm.module.flags = !{{!0}}\n!0 = !{{i32 1, !\"amdhsa_code_object_version\", i32 500}}\n"
+    )
+}
+
 /// Runs one corpus launch on the code object `bytes` (any target) in the emulator.
 pub fn run_launch_bytes(
     bytes: &[u8],

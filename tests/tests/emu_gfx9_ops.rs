@@ -118,19 +118,15 @@ entry:
   store i32 %r, ptr addrspace(1) %q, align 4
   ret void
 }
-declare i32 @llvm.amdgcn.workitem.id.x()
-attributes #0 = { "amdgpu-flat-work-group-size"="64,64" }
-!llvm.module.flags = !{!0}
-!0 = !{i32 1, !"amdhsa_code_object_version", i32 500}
 "#;
 
 #[test]
 fn vopc_sdwa_compares_selected_sub_dwords() {
     let input: Vec<u32> = (0..64u32).map(|t| if t % 3 == 0 { t | (t + 1) << 16 } else { t.wrapping_mul(0x9e37_79b9) ^ 0x0080_0000 }).collect();
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
-        let asm = String::from_utf8(compile_ir(SDWA_CMP, "cmp", target, OptLevel::O2, Emit::Assembly).unwrap()).unwrap();
+        let asm = String::from_utf8(compile_ir(&hx_tests::kernel_ir(SDWA_CMP), "cmp", target, OptLevel::O2, Emit::Assembly).unwrap()).unwrap();
         assert!(asm.lines().any(|l| l.contains("v_cmp") && l.contains("_sdwa")), "{target}: no VOPC SDWA in\n{asm}");
-        let obj = compile_ir(SDWA_CMP, "cmp", target, OptLevel::O2, Emit::Object).unwrap();
+        let obj = compile_ir(&hx_tests::kernel_ir(SDWA_CMP), "cmp", target, OptLevel::O2, Emit::Object).unwrap();
         let co = hx_relink::link(&obj).unwrap();
         let bytes: Vec<u8> = input.iter().flat_map(|v| v.to_le_bytes()).collect();
         let out = hx_tests::run_1d(&co, "cmp", 64, 1, &[Arg::Buffer(bytes), Arg::Buffer(vec![0; 64 * 4])], 1);

@@ -8,6 +8,7 @@ use hotswap::{GpuTarget, Options};
 use hx_emu::launch::Arg;
 use hx_llvm::{compile_ir, Emit, OptLevel};
 
+/// The kernel, without [`hx_tests::kernel_ir`]'s tail.
 const KERNEL: &str = r#"target triple = "amdgcn-amd-amdhsa"
 @table = internal addrspace(1) global [8 x i32] [i32 3, i32 1, i32 4, i32 1, i32 5, i32 9, i32 2, i32 6], align 4
 define amdgpu_kernel void @lookup(ptr addrspace(1) %out) #0 {
@@ -19,17 +20,13 @@ define amdgpu_kernel void @lookup(ptr addrspace(1) %out) #0 {
   store i32 %v, ptr addrspace(1) %q, align 4
   ret void
 }
-declare i32 @llvm.amdgcn.workitem.id.x()
-attributes #0 = { "amdgpu-flat-work-group-size"="64,64" }
-!llvm.module.flags = !{!0}
-!0 = !{i32 1, !"amdhsa_code_object_version", i32 500}
 "#;
 
 #[test]
 fn pc_relative_globals_are_read_from_the_source_image() {
-    let asm = String::from_utf8(compile_ir(KERNEL, "lookup", GpuTarget::Gfx1250, OptLevel::O2, Emit::Assembly).unwrap()).unwrap();
+    let asm = String::from_utf8(compile_ir(&hx_tests::kernel_ir(KERNEL), "lookup", GpuTarget::Gfx1250, OptLevel::O2, Emit::Assembly).unwrap()).unwrap();
     assert!(asm.contains("s_get_pc_i64") && asm.contains("table@rel64"), "{asm}");
-    let rel = compile_ir(KERNEL, "lookup", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
+    let rel = compile_ir(&hx_tests::kernel_ir(KERNEL), "lookup", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
     let source = hx_relink::link(&rel).unwrap();
     // The source reads its table.
     let out = hx_tests::run_1d(&source, "lookup", 64, 1, &[Arg::Buffer(vec![0; 256])], 0);
@@ -47,7 +44,7 @@ fn pc_relative_globals_are_read_from_the_source_image() {
 /// slot, so the translator refuses it by name.
 #[test]
 fn globals_through_the_got_are_refused_by_name() {
-    let ir = KERNEL.replace("@table = internal addrspace(1) global", "@table = addrspace(1) global");
+    let ir = hx_tests::kernel_ir(KERNEL).replace("@table = internal addrspace(1) global", "@table = addrspace(1) global");
     let asm = String::from_utf8(compile_ir(&ir, "lookup", GpuTarget::Gfx1250, OptLevel::O2, Emit::Assembly).unwrap()).unwrap();
     assert!(asm.contains("table@gotpcrel"), "{asm}");
     let rel = compile_ir(&ir, "lookup", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
@@ -61,7 +58,7 @@ fn globals_through_the_got_are_refused_by_name() {
 
 #[test]
 fn stores_to_pc_relative_globals_are_refused_by_name() {
-    let ir = KERNEL.replace("%v = load volatile i32, ptr addrspace(1) %p, align 4", "store volatile i32 %tid, ptr addrspace(1) %p, align 4\n  %v = add i32 %tid, 1");
+    let ir = hx_tests::kernel_ir(KERNEL).replace("%v = load volatile i32, ptr addrspace(1) %p, align 4", "store volatile i32 %tid, ptr addrspace(1) %p, align 4\n  %v = add i32 %tid, 1");
     let rel = compile_ir(&ir, "lookup", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
     let source = hx_relink::link(&rel).unwrap();
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {

@@ -8,6 +8,7 @@ use hotswap::{GpuTarget, Options};
 use hx_emu::launch::Arg;
 use hx_llvm::{compile_ir, Emit, OptLevel};
 
+/// The kernel, without [`hx_tests::kernel_ir`]'s tail.
 const KERNEL: &str = r#"target triple = "amdgcn-amd-amdhsa"
 define amdgpu_kernel void @snan(ptr addrspace(1) noalias readonly %f, ptr addrspace(1) noalias readonly %d, ptr addrspace(1) noalias %out) #0 {
 entry:
@@ -31,15 +32,11 @@ entry:
   store double %e, ptr addrspace(1) %q3, align 4
   ret void
 }
-declare i32 @llvm.amdgcn.workitem.id.x()
-attributes #0 = { "amdgpu-flat-work-group-size"="64,64" }
-!llvm.module.flags = !{!0}
-!0 = !{i32 1, !"amdhsa_code_object_version", i32 500}
 "#;
 
 #[test]
 fn signaling_nans_come_out_quiet_as_from_the_source() {
-    let rel = compile_ir(KERNEL, "snan", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
+    let rel = compile_ir(&hx_tests::kernel_ir(KERNEL), "snan", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
     let source = hx_relink::link(&rel).unwrap();
     // Signaling NaNs of both signs with payloads, a quiet NaN, numbers.
     let f32s: [u32; 6] = [0x7fa0_0001, 0xff80_1234, 0x7fc0_0005, 0x3f80_0000, 0x8000_0001, 0x7f80_0000];
