@@ -14,6 +14,7 @@
 use std::ffi::{CStr, CString};
 use std::sync::Once;
 
+pub mod canonical_constants;
 mod ir_walk;
 pub mod kernarg_loads;
 pub mod lane_bits;
@@ -207,7 +208,8 @@ impl OptLevel {
     /// reshapes the bit reads it looks for; `adce` then removes the mask phi cycles left
     /// without uses (instcombine keeps them), and with them their ballots. [`KERNARG_LOADS`]
     /// runs after the function passes, once the address arithmetic is folded to
-    /// `ptrtoint + C`; [`SOURCE_ATOMICS`] last, on the final addresses. Run it with
+    /// `ptrtoint + C`; [`SOURCE_ATOMICS`] last, on the final addresses. [`CANONICAL_CONSTANTS`]
+    /// folds the canonicalizes the function passes left with a constant. Run it with
     /// [`run_pipeline`] (`;` separates steps).
     pub fn raised_pipeline(self) -> &'static str {
         match self {
@@ -215,7 +217,7 @@ impl OptLevel {
                 "function(simplifycfg,sroa<modify-cfg>);hx-lane-bits;function(adce,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,",
                 "early-cse<memssa>,speculative-execution,correlated-propagation,simplifycfg,",
                 "instcombine<no-verify-fixpoint>,aggressive-instcombine,gvn,simplifycfg,infer-alignment);",
-                "hx-kernarg-loads;amdgpu-attributor;hx-source-atomics"
+                "hx-canonical-constants;hx-kernarg-loads;amdgpu-attributor;hx-source-atomics"
             ),
             o => o.pipeline(),
         }
@@ -348,8 +350,9 @@ pub fn emit_verified(module: &Module<'_>, name: &str, tm: &TargetMachine, opt: O
 }
 
 /// Runs a middle-end pipeline: LLVM pass pipelines separated by `;`, where the steps
-/// [`LANE_BITS`], [`KERNARG_LOADS`] and [`SOURCE_ATOMICS`] are this crate's own rewrites
-/// (lane_bits.rs, kernarg_loads.rs, source_atomics.rs).
+/// [`LANE_BITS`], [`KERNARG_LOADS`], [`CANONICAL_CONSTANTS`] and [`SOURCE_ATOMICS`] are this
+/// crate's own rewrites (lane_bits.rs, kernarg_loads.rs, canonical_constants.rs,
+/// source_atomics.rs).
 pub fn run_pipeline(module: &Module<'_>, name: &str, tm: &TargetMachine, passes: &str) -> Result<()> {
     for step in passes.split(';') {
         if step == LANE_BITS {
@@ -358,6 +361,10 @@ pub fn run_pipeline(module: &Module<'_>, name: &str, tm: &TargetMachine, passes:
         }
         if step == KERNARG_LOADS {
             kernarg_loads::rewrite(module);
+            continue;
+        }
+        if step == CANONICAL_CONSTANTS {
+            canonical_constants::rewrite(module);
             continue;
         }
         if step == SOURCE_ATOMICS {
@@ -382,6 +389,10 @@ pub const KERNARG_LOADS: &str = "hx-kernarg-loads";
 /// The pipeline step that keeps the target's atomic optimizer off atomics the source compiler
 /// already shaped (source_atomics.rs).
 pub const SOURCE_ATOMICS: &str = "hx-source-atomics";
+
+/// The pipeline step that folds `llvm.canonicalize` of a constant as the hardware would
+/// (canonical_constants.rs).
+pub const CANONICAL_CONSTANTS: &str = "hx-canonical-constants";
 
 /// [`emit_verified`] with the middle-end pipeline `passes` (e.g. [`OptLevel::raised_pipeline`]);
 /// the backend's optimisation level is the target machine's.
