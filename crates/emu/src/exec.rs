@@ -109,6 +109,9 @@ fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mu
             group.lds.wait_async(wave_index, 0);
             return Ok(Flow::End);
         }
+        // A translation's run-time refusal (llvm.trap), or the source's own trap: the dispatch
+        // ends with an error, as the runtime reports a trapped queue.
+        "s_trap" => return Err(EmuError::Trap),
         "s_wait_asynccnt" => {
             // Async loads complete at issue; their bytes stop being in flight here.
             let n = inst.operands().find_map(|o| match o.value {

@@ -38,6 +38,8 @@ pub enum EmuError {
     MemoryFault { space: &'static str, addr: u64, len: u64 },
     #[error("LDS access of {len} bytes at {addr:#x} while wave {wave}'s asynchronous load into them is in flight (before its s_wait_asynccnt): the result is not defined")]
     AsyncInFlight { addr: u64, len: u64, wave: usize },
+    #[error("the kernel trapped (s_trap)")]
+    Trap,
     #[error("a data read of {len} bytes at {addr:#x} in the code segment: a translation's code differs from the source's, so what it reads is not kept")]
     CodeRead { addr: u64, len: u64 },
     #[error("global memory fault: a store of {len} bytes at {addr:#x} into the read-only code object or kernarg segment")]
