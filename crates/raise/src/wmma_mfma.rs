@@ -298,8 +298,10 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// unrolled chains (16 to 64 MFMAs, each with its fetches and element conversions) made the
     /// backend's cost, not the WMMA's, the translation's (wmma_fp8: 4,300 machine instructions,
     /// 132 ms to translate; as a loop 687 and 33 ms). The accumulators and the rotated operand
-    /// registers are whole-wave values carried by phis; the backend keeps the loop in
-    /// whole-wave mode (tests: tests/tests/wmma_mfma.rs, diverged source waves included).
+    /// registers are whole-wave values carried by phis, the accumulators through strict.wwm in
+    /// every iteration, which keeps the loop in whole-wave mode (without it the backend once
+    /// left it out; tests: tests/tests/wmma_mfma.rs, diverged source waves included, and the
+    /// mutation test's wmma_f16_acc cases).
     ///
     /// MFMA row i = 4p + g (D pair p, lane row g) stands for WMMA row
     /// sigma(i) = 8(g % 2) + 2p + g / 2, so that D pair p of both waves' MFMAs becomes WMMA
@@ -466,6 +468,14 @@ impl<'ctx> Raiser<'ctx, '_> {
                 let r = b.build_call(f, &args, "")?.try_as_basic_value().basic().ok_or_else(|| self.err(inst, "the f64 MFMA returns nothing"))?;
                 acc_v[w] = r.into_vector_value();
             }
+        }
+        // The loop-carried accumulators leave each iteration through strict.wwm: the backend then
+        // runs every iteration's MFMAs with all lanes on, wherever the loop's results go (it had
+        // left a loop out of whole-wave mode once a store order changed).
+        for a in acc_v.iter_mut().take(waves) {
+            let wwm = self.intrinsic("llvm.amdgcn.strict.wwm", &[a.get_type().into()])?;
+            let v = b.build_call(wwm, &[(*a).into()], "")?.try_as_basic_value().basic();
+            *a = v.ok_or_else(|| self.err(inst, "strict.wwm returns nothing"))?.into_vector_value();
         }
         let rotate = |o: usize, by: usize| -> Result<_, RaiseError> {
             let n = ops[o].get_type().get_size() as usize;
