@@ -77,19 +77,20 @@ pub fn before(wave: &mut Wave, inst: &Instruction) -> Result<(), EmuError> {
         Operand::Imm(v) => Some(v),
         _ => None,
     });
-    match m {
-        "s_wait_loadcnt" => return Ok(wait(wave, Counter::Load, imm().unwrap_or(0))),
-        "s_wait_dscnt" => return Ok(wait(wave, Counter::Ds, imm().unwrap_or(0))),
-        "s_wait_kmcnt" => return Ok(wait(wave, Counter::Km, imm().unwrap_or(0))),
+    let waits: &[(Counter, u32)] = match m {
+        "s_wait_loadcnt" => &[(Counter::Load, imm().unwrap_or(0))],
+        "s_wait_dscnt" => &[(Counter::Ds, imm().unwrap_or(0))],
+        "s_wait_kmcnt" => &[(Counter::Km, imm().unwrap_or(0))],
         // SIMM16[13:8] LOADcnt, [5:0] DScnt; STOREcnt and DScnt for the other.
-        "s_wait_loadcnt_dscnt" => {
-            let v = imm().unwrap_or(0);
-            wait(wave, Counter::Load, v >> 8 & 0x3f);
-            wait(wave, Counter::Ds, v & 0x3f);
-            return Ok(());
+        "s_wait_loadcnt_dscnt" => &[(Counter::Load, imm().unwrap_or(0) >> 8 & 0x3f), (Counter::Ds, imm().unwrap_or(0) & 0x3f)],
+        "s_wait_storecnt_dscnt" => &[(Counter::Ds, imm().unwrap_or(0) & 0x3f)],
+        _ => &[],
+    };
+    if !waits.is_empty() {
+        for &(counter, n) in waits {
+            wait(wave, counter, n);
         }
-        "s_wait_storecnt_dscnt" => return Ok(wait(wave, Counter::Ds, imm().unwrap_or(0) & 0x3f)),
-        _ => {}
+        return Ok(());
     }
     if wave.in_flight.is_empty() {
         return Ok(());
