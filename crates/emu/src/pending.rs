@@ -128,3 +128,41 @@ fn wait(wave: &mut Wave, counter: Counter, outstanding: u32) {
     let keep_from = seqs.len().checked_sub(outstanding as usize).and_then(|i| seqs.get(i)).copied().unwrap_or(u64::MAX);
     wave.in_flight.retain(|f| f.counter != counter || f.seq >= keep_from);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hx_isa::{decode, Target};
+
+    fn inst(bytes: &[u8]) -> Instruction {
+        let mut b = bytes.to_vec();
+        b.resize(16, 0);
+        decode(Target::Gfx1250, &b, 0).unwrap()
+    }
+
+    #[test]
+    fn loaded_registers_wait_for_their_counter_in_issue_order() {
+        // From saxpy's gfx1250 code.
+        let load1 = inst(&[0x04, 0x00, 0x05, 0xee, 0x01, 0x00, 0x01, 0x00, 0, 0, 0, 0]);
+        let load2 = inst(&[0x06, 0x00, 0x05, 0xee, 0x02, 0x00, 0x01, 0x00, 0, 0, 0, 0]);
+        let wait = |n: u8| inst(&[n, 0x00, 0xc0, 0xbf]);
+        let fmac = inst(&[0x03, 0x02, 0x04, 0x56]);
+        assert_eq!(load1.text(), "global_load_b32 v1, v0, s[4:5] scale_offset");
+        assert_eq!(load2.text(), "global_load_b32 v2, v0, s[6:7] scale_offset");
+        assert_eq!(wait(1).text(), "s_wait_loadcnt 0x1");
+        assert_eq!(fmac.text(), "v_fmac_f32_e32 v2, s3, v1");
+        let mut w = Wave::new(32, 8, 0);
+        for l in [&load1, &load2] {
+            before(&mut w, l).unwrap();
+            after(&mut w, l);
+        }
+        // v_fmac reads v1 and v2: neither load has been waited for.
+        assert!(matches!(before(&mut w, &fmac), Err(EmuError::NotReady { wait: "s_wait_loadcnt", .. })));
+        // One outstanding: the older load (v1) is done, v2 is not.
+        before(&mut w, &wait(1)).unwrap();
+        let err = before(&mut w, &fmac).unwrap_err().to_string();
+        assert!(err.contains("Vgpr 2..3"), "{err}");
+        before(&mut w, &wait(0)).unwrap();
+        before(&mut w, &fmac).unwrap();
+    }
+}
