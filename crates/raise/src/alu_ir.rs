@@ -113,6 +113,26 @@ impl<'ctx> OpEmitter<'ctx, '_> {
         v.ok_or_else(|| EmitError(format!("{} returns nothing", f.get_name().to_string_lossy())))
     }
 
+    /// `x + y (+ carry_in)` or `x - y (- borrow_in)` on 32 bits with the carry or borrow out, as
+    /// `llvm.u{add,sub}.with.overflow` (`name`). With a carry in, two of them whose flags are
+    /// or-ed: the backend fuses that diamond into one add or subtract with carry
+    /// (v_addc_co_u32), where a 64-bit sum and a compare cost three instructions.
+    fn with_overflow(&self, name: &str, x: IntValue<'ctx>, y: IntValue<'ctx>, carry_in: Option<IntValue<'ctx>>) -> Result<(IntValue<'ctx>, Option<IntValue<'ctx>>), EmitError> {
+        let b = self.b;
+        let i32t = self.ctx.i32_type();
+        let f = self.intrinsic(name, &[i32t.into()])?;
+        let step = |x: IntValue<'ctx>, y: IntValue<'ctx>| -> Result<(IntValue<'ctx>, IntValue<'ctx>), EmitError> {
+            let pair = self.call_value(f, &[x.into(), y.into()])?.into_struct_value();
+            let r = b.build_extract_value(pair, 0, "").map_err(be)?.into_int_value();
+            let o = b.build_extract_value(pair, 1, "").map_err(be)?.into_int_value();
+            Ok((r, o))
+        };
+        let (r, o) = step(x, y)?;
+        let Some(c) = carry_in else { return Ok((r, Some(o))) };
+        let (r2, o2) = step(r, b.build_int_z_extend(c, i32t, "").map_err(be)?)?;
+        Ok((r2, Some(b.build_or(o, o2, "").map_err(be)?)))
+    }
+
     /// `r` as the hardware's arithmetic leaves it: a signaling NaN quietened (and a denormal
     /// flushed where the mode flushes). LLVM folds `x * 1.0`, `x + -0.0`, `ldexp(x, 0)` and
     /// `maxnum(x, x)` to `x`, which would pass a signaling NaN through unquietened; the backend
@@ -306,17 +326,8 @@ impl<'ctx> OpEmitter<'ctx, '_> {
             BfiB32 => none(b.build_or(b.build_and(v[0], v[1], "")?, b.build_and(b.build_not(v[0], "")?, v[2], "")?, "")?),
             Cndmask => none(b.build_select(flag_in, v[1], v[0], "")?.into_int_value()),
             SCselectB32 | SCselectB64 => none(b.build_select(flag_in, v[0], v[1], "")?.into_int_value()),
-            AddCoU32 | AddcU32 => {
-                let w0 = b.build_int_z_extend(v[0], i64t, "")?;
-                let w1 = b.build_int_z_extend(v[1], i64t, "")?;
-                let mut w = b.build_int_add(w0, w1, "")?;
-                if op.op == AddcU32 {
-                    w = b.build_int_add(w, b.build_int_z_extend(flag_in, i64t, "")?, "")?;
-                }
-                let r = b.build_int_truncate(w, i32t, "")?;
-                let carry = b.build_int_compare(IntPredicate::UGT, w, i64t.const_int(u32::MAX as u64, false), "")?;
-                Ok((r, Some(carry)))
-            }
+            AddCoU32 => Ok(self.with_overflow("llvm.uadd.with.overflow", v[0], v[1], None)?),
+            AddcU32 => Ok(self.with_overflow("llvm.uadd.with.overflow", v[0], v[1], Some(flag_in))?),
             SubCoU32 => {
                 let r = b.build_int_sub(v[0], v[1], "")?;
                 Ok((r, Some(b.build_int_compare(IntPredicate::ULT, v[0], v[1], "")?)))
@@ -468,15 +479,9 @@ impl<'ctx> OpEmitter<'ctx, '_> {
             }
             SubbU32 | SubbrevU32 | SSubbU32 => {
                 let (x, y) = if op.op == SubbrevU32 { (v[1], v[0]) } else { (v[0], v[1]) };
-                let w = b.build_int_sub(b.build_int_sub(b.build_int_z_extend(x, i64t, "")?, b.build_int_z_extend(y, i64t, "")?, "")?, b.build_int_z_extend(flag_in, i64t, "")?, "")?;
-                let borrow = b.build_int_compare(IntPredicate::SLT, w, i64t.const_zero(), "")?;
-                Ok((b.build_int_truncate(w, i32t, "")?, Some(borrow)))
+                Ok(self.with_overflow("llvm.usub.with.overflow", x, y, Some(flag_in))?)
             }
-            SAddcU32 => {
-                let w = b.build_int_add(b.build_int_add(b.build_int_z_extend(v[0], i64t, "")?, b.build_int_z_extend(v[1], i64t, "")?, "")?, b.build_int_z_extend(flag_in, i64t, "")?, "")?;
-                let carry = b.build_int_compare(IntPredicate::UGT, w, i64t.const_int(u32::MAX as u64, false), "")?;
-                Ok((b.build_int_truncate(w, i32t, "")?, Some(carry)))
-            }
+            SAddcU32 => Ok(self.with_overflow("llvm.uadd.with.overflow", v[0], v[1], Some(flag_in))?),
             SBcnt1B64 => {
                 let n = self.call("llvm.ctpop", &[i64t.into()], &[v[0].into()])?;
                 let n = b.build_int_truncate(n, i32t, "")?;
