@@ -310,10 +310,10 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 Ok((r, Some(c)))
             }
             BfeU32 | BfeI32 => {
-                let off = sh_mask(v[1], 32)?;
-                let width = b.build_and(v[2], c32(31), "")?;
-                let r = self.bfe(v[0], off, width, op.op == BfeI32)?;
-                none(r)
+                // gfx9's v_bfe_u32/i32 are the same operation (offset and width are their low
+                // five bits): one instruction, where the shifts and the width-0 select are five.
+                let name = if op.op == BfeI32 { "llvm.amdgcn.sbfe" } else { "llvm.amdgcn.ubfe" };
+                none(self.call(name, &[i32t.into()], &[v[0].into(), v[1].into(), v[2].into()])?)
             }
             SBfeU32 | SBfeI32 => {
                 // S1: offset in bits 4:0, width in bits 22:16.

@@ -1513,6 +1513,14 @@ impl<'ctx> Raiser<'ctx, '_> {
                 let v = self.source(ops.get(1).ok_or_else(|| self.err(inst, "no source"))?, Ty::B32, inst)?;
                 let sel = self.source(ops.get(2).ok_or_else(|| self.err(inst, "no lane select"))?, Ty::B32, inst)?;
                 let sel = lane_of(self, sel)?;
+                if self.one_source_wave {
+                    // The source wave is the whole running wave: the target's v_writelane,
+                    // where comparing every lane's number with `sel` costs three instructions.
+                    let old = self.read_vreg(dst, 1, inst)?;
+                    let i32t = self.ctx.i32_type();
+                    let w = self.call("llvm.amdgcn.writelane", &[i32t.into()], &[v.into(), sel.into(), old.into()])?;
+                    return self.write_vreg(dst, 1, w, self.ctx.bool_type().const_all_ones(), inst);
+                }
                 let mine = self.b.build_int_compare(IntPredicate::EQ, sel, self.lane, "")?;
                 self.write_vreg(dst, 1, v, mine, inst)
             }
