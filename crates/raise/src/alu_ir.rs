@@ -460,14 +460,12 @@ impl<'ctx> OpEmitter<'ctx, '_> {
             }
             BfrevB32 | SBrevB32 => none(self.call("llvm.bitreverse", &[i32t.into()], &[v[0].into()])?),
             BcntU32B32 => none(b.build_int_add(self.call("llvm.ctpop", &[i32t.into()], &[v[0].into()])?, v[1], "")?),
-            FfbhU32 | FfblB32 | FfbhI32 => {
+            // v_cls_i32 is gfx9's v_ffbh_i32 (leading bits equal to the sign bit, -1 for 0 and
+            // -1): one instruction, where the select, the count and the zero test are four.
+            FfbhI32 => none(self.call("llvm.amdgcn.sffbh", &[i32t.into()], &[v[0].into()])?),
+            FfbhU32 | FfblB32 => {
                 // Bit scans: -1 when there is no bit to find.
-                let x = if op.op == FfbhI32 {
-                    let neg = b.build_int_compare(IntPredicate::SLT, v[0], c32(0), "")?;
-                    b.build_select(neg, b.build_not(v[0], "")?, v[0], "")?.into_int_value()
-                } else {
-                    v[0]
-                };
+                let x = v[0];
                 let name = if op.op == FfblB32 { "llvm.cttz" } else { "llvm.ctlz" };
                 let n = self.call(name, &[i32t.into()], &[x.into(), self.ctx.bool_type().const_zero().into()])?;
                 let z = b.build_int_compare(IntPredicate::EQ, x, c32(0), "")?;

@@ -1139,12 +1139,33 @@ impl<'ctx> Raiser<'ctx, '_> {
                     return Err(self.err(inst, "neg/abs on an integer source"));
                 };
                 let t = v.get_type();
-                let sign = t.const_int(1u64 << (bits - 1), false);
-                if abs {
-                    v = self.b.build_and(v, self.b.build_not(sign, "")?, "")?;
-                }
-                if neg {
-                    v = self.b.build_xor(v, sign, "")?;
+                let ft = match t.get_bit_width() {
+                    16 if bits == 16 => Some(self.ctx.f16_type()),
+                    32 if bits == 32 => Some(self.ctx.f32_type()),
+                    64 if bits == 64 => Some(self.ctx.f64_type()),
+                    _ => None,
+                };
+                if let Some(ft) = ft {
+                    // llvm.fabs and fneg only clear or flip the sign bit (LLVM LangRef: no NaN
+                    // is quietened), as the hardware does; unlike the integer bit operations,
+                    // the backend folds them into the target instruction's source modifiers.
+                    let mut f = self.b.build_bit_cast(v, ft, "")?.into_float_value();
+                    if abs {
+                        let fabs = self.intrinsic("llvm.fabs", &[ft.into()])?;
+                        f = self.b.build_call(fabs, &[f.into()], "")?.try_as_basic_value().basic().ok_or_else(|| self.err(inst, "llvm.fabs returned nothing"))?.into_float_value();
+                    }
+                    if neg {
+                        f = self.b.build_float_neg(f, "")?;
+                    }
+                    v = self.b.build_bit_cast(f, t, "")?.into_int_value();
+                } else {
+                    let sign = t.const_int(1u64 << (bits - 1), false);
+                    if abs {
+                        v = self.b.build_and(v, self.b.build_not(sign, "")?, "")?;
+                    }
+                    if neg {
+                        v = self.b.build_xor(v, sign, "")?;
+                    }
                 }
             }
             vals.push(v);
