@@ -190,17 +190,25 @@ IR to a file, `hx-llc` (a separate process: parse, the raised-IR O2 pipeline, AM
 -flavor gnu -shared` links it, the code object is read back. *Raise* is the in-process raising and IR printing \
 that the shell-out time includes. The two pipelines run alternately (one warm-up each, then pairs until \
 the time budget, at least 5). Ratio = shell-out median / in-process median; the ratio of the fastest runs is \
-less sensitive to load from elsewhere on a shared machine.\n"
+less sensitive to load from elsewhere on a shared machine. \
+*Native compile*: LLVM alone compiling the object's own source IR (corpus/kernels, the front end's IR the \
+gfx1250 object was built from) for gfx942 in-process, with the target machine kept, timed apart (warm, not \
+alternating with the shell-out): what a translation would cost if raising and relinking were free and the \
+raised IR were the native IR. *Ceiling* = shell-out median / native compile median, the ratio such a \
+translation would reach; it bounds what work on the translator itself can give. Objects whose source does \
+not compile for gfx942 (gfx1250-only operations) have none.\n"
     );
-    let _ = writeln!(out, "| object | kernels | gfx1250 instructions | in-process ms | shell-out ms | raise ms | ratio | ratio of fastest runs |");
-    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(out, "| object | kernels | gfx1250 instructions | in-process ms | shell-out ms | raise ms | ratio | ratio of fastest runs | native compile ms | ceiling |");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let tm = GpuTarget::Gfx942.target_machine(hx_llvm::OptLevel::O2)?;
+    let mut ceilings: Vec<(String, f64)> = Vec::new();
     let mut ratios = Vec::new();
     let mut small: Vec<(String, f64)> = Vec::new();
     for (name, bytes) in corpus_gfx1250(cfg)? {
         let kernels = hotswap::codeobj::CodeObject::parse(&bytes).map(|c| c.kernels.len()).unwrap_or(0);
         let insts = hx_benches::synth::instruction_count(&bytes).unwrap_or(0);
         if let Err(e) = translate_on(&p1, &bytes, &o) {
-            let _ = writeln!(out, "| {name} | {kernels} | {insts} | fails: {} | | | | |", short(&e));
+            let _ = writeln!(out, "| {name} | {kernels} | {insts} | fails: {} | | | | | | |", short(&e));
             continue;
         }
         let raise = cfg.sample(300, || Ok(hotswap::translate::raised_ir(&bytes, &o)?))?;
@@ -209,7 +217,7 @@ less sensitive to load from elsewhere on a shared machine.\n"
         let (inproc, shellout) = match interleaved(cfg, 3000, || Ok(translate_on(&p1, &bytes, &o)?), || shell.translate(&bytes, &o)) {
             Ok(s) => s,
             Err(e) => {
-                let _ = writeln!(out, "| {name} | {kernels} | {insts} | | fails: {} | | | |", short(&e));
+                let _ = writeln!(out, "| {name} | {kernels} | {insts} | | fails: {} | | | | | |", short(&e));
                 continue;
             }
         };
@@ -219,9 +227,20 @@ less sensitive to load from elsewhere on a shared machine.\n"
         if insts <= SMALL_OBJECT {
             small.push((name.clone(), r));
         }
+        let native = native_compile(cfg, &name, &tm)?;
+        let (native_ms, ceiling) = match &native {
+            Some(n) => {
+                let c = shellout.median().as_secs_f64() / n.median().as_secs_f64();
+                if insts <= SMALL_OBJECT {
+                    ceilings.push((name.clone(), c));
+                }
+                (ms(n.median()), format!("{c:.1}x"))
+            }
+            None => (String::new(), String::new()),
+        };
         let _ = writeln!(
             out,
-            "| {name} | {kernels} | {insts} | {} | {} | {} | {r:.1}x | {rmin:.1}x |",
+            "| {name} | {kernels} | {insts} | {} | {} | {} | {r:.1}x | {rmin:.1}x | {native_ms} | {ceiling} |",
             ms(inproc.median()),
             ms(shellout.median()),
             ms(raise.median())
@@ -253,7 +272,37 @@ less sensitive to load from elsewhere on a shared machine.\n"
         let _ = writeln!(out, "{line}\n");
         cfg.headline.borrow_mut().push(line);
     }
+    if !ceilings.is_empty() {
+        let under: Vec<String> = ceilings.iter().filter(|(_, c)| *c < 5.0).map(|(n, c)| format!("{n} {c:.1}x")).collect();
+        let line = format!(
+            "Ceiling (shell-out / LLVM compiling the native source IR alone): {} of {} small objects with a gfx942 source reach 5x even then{}.",
+            ceilings.len() - under.len(),
+            ceilings.len(),
+            if under.is_empty() { String::new() } else { format!("; below 5x: {}", under.join(", ")) }
+        );
+        let _ = writeln!(out, "{line}\n");
+        cfg.headline.borrow_mut().push(line);
+    }
     Ok(())
+}
+
+/// LLVM alone compiling corpus/kernels/NAME.ll (the source IR) for gfx942 with `tm`: parse, the
+/// default O2 pipeline, the backend. `None` where the corpus has no gfx942 build of it (its IR
+/// uses gfx1250-only operations, which the gfx942 backend may not survive).
+fn native_compile(cfg: &Cfg, name: &str, tm: &hx_llvm::inkwell::targets::TargetMachine) -> Result<Option<Sample>> {
+    use hx_llvm::{inkwell::context::Context, Emit, OptLevel};
+    let dir = hx_corpus::corpus_dir();
+    if !dir.join("gfx942").join(format!("{name}.hsaco")).exists() {
+        return Ok(None);
+    }
+    let ir = std::fs::read_to_string(dir.join("kernels").join(format!("{name}.ll")))?;
+    let s = cfg.sample(800, || {
+        let ctx = Context::create();
+        let m = hx_llvm::parse_ir(&ctx, &ir, name)?;
+        hx_llvm::verify(&m, name)?;
+        Ok(hx_llvm::emit_verified(&m, name, tm, OptLevel::O2, Emit::Object)?)
+    })?;
+    Ok(Some(s))
 }
 
 /// Runs `hx-bench-report cold FILE TARGET` and returns its `key value` lines and wall time.
