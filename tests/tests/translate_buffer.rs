@@ -387,3 +387,31 @@ attributes #0 = { "amdgpu-flat-work-group-size"="32,32" }
         assert!(e.contains("s_trap"), "{target}: {e}");
     }
 }
+
+/// A returning buffer atomic at one offset for the lanes of a wave, past num_records: they read
+/// 0 and memory stays as it was. The target's atomic optimizer would make it one atomic for the
+/// wave and hand each lane 0 plus its rank; hx-source-atomics keeps it off. The kernel is the
+/// mutant of buffer_raw that tests/tests/mutation_diff.rs found it with (bit 19 of the word at
+/// 0x654: every lane's offset is the same). Its plain stores race (every lane stores to one
+/// address), so only the atomic's buffers are compared: `cnt` and the returned values in `old`.
+#[test]
+fn a_uniform_out_of_range_returning_atomic_returns_zero_to_every_lane() {
+    let obj = hx_corpus::object("buffer_raw").unwrap();
+    let launch = &obj.launches[0];
+    let mut source = std::fs::read(hx_corpus::corpus_dir().join("gfx1250").join("buffer_raw.hsaco")).unwrap();
+    let w = u32::from_le_bytes(source[0x654..0x658].try_into().unwrap()) ^ 1 << 19;
+    source[0x654..0x658].copy_from_slice(&w.to_le_bytes());
+    let run = |bytes: &[u8]| hx_tests::run_launch_with(bytes, "buffer_raw mutant", launch, 5, &hx_emu::Limits::default()).unwrap().0;
+    let want = run(&source);
+    let (cnt, old) = (want[2].bytes(), want[3].bytes());
+    // The mutant's lanes share an offset: in each work-group one lane's atomic returns the old
+    // count, the others are past num_records and read 0, which the optimizer turned into ranks.
+    let zeros = old.chunks(4).filter(|c| c == &[0, 0, 0, 0]).count();
+    assert!(zeros >= 250, "gfx1250: {zeros} of 256 lanes read 0; the mutant no longer shares an out-of-range offset");
+    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+        let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap();
+        let got = run(&t.bytes);
+        assert_eq!(got[2].bytes(), cnt, "{target}: cnt");
+        assert_eq!(got[3].bytes(), old, "{target}: old");
+    }
+}

@@ -18,11 +18,15 @@ pub struct Limits {
     /// Instructions one wave may execute before the run stops as runaway.
     pub max_wave_instructions: u64,
     pub schedule: Schedule,
+    /// Refuse a launch whose waves race on global memory ([`EmuError::Race`]): a plain store
+    /// and another wave's access of the same byte with no barrier of one work-group between
+    /// them. Off by default (it keeps a shadow byte map of every access).
+    pub races: bool,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_wave_instructions: 10_000_000, schedule: Schedule::UntilBlocked }
+        Limits { max_wave_instructions: 10_000_000, schedule: Schedule::UntilBlocked, races: false }
     }
 }
 
@@ -141,17 +145,38 @@ pub fn run_kernel(
     let mut stats = Stats::default();
     let lanes = if generation == Generation::Gfx125 { 32 } else { 64 };
     let counts = dispatch.workgroup_counts();
+    mem.check_races(limits.races);
+    let result = run_groups(co, k, generation, lanes, counts, dispatch, kernarg_addr, mem, &mut code, &mut stats, fp_mode, limits);
+    mem.check_races(false);
+    result.map(|()| stats)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_groups(
+    co: &CodeObject,
+    k: &Kernel,
+    generation: Generation,
+    lanes: usize,
+    counts: [u32; 3],
+    dispatch: &Dispatch,
+    kernarg_addr: u64,
+    mem: &mut GlobalMemory,
+    code: &mut LoadedCode,
+    stats: &mut Stats,
+    fp_mode: crate::alu::FpMode,
+    limits: &Limits,
+) -> Result<(), EmuError> {
     for wz in 0..counts[2] {
         for wy in 0..counts[1] {
             for wx in 0..counts[0] {
                 let wg = [wx, wy, wz];
                 // Partial workgroups at the grid's edge (HSA semantics).
                 let size = [0, 1, 2].map(|i| (dispatch.grid[i] - wg[i] * dispatch.block[i]).min(dispatch.block[i]));
-                run_group(co, k, generation, lanes, wg, size, dispatch, kernarg_addr, mem, &mut code, &mut stats, fp_mode, limits)?;
+                run_group(co, k, generation, lanes, wg, size, dispatch, kernarg_addr, mem, code, stats, fp_mode, limits)?;
             }
         }
     }
-    Ok(stats)
+    Ok(())
 }
 
 /// The VGPRs and AGPRs of each lane. gfx90a-family (gfx942, gfx950): one unified file of
@@ -232,6 +257,8 @@ fn run_group(
         barrier_signalled: false,
     };
     let mut executed = vec![0u64; nwaves];
+    // Barriers the work-group has passed: accesses in different phases are ordered.
+    let mut epoch = 0u64;
     loop {
         let mut progressed = false;
         for w in 0..nwaves {
@@ -248,6 +275,7 @@ fn run_group(
                 let pc = waves[w].pc;
                 let offset = pc.wrapping_sub(group.code.base);
                 let inst = group.code.fetch(pc).map_err(|e| EmuError::InKernel { kernel: k.name.clone(), offset, cause: Box::new(e) })?;
+                group.mem.set_accessor(Some(crate::memory::Accessor { group: wg, wave: w as u32, epoch }));
                 let flow = exec::step(&mut waves[w], w, &inst, &mut group).map_err(|e| e.at(&k.name, offset, &inst))?;
                 progressed = true;
                 match flow {
@@ -270,6 +298,7 @@ fn run_group(
                 w.status = WaveStatus::Running;
             }
             group.barrier_signalled = false;
+            epoch += 1;
             continue;
         }
         if !progressed {

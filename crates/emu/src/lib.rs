@@ -46,6 +46,8 @@ pub enum EmuError {
     ReadOnly { addr: u64, len: u64 },
     #[error("{what} read or written before the {wait} that waits for the load writing it: the result is not defined")]
     NotReady { what: String, wait: &'static str },
+    #[error("data race on global memory at {addr:#x}: {second} while {first} is unordered with it (no barrier of one work-group between them): the result is not defined")]
+    Race { addr: u64, first: String, second: String },
     #[error("misaligned {space} access at {addr:#x} (needs {align}-byte alignment)")]
     Misaligned { space: &'static str, addr: u64, align: u64 },
     #[error("bad launch: {0}")]

@@ -528,11 +528,17 @@ fn atomic(
             return Err(unsupported(format!("a flat atomic on private memory (lane {lane}, {:#x})", addrs[lane])));
         }
         let mut buf = [0u8; 8];
-        mem.read(lane, loc, &mut buf[..n], n as u64)?;
+        // The read and the write are one atomic access (for the race check).
+        mem.global.begin_atomic();
+        let done = mem.read(lane, loc, &mut buf[..n], n as u64).and_then(|()| {
+            let old = u64::from_le_bytes(buf);
+            let new = atomic_value(a, wide, old, src, second, &mem.fp_mode);
+            let new = if wide { new } else { new & 0xffff_ffff };
+            mem.write(lane, loc, &new.to_le_bytes()[..n], n as u64)
+        });
+        mem.global.end_atomic();
+        done?;
         let old = u64::from_le_bytes(buf);
-        let new = atomic_value(a, wide, old, src, second, &mem.fp_mode);
-        let new = if wide { new } else { new & 0xffff_ffff };
-        mem.write(lane, loc, &new.to_le_bytes()[..n], n as u64)?;
         returned.push((lane, old));
     }
     if let Some(dst) = dst {

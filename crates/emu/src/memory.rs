@@ -36,11 +36,133 @@ pub struct GlobalMemory {
     next: u64,
     next_system: u64,
     next_code: u64,
+    /// The race check, when a launch asks for it ([`crate::Limits::races`]). In a cell: loads
+    /// (`&self`) record themselves too.
+    races: std::cell::RefCell<Option<RaceCheck>>,
+}
+
+/// The wave making the current global access, for the race check: its work-group and how many
+/// barriers that work-group has passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Accessor {
+    pub group: [u32; 3],
+    pub wave: u32,
+    pub epoch: u64,
+}
+
+impl Accessor {
+    /// Whether an access by `self` happens before one by `later`: the same wave (program
+    /// order), or the same work-group with a barrier between them. Nothing orders work-groups.
+    fn before(&self, later: &Accessor) -> bool {
+        self.group == later.group && (self.wave == later.wave || self.epoch < later.epoch)
+    }
+
+    fn describe(&self, what: &str) -> String {
+        format!("{what} by wave {} of work-group {:?} (after {} barriers)", self.wave, self.group, self.epoch)
+    }
+}
+
+/// How an access touches memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Access {
+    Read,
+    Write,
+    Atomic,
+}
+
+/// Finds data races on global memory: two accesses of one byte by different waves, at least one
+/// a plain store, that nothing orders. Their outcome depends on timing the emulator does not
+/// model, and a translation may order a thread's own accesses differently, so a racing program
+/// has no result to match. Atomics against atomics, and reads against atomics, are not races.
+#[derive(Debug, Clone, Default)]
+struct RaceCheck {
+    /// The accessor of this launch's current instruction (none between launches).
+    now: Option<Accessor>,
+    /// An atomic operation is in progress: its read and write are one atomic access.
+    atomic: bool,
+    /// Per byte: the last plain store, the last atomic and the last reads of two waves.
+    shadow: std::collections::HashMap<u64, Shadow>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Shadow {
+    write: Option<Accessor>,
+    atomic: Option<Accessor>,
+    reads: [Option<Accessor>; 2],
+}
+
+impl RaceCheck {
+    fn access(&mut self, addr: u64, len: u64, kind: Access) -> Result<(), EmuError> {
+        let Some(now) = self.now else { return Ok(()) };
+        let kind = if self.atomic { Access::Atomic } else { kind };
+        let name = match kind {
+            Access::Read => "a load",
+            Access::Write => "a store",
+            Access::Atomic => "an atomic",
+        };
+        for a in addr..addr + len {
+            let sh = self.shadow.entry(a).or_default();
+            let unordered = |p: &Option<Accessor>| p.filter(|p| !p.before(&now));
+            let conflict = match kind {
+                Access::Read | Access::Atomic => unordered(&sh.write).map(|p| p.describe("a store")),
+                Access::Write => unordered(&sh.write)
+                    .map(|p| p.describe("a store"))
+                    .or_else(|| unordered(&sh.atomic).map(|p| p.describe("an atomic")))
+                    .or_else(|| sh.reads.iter().find_map(|r| unordered(r).map(|p| p.describe("a load")))),
+            };
+            if let Some(first) = conflict {
+                return Err(EmuError::Race { addr: a, first, second: now.describe(name) });
+            }
+            match kind {
+                Access::Write => {
+                    sh.write = Some(now);
+                    sh.reads = [None, None];
+                }
+                Access::Atomic => sh.atomic = Some(now),
+                Access::Read => {
+                    // Keep the latest read of two different waves: a later store by a third
+                    // wave conflicts with at least one of them if it conflicts with any.
+                    if sh.reads[0].is_some_and(|r| r.wave == now.wave && r.group == now.group) {
+                        sh.reads[0] = Some(now);
+                    } else {
+                        sh.reads[1] = sh.reads[0];
+                        sh.reads[0] = Some(now);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 impl GlobalMemory {
     pub fn new() -> GlobalMemory {
-        GlobalMemory { buffers: Vec::new(), next: GLOBAL_BASE, next_system: SYSTEM_BASE, next_code: CODE_BASE }
+        GlobalMemory { buffers: Vec::new(), next: GLOBAL_BASE, next_system: SYSTEM_BASE, next_code: CODE_BASE, races: Default::default() }
+    }
+
+    /// Turns the race check on (a fresh one) or off.
+    pub fn check_races(&mut self, on: bool) {
+        *self.races.get_mut() = on.then(RaceCheck::default);
+    }
+
+    /// Names the wave whose accesses follow (none: the host's, not checked).
+    pub fn set_accessor(&mut self, who: Option<Accessor>) {
+        if let Some(r) = self.races.get_mut() {
+            r.now = who;
+        }
+    }
+
+    /// Marks the accesses until `end_atomic` as one atomic operation's.
+    pub fn begin_atomic(&mut self) {
+        if let Some(r) = self.races.get_mut() {
+            r.atomic = true;
+        }
+    }
+
+    pub fn end_atomic(&mut self) {
+        if let Some(r) = self.races.get_mut() {
+            r.atomic = false;
+        }
     }
 
     /// Places `data` in memory; returns its device address.
@@ -117,6 +239,9 @@ impl GlobalMemory {
         if self.buffers[i].code.iter().any(|&(lo, hi)| lo < end && (off as u64) < hi) {
             return Err(EmuError::CodeRead { addr, len: out.len() as u64 });
         }
+        if let Some(r) = self.races.borrow_mut().as_mut() {
+            r.access(addr, out.len() as u64, Access::Read)?;
+        }
         out.copy_from_slice(&self.buffers[i].data[off..off + out.len()]);
         Ok(())
     }
@@ -126,6 +251,9 @@ impl GlobalMemory {
         let (i, off) = self.find(addr, data.len() as u64)?;
         if self.buffers[i].read_only {
             return Err(EmuError::ReadOnly { addr, len: data.len() as u64 });
+        }
+        if let Some(r) = self.races.get_mut() {
+            r.access(addr, data.len() as u64, Access::Write)?;
         }
         self.buffers[i].data[off..off + data.len()].copy_from_slice(data);
         Ok(())
