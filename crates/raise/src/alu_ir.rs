@@ -309,11 +309,16 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 let r = b.build_select(c, v[0], v[1], "")?.into_int_value();
                 Ok((r, Some(c)))
             }
-            BfeU32 | BfeI32 => {
+            BfeU32 | BfeI32 if self.amdgpu => {
                 // gfx9's v_bfe_u32/i32 are the same operation (offset and width are their low
                 // five bits): one instruction, where the shifts and the width-0 select are five.
                 let name = if op.op == BfeI32 { "llvm.amdgcn.sbfe" } else { "llvm.amdgcn.ubfe" };
                 none(self.call(name, &[i32t.into()], &[v[0].into(), v[1].into(), v[2].into()])?)
+            }
+            BfeU32 | BfeI32 => {
+                let off = sh_mask(v[1], 32)?;
+                let width = b.build_and(v[2], c32(31), "")?;
+                none(self.bfe(v[0], off, width, op.op == BfeI32)?)
             }
             SBfeU32 | SBfeI32 => {
                 // S1: offset in bits 4:0, width in bits 22:16.
@@ -460,12 +465,17 @@ impl<'ctx> OpEmitter<'ctx, '_> {
             }
             BfrevB32 | SBrevB32 => none(self.call("llvm.bitreverse", &[i32t.into()], &[v[0].into()])?),
             BcntU32B32 => none(b.build_int_add(self.call("llvm.ctpop", &[i32t.into()], &[v[0].into()])?, v[1], "")?),
-            // v_cls_i32 is gfx9's v_ffbh_i32 (leading bits equal to the sign bit, -1 for 0 and
-            // -1): one instruction, where the select, the count and the zero test are four.
-            FfbhI32 => none(self.call("llvm.amdgcn.sffbh", &[i32t.into()], &[v[0].into()])?),
-            FfbhU32 | FfblB32 => {
+            // v_cls_i32 is gfx9's v_ffbh_i32 (the number of leading bits equal to the sign bit,
+            // -1 for 0 and -1): one instruction, where the select, count and zero test are four.
+            FfbhI32 if self.amdgpu => none(self.call("llvm.amdgcn.sffbh", &[i32t.into()], &[v[0].into()])?),
+            FfbhU32 | FfblB32 | FfbhI32 => {
                 // Bit scans: -1 when there is no bit to find.
-                let x = v[0];
+                let x = if op.op == FfbhI32 {
+                    let neg = b.build_int_compare(IntPredicate::SLT, v[0], c32(0), "")?;
+                    b.build_select(neg, b.build_not(v[0], "")?, v[0], "")?.into_int_value()
+                } else {
+                    v[0]
+                };
                 let name = if op.op == FfblB32 { "llvm.cttz" } else { "llvm.ctlz" };
                 let n = self.call(name, &[i32t.into()], &[x.into(), self.ctx.bool_type().const_zero().into()])?;
                 let z = b.build_int_compare(IntPredicate::EQ, x, c32(0), "")?;
