@@ -192,10 +192,11 @@ that the shell-out time includes. The two pipelines run alternately (one warm-up
 the time budget, at least 5). Ratio = shell-out median / in-process median; the ratio of the fastest runs is \
 less sensitive to load from elsewhere on a shared machine. \
 *Native compile*: LLVM alone compiling the object's own source IR (corpus/kernels, the front end's IR the \
-gfx1250 object was built from) for gfx942 in-process, with the target machine kept, timed apart (warm, not \
-alternating with the shell-out): what a translation would cost if raising and relinking were free and the \
-raised IR were the native IR. *Ceiling* = shell-out median / native compile median, the ratio such a \
-translation would reach; it bounds what work on the translator itself can give. Objects whose source does \
+gfx1250 object was built from) for gfx942 in-process, with the target machine kept, alternating with the \
+shell-out as the translation does: what a translation would cost if raising and relinking were free and the \
+raised IR were the native IR. *Ceiling* = shell-out median / native compile median in that second \
+alternation, the ratio such a translation would reach; what work on the translator itself can give is \
+bounded by it. Objects whose source does \
 not compile for gfx942 (gfx1250-only operations) have none.\n"
     );
     let _ = writeln!(out, "| object | kernels | gfx1250 instructions | in-process ms | shell-out ms | raise ms | ratio | ratio of fastest runs | native compile ms | ceiling |");
@@ -227,10 +228,10 @@ not compile for gfx942 (gfx1250-only operations) have none.\n"
         if insts <= SMALL_OBJECT {
             small.push((name.clone(), r));
         }
-        let native = native_compile(cfg, &name, &tm)?;
+        let native = native_compile(cfg, &name, &tm, || shell.translate(&bytes, &o))?;
         let (native_ms, ceiling) = match &native {
-            Some(n) => {
-                let c = shellout.median().as_secs_f64() / n.median().as_secs_f64();
+            Some((n, s)) => {
+                let c = s.median().as_secs_f64() / n.median().as_secs_f64();
                 if insts <= SMALL_OBJECT {
                     ceilings.push((name.clone(), c));
                 }
@@ -287,22 +288,24 @@ not compile for gfx942 (gfx1250-only operations) have none.\n"
 }
 
 /// LLVM alone compiling corpus/kernels/NAME.ll (the source IR) for gfx942 with `tm`: parse, the
-/// default O2 pipeline, the backend. `None` where the corpus has no gfx942 build of it (its IR
-/// uses gfx1250-only operations, which the gfx942 backend may not survive).
-fn native_compile(cfg: &Cfg, name: &str, tm: &hx_llvm::inkwell::targets::TargetMachine) -> Result<Option<Sample>> {
+/// default O2 pipeline, the backend; alternating with `shell` (the shell-out translation), as
+/// the in-process translation does, so that both meet the caches the other process leaves.
+/// Returns both samples. `None` where the corpus has no gfx942 build of it (its IR uses
+/// gfx1250-only operations, which the gfx942 backend may not survive).
+fn native_compile<T>(cfg: &Cfg, name: &str, tm: &hx_llvm::inkwell::targets::TargetMachine, shell: impl FnMut() -> Result<T>) -> Result<Option<(Sample, Sample)>> {
     use hx_llvm::{inkwell::context::Context, Emit, OptLevel};
     let dir = hx_corpus::corpus_dir();
     if !dir.join("gfx942").join(format!("{name}.hsaco")).exists() {
         return Ok(None);
     }
     let ir = std::fs::read_to_string(dir.join("kernels").join(format!("{name}.ll")))?;
-    let s = cfg.sample(800, || {
+    let compile = || {
         let ctx = Context::create();
         let m = hx_llvm::parse_ir(&ctx, &ir, name)?;
         hx_llvm::verify(&m, name)?;
         Ok(hx_llvm::emit_verified(&m, name, tm, OptLevel::O2, Emit::Object)?)
-    })?;
-    Ok(Some(s))
+    };
+    Ok(Some(interleaved(cfg, 2000, compile, shell)?))
 }
 
 /// Runs `hx-bench-report cold FILE TARGET` and returns its `key value` lines and wall time.
