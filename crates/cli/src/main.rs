@@ -78,6 +78,11 @@ struct LaunchArgs {
     /// A by-value argument: NAME=NUMBER (repeatable).
     #[arg(long = "value")]
     values: Vec<String>,
+    /// Refuse a launch whose waves race on global memory (a plain store and another wave's
+    /// access of the same byte that no work-group barrier orders): its result is not defined,
+    /// so a translation has nothing to match.
+    #[arg(long)]
+    races: bool,
 }
 
 fn wmma_lowering(name: &str) -> Result<hotswap::WmmaLowering> {
@@ -93,7 +98,7 @@ impl LaunchArgs {
             seed: self.seed,
             buffer_bytes: self.buffer_bytes,
             values: self.values.iter().map(|v| named_value(v)).collect::<Result<_>>()?,
-            limits: Default::default(),
+            limits: hotswap::emu::Limits { races: self.races, ..Default::default() },
         })
     }
 }
