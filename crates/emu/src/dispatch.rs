@@ -146,37 +146,23 @@ pub fn run_kernel(
     let lanes = if generation == Generation::Gfx125 { 32 } else { 64 };
     let counts = dispatch.workgroup_counts();
     mem.check_races(limits.races);
-    let result = run_groups(co, k, generation, lanes, counts, dispatch, kernarg_addr, mem, &mut code, &mut stats, fp_mode, limits);
-    mem.check_races(false);
-    result.map(|()| stats)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn run_groups(
-    co: &CodeObject,
-    k: &Kernel,
-    generation: Generation,
-    lanes: usize,
-    counts: [u32; 3],
-    dispatch: &Dispatch,
-    kernarg_addr: u64,
-    mem: &mut GlobalMemory,
-    code: &mut LoadedCode,
-    stats: &mut Stats,
-    fp_mode: crate::alu::FpMode,
-    limits: &Limits,
-) -> Result<(), EmuError> {
-    for wz in 0..counts[2] {
-        for wy in 0..counts[1] {
-            for wx in 0..counts[0] {
-                let wg = [wx, wy, wz];
-                // Partial workgroups at the grid's edge (HSA semantics).
-                let size = [0, 1, 2].map(|i| (dispatch.grid[i] - wg[i] * dispatch.block[i]).min(dispatch.block[i]));
-                run_group(co, k, generation, lanes, wg, size, dispatch, kernarg_addr, mem, code, stats, fp_mode, limits)?;
+    let mut run_groups = || -> Result<(), EmuError> {
+        for wz in 0..counts[2] {
+            for wy in 0..counts[1] {
+                for wx in 0..counts[0] {
+                    let wg = [wx, wy, wz];
+                    // Partial workgroups at the grid's edge (HSA semantics).
+                    let size = [0, 1, 2].map(|i| (dispatch.grid[i] - wg[i] * dispatch.block[i]).min(dispatch.block[i]));
+                    run_group(co, k, generation, lanes, wg, size, dispatch, kernarg_addr, mem, &mut code, &mut stats, fp_mode, limits)?;
+                }
             }
         }
-    }
-    Ok(())
+        Ok(())
+    };
+    let result = run_groups();
+    // Off again whatever happened: the host reads results unchecked.
+    mem.check_races(false);
+    result.map(|()| stats)
 }
 
 /// The VGPRs and AGPRs of each lane. gfx90a-family (gfx942, gfx950): one unified file of

@@ -530,16 +530,14 @@ fn atomic(
         let mut buf = [0u8; 8];
         // The read and the write are one atomic access (for the race check).
         mem.global.begin_atomic();
-        let done = mem.read(lane, loc, &mut buf[..n], n as u64).and_then(|()| {
+        let old = mem.read(lane, loc, &mut buf[..n], n as u64).and_then(|()| {
             let old = u64::from_le_bytes(buf);
             let new = atomic_value(a, wide, old, src, second, &mem.fp_mode);
             let new = if wide { new } else { new & 0xffff_ffff };
-            mem.write(lane, loc, &new.to_le_bytes()[..n], n as u64)
+            mem.write(lane, loc, &new.to_le_bytes()[..n], n as u64).map(|()| old)
         });
         mem.global.end_atomic();
-        done?;
-        let old = u64::from_le_bytes(buf);
-        returned.push((lane, old));
+        returned.push((lane, old?));
     }
     if let Some(dst) = dst {
         for (lane, old) in returned {

@@ -120,8 +120,10 @@ impl RaceCheck {
                 }
                 Access::Atomic => sh.atomic = Some(now),
                 Access::Read => {
-                    // Keep the latest read of two different waves: a later store by a third
-                    // wave conflicts with at least one of them if it conflicts with any.
+                    // Keep the latest reads of two different waves. A store then conflicts
+                    // with the reads of any one other wave; an older read of a third wave is
+                    // forgotten, so a race with it alone can go unreported (never the reverse:
+                    // what is reported is a race).
                     if sh.reads[0].is_some_and(|r| r.wave == now.wave && r.group == now.group) {
                         sh.reads[0] = Some(now);
                     } else {

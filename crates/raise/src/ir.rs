@@ -1151,8 +1151,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                     // the backend folds them into the target instruction's source modifiers.
                     let mut f = self.b.build_bit_cast(v, ft, "")?.into_float_value();
                     if abs {
-                        let fabs = self.intrinsic("llvm.fabs", &[ft.into()])?;
-                        f = self.b.build_call(fabs, &[f.into()], "")?.try_as_basic_value().basic().ok_or_else(|| self.err(inst, "llvm.fabs returned nothing"))?.into_float_value();
+                        f = self.call_f("llvm.fabs", f)?;
                     }
                     if neg {
                         f = self.b.build_float_neg(f, "")?;
