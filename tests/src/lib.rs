@@ -42,6 +42,15 @@ pub fn run_corpus_launch(
     run_launch_bytes(&bytes, &format!("{target}/{object}"), launch, seed)
 }
 
+/// `source` with bit `bit` of the 32-bit word at file offset `at` flipped: a mutant, as
+/// tests/tests/mutation_diff.rs makes them.
+pub fn mutant(source: &[u8], at: usize, bit: u32) -> Vec<u8> {
+    let mut m = source.to_vec();
+    let w = u32::from_le_bytes(m[at..at + 4].try_into().unwrap()) ^ 1 << bit;
+    m[at..at + 4].copy_from_slice(&w.to_le_bytes());
+    m
+}
+
 /// The end of a test kernel's IR: the work-item ID's declaration, work-groups of 64 (`#0`) and
 /// code object version 5.
 pub fn kernel_ir(body: &str) -> String {

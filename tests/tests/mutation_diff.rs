@@ -13,6 +13,7 @@
 
 use hotswap::{GpuTarget, Options};
 use hx_emu::Schedule::{Lockstep, UntilBlocked};
+use hx_tests::mutant;
 
 fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -45,14 +46,6 @@ enum Outcome {
     Same,
     /// A translation bug: the text says what differs.
     Differs(String),
-}
-
-/// `source` with bit `bit` of the word at file offset `at` flipped.
-fn mutant(source: &[u8], at: usize, bit: u32) -> Vec<u8> {
-    let mut m = source.to_vec();
-    let w = u32::from_le_bytes(m[at..at + 4].try_into().unwrap()) ^ 1 << bit;
-    m[at..at + 4].copy_from_slice(&w.to_le_bytes());
-    m
 }
 
 fn judge(mutant: &[u8], launch: &hx_corpus::Launch) -> Outcome {

@@ -34,42 +34,18 @@ fn corpus_launches_are_race_free() {
 fn plain_stores_against_atomics_are_a_race() {
     let obj = hx_corpus::object("atomics_global").unwrap();
     let launch = &obj.launches[0];
-    let mut bytes = std::fs::read(hx_corpus::corpus_dir().join("gfx1250").join("atomics_global.hsaco")).unwrap();
-    let w = u32::from_le_bytes(bytes[0x954..0x958].try_into().unwrap()) ^ 1 << 25;
-    bytes[0x954..0x958].copy_from_slice(&w.to_le_bytes());
+    let source = std::fs::read(hx_corpus::corpus_dir().join("gfx1250").join("atomics_global.hsaco")).unwrap();
+    let bytes = hx_tests::mutant(&source, 0x954, 25);
     hx_tests::run_launch_with(&bytes, "mutant", launch, 5, &hx_emu::Limits::default()).expect("runs unchecked");
     let e = hx_tests::run_launch_with(&bytes, "mutant", launch, 5, &checked()).unwrap_err();
     assert!(e.contains("data race on global memory"), "{e}");
 }
 
-/// Thread 0 (wave 0) stores to `out[0]`, then (with `barrier`) after a barrier thread 32
-/// (wave 1) adds one to it.
+/// tests/fixtures/store_then_update.ll, with a work-group barrier between the store and the
+/// update when `barrier`.
 fn kernel(barrier: bool) -> String {
-    let sync = if barrier { "  call void @llvm.amdgcn.s.barrier()\n" } else { "" };
-    hx_tests::kernel_ir(&format!(
-        r#"target triple = "amdgcn-amd-amdhsa"
-declare void @llvm.amdgcn.s.barrier()
-define amdgpu_kernel void @race(ptr addrspace(1) %out) #0 {{
-entry:
-  %tid = call i32 @llvm.amdgcn.workitem.id.x()
-  %first = icmp eq i32 %tid, 0
-  br i1 %first, label %store, label %join
-store:
-  store volatile i32 7, ptr addrspace(1) %out, align 4
-  br label %join
-join:
-{sync}  %t32 = icmp eq i32 %tid, 32
-  br i1 %t32, label %bump, label %done
-bump:
-  %v = load volatile i32, ptr addrspace(1) %out, align 4
-  %v1 = add i32 %v, 1
-  store volatile i32 %v1, ptr addrspace(1) %out, align 4
-  br label %done
-done:
-  ret void
-}}
-"#
-    ))
+    let ir = include_str!("../fixtures/store_then_update.ll");
+    if barrier { ir.replace("; BARRIER", "call void @llvm.amdgcn.s.barrier()") } else { ir.to_string() }
 }
 
 #[test]

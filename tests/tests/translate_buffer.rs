@@ -398,9 +398,8 @@ attributes #0 = { "amdgpu-flat-work-group-size"="32,32" }
 fn a_uniform_out_of_range_returning_atomic_returns_zero_to_every_lane() {
     let obj = hx_corpus::object("buffer_raw").unwrap();
     let launch = &obj.launches[0];
-    let mut source = std::fs::read(hx_corpus::corpus_dir().join("gfx1250").join("buffer_raw.hsaco")).unwrap();
-    let w = u32::from_le_bytes(source[0x654..0x658].try_into().unwrap()) ^ 1 << 19;
-    source[0x654..0x658].copy_from_slice(&w.to_le_bytes());
+    let original = std::fs::read(hx_corpus::corpus_dir().join("gfx1250").join("buffer_raw.hsaco")).unwrap();
+    let source = hx_tests::mutant(&original, 0x654, 19);
     let run = |bytes: &[u8]| hx_tests::run_launch_with(bytes, "buffer_raw mutant", launch, 5, &hx_emu::Limits::default()).unwrap().0;
     let want = run(&source);
     let (cnt, old) = (want[2].bytes(), want[3].bytes());

@@ -377,31 +377,7 @@ fn the_command_writes_what_the_library_translates() {
 /// order); with it, the source is refused as racing, which says why.
 #[test]
 fn verify_races_refuses_a_racing_kernel() {
-    let ir = r#"target triple = "amdgcn-amd-amdhsa"
-define amdgpu_kernel void @race(ptr addrspace(1) %out) #0 {
-entry:
-  %tid = call i32 @llvm.amdgcn.workitem.id.x()
-  %first = icmp eq i32 %tid, 0
-  br i1 %first, label %store, label %join
-store:
-  store volatile i32 7, ptr addrspace(1) %out, align 4
-  br label %join
-join:
-  %t32 = icmp eq i32 %tid, 32
-  br i1 %t32, label %bump, label %done
-bump:
-  %v = load volatile i32, ptr addrspace(1) %out, align 4
-  %v1 = add i32 %v, 1
-  store volatile i32 %v1, ptr addrspace(1) %out, align 4
-  br label %done
-done:
-  ret void
-}
-declare i32 @llvm.amdgcn.workitem.id.x()
-attributes #0 = { "amdgpu-flat-work-group-size"="64,64" }
-!llvm.module.flags = !{!0}
-!0 = !{i32 1, !"amdhsa_code_object_version", i32 500}
-"#;
+    let ir = include_str!("../../../tests/fixtures/store_then_update.ll");
     let rel = hx_llvm::compile_ir(ir, "race", GpuTarget::Gfx1250, hx_llvm::OptLevel::O2, hx_llvm::Emit::Object).unwrap();
     let path = tmp("race.hsaco");
     std::fs::write(&path, hx_relink::link(&rel).unwrap()).unwrap();
