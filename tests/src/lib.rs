@@ -113,6 +113,25 @@ pub fn run_1d(co_bytes: &[u8], name: &str, block: u32, groups: u32, args: &[hx_e
     }
 }
 
+/// A gfx1250 code object of test kernel `body` (completed by [`kernel_ir`]): compiled at O2
+/// and linked.
+pub fn gfx1250_object(body: &str, name: &str) -> Vec<u8> {
+    let rel = hx_llvm::compile_ir(&kernel_ir(body), name, hx_llvm::GpuTarget::Gfx1250, hx_llvm::OptLevel::O2, hx_llvm::Emit::Object).unwrap();
+    hx_relink::link(&rel).unwrap()
+}
+
+/// Translates `source` for gfx942 and gfx950, runs kernel `name` of each translation as
+/// [`run_1d`] does and asserts (as [`assert_same_results`]) that buffer `out` equals `want`, the
+/// original's.
+#[allow(clippy::too_many_arguments)]
+pub fn assert_translations_match(source: &[u8], name: &str, block: u32, groups: u32, args: &[hx_emu::launch::Arg], out: usize, want: &[u8], per_thread: usize) {
+    for target in [hotswap::GpuTarget::Gfx942, hotswap::GpuTarget::Gfx950] {
+        let t = hotswap::translate(source, &hotswap::Options { target, ..Default::default() }).unwrap_or_else(|e| panic!("{target}: {e}"));
+        let got = run_1d(&t.bytes, name, block, groups, args, out);
+        assert_same_results(want, &got, per_thread, target);
+    }
+}
+
 /// Asserts that a translation's output `got` equals the gfx1250 original's `want`, listing up to
 /// 12 differing dwords as (thread, result) with `per_thread` result dwords to a thread.
 pub fn assert_same_results(want: &[u8], got: &[u8], per_thread: usize, target: impl std::fmt::Display) {

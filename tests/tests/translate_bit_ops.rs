@@ -8,9 +8,7 @@
 //!
 //! The source is checked against plain integer arithmetic, every translation against the source.
 
-use hotswap::{GpuTarget, Options};
 use hx_emu::launch::Arg;
-use hx_llvm::{compile_ir, Emit, OptLevel};
 
 const KERNEL: &str = r#"target triple = "amdgcn-amd-amdhsa"
 define amdgpu_kernel void @bfe(ptr addrspace(1) noalias readonly %in, ptr addrspace(1) noalias %out) #0 {
@@ -67,8 +65,7 @@ fn reference((x, o, w): (u32, u32, u32)) -> [u32; 3] {
 
 #[test]
 fn bit_operations_match_integer_arithmetic_and_the_source() {
-    let rel = compile_ir(&hx_tests::kernel_ir(KERNEL), "bfe", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
-    let source = hx_relink::link(&rel).unwrap();
+    let source = hx_tests::gfx1250_object(KERNEL, "bfe");
     let ins: Vec<(u32, u32, u32)> = (0..64).map(inputs).collect();
     let in_bytes: Vec<u8> = ins.iter().flat_map(|&(x, o, w)| [x, o, w]).flat_map(u32::to_le_bytes).collect();
     let args = [Arg::Buffer(in_bytes), Arg::Buffer(vec![0xee; 64 * 20])];
@@ -80,9 +77,5 @@ fn bit_operations_match_integer_arithmetic_and_the_source() {
         let (x, o, w) = i;
         assert_eq!(got[3], if x != 0 { w ^ 0x8000_0000 } else { o | 0x8000_0000 }, "source cndmask, thread {t}");
     }
-    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
-        let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap_or_else(|e| panic!("{target}: {e}"));
-        let got = hx_tests::run_1d(&t.bytes, "bfe", 64, 1, &args, 1);
-        hx_tests::assert_same_results(&want, &got, 5, target);
-    }
+    hx_tests::assert_translations_match(&source, "bfe", 64, 1, &args, 1, &want, 5);
 }

@@ -6,9 +6,7 @@
 //! which the backend fuses into v_addc_co_u32 / v_subb_co_u32; this checks the values, the
 //! carries and the source against plain integer arithmetic.
 
-use hotswap::{GpuTarget, Options};
 use hx_emu::launch::Arg;
-use hx_llvm::{compile_ir, Emit, OptLevel};
 
 /// Per thread: a, b, and the carry in k (any non-zero is 1). Results: 7 (value, carry) pairs.
 const KERNEL: &str = r#"target triple = "amdgcn-amd-amdhsa"
@@ -82,7 +80,7 @@ const EDGES: [u32; 10] = [0, 1, 2, 0x7fff_ffff, 0x8000_0000, 0x8000_0001, 0xffff
 fn inputs(t: usize) -> (u32, u32, u32) {
     let n = EDGES.len();
     let (a, b) = (EDGES[t % n], EDGES[(t / n) % n]);
-    let k = [0, 1, 0xffff_ffff, 0x100][(t / (n * n)) % 4 ^ (t % 2)];
+    let k = [0, 1, 0xffff_ffff, 0x100][((t / (n * n)) % 4) ^ (t % 2)];
     (a, b, k)
 }
 
@@ -110,8 +108,7 @@ fn reference((a, b, k): (u32, u32, u32), (ua, ub, uk): (u32, u32, u32)) -> [u32;
 
 #[test]
 fn carries_in_and_out_match_integer_arithmetic() {
-    let rel = compile_ir(&hx_tests::kernel_ir(KERNEL), "carry", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
-    let source = hx_relink::link(&rel).unwrap();
+    let source = hx_tests::gfx1250_object(KERNEL, "carry");
     let threads = (64 * GROUPS) as usize;
     let ins: Vec<(u32, u32, u32)> = (0..threads).map(inputs).collect();
     let unis: [(u32, u32, u32); GROUPS as usize] = [(0xffff_ffff, 0, 1), (0xffff_ffff, 1, 0), (0, 0, 1), (0x8000_0000, 0x8000_0000, 0)];
@@ -123,9 +120,5 @@ fn carries_in_and_out_match_integer_arithmetic() {
         let got: Vec<u32> = want[56 * t..56 * t + 56].chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
         assert_eq!(got, reference(i, unis[t / 64]), "source, thread {t}, inputs {i:x?}");
     }
-    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
-        let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap_or_else(|e| panic!("{target}: {e}"));
-        let got = hx_tests::run_1d(&t.bytes, "carry", 64, GROUPS, &args, 2);
-        hx_tests::assert_same_results(&want, &got, 14, target);
-    }
+    hx_tests::assert_translations_match(&source, "carry", 64, GROUPS, &args, 2, &want, 14);
 }

@@ -115,11 +115,7 @@ fn float_to_int_conversions_saturate_as_the_source_does() {
     // The source saturates: +inf gives i32::MAX and u32::MAX, NaN 0.
     assert_eq!((words[2 * 4], words[2 * 4 + 1]), (i32::MAX as u32, u32::MAX));
     assert_eq!((words[0], words[1]), (0, 0));
-    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
-        let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap_or_else(|e| panic!("{target}: {e}"));
-        let got = hx_tests::run_1d(&t.bytes, "cvt_edges", 64, (n / 64) as u32, &args, 2);
-        hx_tests::assert_same_results(&want, &got, 4, target);
-    }
+    hx_tests::assert_translations_match(&source, "cvt_edges", 64, (n / 64) as u32, &args, 2, &want, 4);
 }
 
 /// v_cvt_pk_bf16_f32 and v_fma_mixlo_bf16 (a * b rounded to bf16 into the low half, the high

@@ -4,9 +4,7 @@
 //! `x * 1.0`, `x + -0.0` to `x`) would pass it through, so the raiser canonicalises their
 //! results. Found by tests/tests/mutation_diff.rs (an ldexp whose exponent LLVM knew was 0).
 
-use hotswap::{GpuTarget, Options};
 use hx_emu::launch::Arg;
-use hx_llvm::{compile_ir, Emit, OptLevel};
 
 /// The kernel, without [`hx_tests::kernel_ir`]'s tail.
 const KERNEL: &str = r#"target triple = "amdgcn-amd-amdhsa"
@@ -36,8 +34,7 @@ entry:
 
 #[test]
 fn signaling_nans_come_out_quiet_as_from_the_source() {
-    let rel = compile_ir(&hx_tests::kernel_ir(KERNEL), "snan", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
-    let source = hx_relink::link(&rel).unwrap();
+    let source = hx_tests::gfx1250_object(KERNEL, "snan");
     // Signaling NaNs of both signs with payloads, a quiet NaN, numbers.
     let f32s: [u32; 6] = [0x7fa0_0001, 0xff80_1234, 0x7fc0_0005, 0x3f80_0000, 0x8000_0001, 0x7f80_0000];
     let f64s: [u64; 4] = [0x7ff4_0000_0000_0001, 0xfff0_0000_0000_0abc, 0x7ff8_0000_0000_0002, 0x4000_0000_0000_0000];
@@ -60,9 +57,5 @@ fn signaling_nans_come_out_quiet_as_from_the_source() {
             assert_eq!(d, y | 1 << 51, "source, thread {t}, f64");
         }
     }
-    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
-        let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap_or_else(|e| panic!("{target}: {e}"));
-        let got = hx_tests::run_1d(&t.bytes, "snan", 64, 1, &args, 2);
-        hx_tests::assert_same_results(&want, &got, 20, target);
-    }
+    hx_tests::assert_translations_match(&source, "snan", 64, 1, &args, 2, &want, 20);
 }
