@@ -859,8 +859,14 @@ the target machine saves per translation.\n"
 
 /// Instructions executed by `cmd ARGS` under callgrind (its `I refs` line).
 fn callgrind_ir(cmd: &Path, args: &[&std::ffi::OsStr]) -> Result<u64> {
+    callgrind_to(cmd, args, Path::new("/dev/null"))
+}
+
+/// [`callgrind_ir`], keeping callgrind's profile in `profile` for [`inclusive_costs`].
+fn callgrind_to(cmd: &Path, args: &[&std::ffi::OsStr], profile: &Path) -> Result<u64> {
     let o = std::process::Command::new("valgrind")
-        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .arg("--tool=callgrind")
+        .arg(format!("--callgrind-out-file={}", profile.display()))
         .arg(cmd)
         .args(args)
         .output()
@@ -871,6 +877,63 @@ fn callgrind_ir(cmd: &Path, args: &[&std::ffi::OsStr]) -> Result<u64> {
     }
     let line = err.lines().find(|l| l.contains("I   refs:") || l.contains("I refs:")).context("no I refs line from callgrind")?;
     Ok(line.rsplit(':').next().unwrap_or("").trim().replace(',', "").parse()?)
+}
+
+/// The stages of a warm translation as functions whose inclusive instruction counts callgrind
+/// reports: (label, the function's name as callgrind_annotate prints it, up to its end or `(`).
+const PHASES: &[(&str, &str)] = &[
+    ("raise", "hx_raise::ir::raise_program_with"),
+    ("IR verifier", "llvm::verifyModule("),
+    ("middle end", "LLVMRunPasses"),
+    ("backend: build pass pipeline", "llvm::CodeGenTargetMachineImpl::addPassesToEmitFile("),
+    ("backend: run it", "llvm::legacy::PassManager::run(llvm::Module&)"),
+    ("backend: free it", "llvm::legacy::PassManager::~PassManager()"),
+    ("relink", "hotswap::translate::link"),
+];
+
+/// Inclusive instruction counts per function of a callgrind profile, from
+/// `callgrind_annotate --inclusive=yes`: (function, count).
+fn inclusive_costs(profile: &Path) -> Result<Vec<(String, u64)>> {
+    let o = std::process::Command::new("callgrind_annotate")
+        .args(["--inclusive=yes", "--threshold=100"])
+        .arg(profile)
+        .output()
+        .context("running callgrind_annotate")?;
+    if !o.status.success() {
+        bail!("callgrind_annotate {} failed: {}", profile.display(), String::from_utf8_lossy(&o.stderr).trim());
+    }
+    Ok(parse_inclusive(&String::from_utf8_lossy(&o.stdout)))
+}
+
+/// The function lines of callgrind_annotate's output: `COUNT (PCT%)  FILE:FUNCTION [OBJECT]`, the
+/// count with thousands separators.
+fn parse_inclusive(text: &str) -> Vec<(String, u64)> {
+    let mut v = Vec::new();
+    for line in text.lines() {
+        let Some((count, rest)) = line.trim_start().split_once(' ') else { continue };
+        let Ok(count) = count.replace(',', "").parse::<u64>() else { continue };
+        let Some((_, rest)) = rest.trim_start().split_once(")  ") else { continue };
+        let Some((_, function)) = rest.split_once(':') else { continue };
+        let function = function.rsplit_once(" [").map_or(function, |(f, _)| f);
+        v.push((function.to_string(), count));
+    }
+    v
+}
+
+/// The inclusive count of the function `name` names (see [`PHASES`]): the largest among its
+/// entries, leaving out the cycle (`'2`) and outlined (`[clone`) parts callgrind lists apart.
+fn phase_cost(costs: &[(String, u64)], name: &str) -> Option<u64> {
+    costs
+        .iter()
+        .filter(|(f, _)| match f.strip_prefix(name) {
+            // A name given up to `(` or with its whole signature matches as a prefix; a bare
+            // name only as itself (`link`, not `link_objects`).
+            Some(tail) => name.ends_with(['(', ')']) || tail.is_empty() || tail.starts_with('('),
+            None => false,
+        })
+        .filter(|(f, _)| !f.contains('\'') && !f.contains("[clone"))
+        .map(|(_, c)| *c)
+        .max()
 }
 
 fn callgrind(cfg: &Cfg, out: &mut String) -> Result<()> {
@@ -902,15 +965,24 @@ kernel's process creation and page faults are not counted, so this understates t
         .filter(|(_, p)| !std::fs::read(p).ok().and_then(|b| hx_benches::synth::has_wmma(&b).ok()).unwrap_or(true))
         .collect();
     let m = |n: u64| format!("{:.1} M", n as f64 / 1e6);
+    let dir = cfg.work.join("callgrind");
+    std::fs::create_dir_all(&dir)?;
+    // Per object: the warm translation's instructions in each of PHASES.
+    let mut phases: Vec<(String, u64, Vec<Option<u64>>)> = Vec::new();
     for (name, path) in list.iter().take(2) {
         let p = path.as_os_str();
         let (a, b) = (1, 4);
-        let one = callgrind_ir(&me, &["loop".as_ref(), p, a.to_string().as_ref()])?;
-        let many = callgrind_ir(&me, &["loop".as_ref(), p, b.to_string().as_ref()])?;
+        let (pa, pb) = (dir.join(format!("{name}.{a}.callgrind")), dir.join(format!("{name}.{b}.callgrind")));
+        let one = callgrind_to(&me, &["loop".as_ref(), p, a.to_string().as_ref()], &pa)?;
+        let many = callgrind_to(&me, &["loop".as_ref(), p, b.to_string().as_ref()], &pb)?;
         let warm = many.saturating_sub(one) / (b - a) as u64;
+        let (ca, cb) = (inclusive_costs(&pa)?, inclusive_costs(&pb)?);
+        let per: Vec<Option<u64>> = PHASES
+            .iter()
+            .map(|(_, f)| Some(phase_cost(&cb, f)?.saturating_sub(phase_cost(&ca, f).unwrap_or(0)) / (b - a) as u64))
+            .collect();
+        phases.push((name.clone(), warm, per));
         let cold = callgrind_ir(&me, &["once".as_ref(), p, "gfx942".as_ref()])?;
-        let dir = cfg.work.join("callgrind");
-        std::fs::create_dir_all(&dir)?;
         let ll = dir.join(format!("{name}.ll"));
         let obj = dir.join(format!("{name}.o"));
         let hsaco = dir.join(format!("{name}.hsaco"));
@@ -928,6 +1000,7 @@ kernel's process creation and page faults are not counted, so this understates t
             m(l)
         ));
     }
+    phase_table(cfg, out, &phases);
     if let Some((name, path)) = list.first() {
         let p = path.as_os_str();
         let per = |mode: &str| -> Result<u64> {
@@ -957,8 +1030,95 @@ register aliases) rebuilt for every new target machine.\n",
     Ok(())
 }
 
+/// Writes where the warm translations' instructions go (see [`PHASES`]), and a summary line.
+fn phase_table(cfg: &Cfg, out: &mut String, phases: &[(String, u64, Vec<Option<u64>>)]) {
+    let _ = writeln!(
+        out,
+        "\nWhere a warm translation's instructions go: callgrind's inclusive count of the function that does each \
+stage, in the same two profiles ((`loop FILE 4` - `loop FILE 1`) / 3). *Backend*: `LLVMTargetMachineEmitToMemoryBuffer`, \
+which builds LLVM's legacy codegen pass pipeline (about 200 passes; the C API has no way to keep one), runs it on \
+the module and frees it, on every call. *Rest*: what no stage counts (code object parsing, contexts, the \
+diagnostics, the runtime).\n"
+    );
+    let _ = write!(out, "| object | warm translation |");
+    for (label, _) in PHASES {
+        let _ = write!(out, " {label} |");
+    }
+    let _ = writeln!(out, " rest |");
+    let _ = writeln!(out, "|---|---:|{}---:|", "---:|".repeat(PHASES.len()));
+    let m = |n: u64| format!("{:.1} M", n as f64 / 1e6);
+    for (name, warm, per) in phases {
+        let pct = |n: u64| 100.0 * n as f64 / (*warm).max(1) as f64;
+        let _ = write!(out, "| {name} | {} |", m(*warm));
+        for c in per {
+            match c {
+                Some(c) => { let _ = write!(out, " {} ({:.0}%) |", m(*c), pct(*c)); }
+                None => { let _ = write!(out, " not found |"); }
+            }
+        }
+        let counted: u64 = per.iter().flatten().sum();
+        let _ = writeln!(out, " {} ({:.0}%) |", m(warm.saturating_sub(counted)), pct(warm.saturating_sub(counted)));
+        let at = |label: &str| PHASES.iter().position(|(l, _)| *l == label).and_then(|i| per[i]);
+        if let (Some(build), Some(run), Some(free), Some(mid)) = (at("backend: build pass pipeline"), at("backend: run it"), at("backend: free it"), at("middle end")) {
+            let ours: u64 = ["raise", "IR verifier", "relink"].iter().filter_map(|l| at(l)).sum();
+            cfg.headline.borrow_mut().push(format!(
+                "Callgrind, {name}: of a warm translation's {}, LLVM's backend executes {:.0}% (building and freeing its pass pipeline {:.0}%), its middle end {:.0}%; raising, verifying and relinking {:.0}%.",
+                m(*warm),
+                pct(build + run + free),
+                pct(build + free),
+                pct(mid),
+                pct(ours)
+            ));
+        }
+    }
+    let _ = writeln!(out);
+}
+
 /// What hx_lower does with a raised module: verify, the raised-IR pipeline at O2, the backend.
 fn lower_raised(m: &hx_llvm::inkwell::module::Module<'_>, name: &str, tm: &hx_llvm::inkwell::targets::TargetMachine) -> Result<Vec<u8>> {
     hx_llvm::verify(m, name)?;
     Ok(hx_llvm::emit_verified_with(m, name, tm, hx_llvm::OptLevel::O2.raised_pipeline(), hx_llvm::Emit::Object)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lines as callgrind_annotate 3.19 prints them (`--inclusive=yes`), with the cycle (`'2`)
+    /// and outlined (`[clone .cold]`) entries it lists apart from the function itself.
+    const ANNOTATED: &str = "\
+--------------------------------------------------------------------------------
+Ir                       file:function
+--------------------------------------------------------------------------------
+1,022,044,861 (100.0%)  PROGRAM TOTALS
+  667,564,825 (65.32%)  ???:llvm::legacy::PassManagerImpl::run(llvm::Module&)'2 [/x/libLLVM.so.22.1]
+  667,170,297 (65.28%)  ???:llvm::legacy::PassManager::run(llvm::Module&) [/x/libLLVM.so.22.1]
+  667,067,041 (65.27%)  ???:llvm::legacy::PassManagerImpl::run(llvm::Module&) [clone .cold] [???]
+  155,417,237 (15.21%)  ???:LLVMRunPasses [???]
+   12,824,872 ( 1.25%)  ???:hotswap::translate::link [/x/translate_loop]
+    2,939,943 ( 0.29%)  ???:hx_relink::link_objects [/x/translate_loop]
+    3,000,000 ( 0.29%)  ???:hotswap::translate::link_twice [/x/translate_loop]
+   26,345,596 ( 2.58%)  ./malloc/./malloc/malloc.c:_int_malloc [/usr/lib/x86_64-linux-gnu/libc.so.6]
+";
+
+    #[test]
+    fn annotate_lines_give_function_and_count() {
+        let costs = parse_inclusive(ANNOTATED);
+        assert_eq!(costs.len(), 8, "{costs:?}");
+        assert!(costs.contains(&("LLVMRunPasses".to_string(), 155_417_237)));
+        assert!(costs.contains(&("_int_malloc".to_string(), 26_345_596)));
+        assert!(costs.contains(&("llvm::legacy::PassManagerImpl::run(llvm::Module&) [clone .cold]".to_string(), 667_067_041)));
+    }
+
+    #[test]
+    fn a_phase_is_its_own_function_only() {
+        let costs = parse_inclusive(ANNOTATED);
+        assert_eq!(phase_cost(&costs, "llvm::legacy::PassManager::run(llvm::Module&)"), Some(667_170_297));
+        assert_eq!(phase_cost(&costs, "LLVMRunPasses"), Some(155_417_237));
+        // Not link_twice, which has the same prefix.
+        assert_eq!(phase_cost(&costs, "hotswap::translate::link"), Some(12_824_872));
+        // Cycle and outlined entries do not count as the function.
+        assert_eq!(phase_cost(&costs, "llvm::legacy::PassManagerImpl::run("), None);
+        assert_eq!(phase_cost(&costs, "hx_raise::ir::raise_program_with"), None);
+    }
 }
