@@ -138,26 +138,93 @@ pub fn lower_verified(module: &Module<'_>, name: &str, options: &LowerOptions, e
     if options.target == GpuTarget::Gfx1250 {
         return Err(LowerError::NotATarget { target: options.target });
     }
-    let key = (options.target, options.opt, options.features());
-    MACHINES.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        // Creating a target machine costs about as much as lowering a small kernel (issue 8's
-        // profile), and one machine compiles any number of modules in turn; each thread keeps
-        // its own because a TargetMachine is not shareable across threads.
-        if !cache.iter().any(|(k, _)| *k == key) {
-            let tm = options.target.target_machine_with(options.opt, &key.2)?;
-            cache.push((key.clone(), tm));
-        }
-        let tm = &cache.iter().find(|(k, _)| *k == key).expect("inserted above").1;
-        Ok(hx_llvm::emit_verified_with(module, name, tm, options.opt.raised_pipeline(), emit)?)
-    })
+    let machine = Machine::take(options)?;
+    Ok(hx_llvm::emit_verified_with(module, name, &machine, options.opt.raised_pipeline(), emit)?)
+}
+
+/// Makes the process's first lowering for `options` as fast as a later one: a target machine
+/// for them goes into the pool, after lowering a small kernel so that its lazily built tables
+/// (subtarget, register aliases) exist and the backend's code is paged in. For a runtime to call
+/// while it has time (at start-up, on a background thread) before the first translation.
+pub fn prewarm(options: &LowerOptions) -> Result<(), LowerError> {
+    const KERNEL: &str = r#"
+define amdgpu_kernel void @hx_prewarm(ptr addrspace(1) %p) {
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %a = getelementptr i32, ptr addrspace(1) %p, i32 %id
+  %v = load i32, ptr addrspace(1) %a
+  %w = add i32 %v, %id
+  store i32 %w, ptr addrspace(1) %a
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+"#;
+    lower_ir(KERNEL, "hx_prewarm", &[], options, Emit::Object).map(|_| ())
 }
 
 type MachineKey = (GpuTarget, OptLevel, String);
 
-thread_local! {
-    static MACHINES: std::cell::RefCell<Vec<(MachineKey, hx_llvm::inkwell::targets::TargetMachine)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+/// A target machine made for another thread, sent through [`MACHINES`].
+struct PooledMachine(hx_llvm::inkwell::targets::TargetMachine);
+
+// SAFETY: LLVM ties a TargetMachine to no thread; what it forbids is two threads using one at
+// the same time (its lazily built caches are not locked). The pool hands each machine to one
+// lowering at a time, and a lowering uses it on its own thread only.
+unsafe impl Send for PooledMachine {}
+
+/// The target machines no lowering is using, with their key (target, optimisation level,
+/// features). Creating one and building its caches costs about as much as lowering a small
+/// kernel twice (issue 8's profile: 22.5 M instructions), and one machine compiles any number of
+/// modules in turn, so they are kept for the process: a lowering takes one and puts it back.
+/// Machines are shared by all threads rather than kept per thread, so that a thread's first
+/// lowering (a new rayon worker, a runtime thread) finds a warm machine another thread made.
+static MACHINES: std::sync::Mutex<Vec<(MachineKey, PooledMachine)>> = std::sync::Mutex::new(Vec::new());
+
+/// A target machine taken from [`MACHINES`] (or made) for one lowering; it goes back on drop.
+struct Machine {
+    key: MachineKey,
+    tm: Option<hx_llvm::inkwell::targets::TargetMachine>,
+}
+
+impl Machine {
+    fn take(options: &LowerOptions) -> Result<Machine, LowerError> {
+        let key = (options.target, options.opt, options.features());
+        let pooled = {
+            let mut pool = MACHINES.lock().unwrap_or_else(|e| e.into_inner());
+            pool.iter().position(|(k, _)| *k == key).map(|i| pool.swap_remove(i).1 .0)
+        };
+        let tm = match pooled {
+            Some(tm) => tm,
+            None => options.target.target_machine_with(options.opt, &key.2)?,
+        };
+        Ok(Machine { key, tm: Some(tm) })
+    }
+}
+
+impl std::ops::Deref for Machine {
+    type Target = hx_llvm::inkwell::targets::TargetMachine;
+    fn deref(&self) -> &Self::Target {
+        self.tm.as_ref().expect("present until drop")
+    }
+}
+
+impl Drop for Machine {
+    fn drop(&mut self) {
+        // A lowering cut short by a panic may have left the machine's caches half built: it is
+        // not shared again.
+        if std::thread::panicking() {
+            return;
+        }
+        if let Some(tm) = self.tm.take() {
+            let mut pool = MACHINES.lock().unwrap_or_else(|e| e.into_inner());
+            pool.push((self.key.clone(), PooledMachine(tm)));
+        }
+    }
+}
+
+/// How many target machines for `options` are in the pool (no lowering using them).
+pub fn pooled_machines(options: &LowerOptions) -> usize {
+    let key = (options.target, options.opt, options.features());
+    MACHINES.lock().unwrap_or_else(|e| e.into_inner()).iter().filter(|(k, _)| *k == key).count()
 }
 
 /// Parses IR text, applies the attributes and lowers it, in a fresh context.
@@ -169,4 +236,24 @@ pub fn lower_ir(ir: &str, name: &str, kernels: &[KernelAttrs], options: &LowerOp
     let out = lower_verified(&module, name, options, emit)?;
     diags.check(name)?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lowerings_at_once_have_a_machine_each() {
+        // Options no other test of this crate uses.
+        let o = LowerOptions { target: GpuTarget::Gfx942, opt: OptLevel::O3, xnack: Some(false), sramecc: Some(false) };
+        let (a, b) = (Machine::take(&o).unwrap(), Machine::take(&o).unwrap());
+        assert_ne!(a.as_mut_ptr(), b.as_mut_ptr());
+        assert_eq!(pooled_machines(&o), 0);
+        let (pa, pb) = (a.as_mut_ptr(), b.as_mut_ptr());
+        drop((a, b));
+        assert_eq!(pooled_machines(&o), 2);
+        let c = Machine::take(&o).unwrap();
+        assert!(c.as_mut_ptr() == pa || c.as_mut_ptr() == pb, "a pooled machine is reused");
+        assert_eq!(pooled_machines(&o), 1);
+    }
 }

@@ -65,3 +65,25 @@ fn errors_are_reported_not_aborts() {
     let ir = lower_ir(&saxpy_ir(), "saxpy", &[], &LowerOptions::new(GpuTarget::Gfx950), Emit::LlvmIr).unwrap();
     assert!(String::from_utf8(ir).unwrap().contains("define amdgpu_kernel void @saxpy"));
 }
+
+/// A lowering takes a target machine from the process-wide pool and puts it back: a machine one
+/// thread made serves the next lowering on another thread, and reusing it changes no code.
+#[test]
+fn target_machines_move_between_threads() {
+    use hx_lower::{pooled_machines, prewarm, OptLevel};
+    // Options no other test here uses: the pool's count for them is this test's alone.
+    let o = LowerOptions { target: GpuTarget::Gfx950, opt: OptLevel::O1, xnack: Some(true), sramecc: Some(true) };
+    assert_eq!(pooled_machines(&o), 0);
+    let o1 = o.clone();
+    std::thread::spawn(move || prewarm(&o1)).join().unwrap().unwrap();
+    assert_eq!(pooled_machines(&o), 1);
+    let (o2, ir) = (o.clone(), saxpy_ir());
+    let pooled = std::thread::spawn(move || lower_ir(&ir, "saxpy", &[], &o2, Emit::Assembly)).join().unwrap().unwrap();
+    // The lowering used the machine the other thread made (a new one would make two).
+    assert_eq!(pooled_machines(&o), 1);
+    let tm = GpuTarget::Gfx950.target_machine_with(OptLevel::O1, "+xnack,+sramecc").unwrap();
+    let ctx = hx_llvm::inkwell::context::Context::create();
+    let m = hx_llvm::parse_ir(&ctx, &saxpy_ir(), "saxpy").unwrap();
+    let fresh = hx_llvm::emit_verified_with(&m, "saxpy", &tm, OptLevel::O1.raised_pipeline(), Emit::Assembly).unwrap();
+    assert_eq!(String::from_utf8(pooled).unwrap(), String::from_utf8(fresh).unwrap());
+}
