@@ -121,6 +121,15 @@ enum hx_status hx_translate(const uint8_t *data,
                             struct hx_buffer *out);
 
 /*
+ Does ahead of time the one-time work of the process's first translation with `options` (NULL:
+ defaults; the cache directory is not used): the decoder's tables and a target machine with its
+ caches, kept for every thread. For a runtime to call while it has time, e.g. on a background
+ thread at start-up; `hx_translate` works the same without it, and the first translation with
+ the same target and flags then costs about what a later one does.
+ */
+enum hx_status hx_prewarm(const struct hx_options *options);
+
+/*
  Frees a buffer returned by `hx_translate` and sets it to {NULL, 0}. NULL, or a buffer already
  freed this way, is a no-op.
  */

@@ -250,6 +250,25 @@ pub unsafe extern "C" fn hx_translate(
     })
 }
 
+/// Does ahead of time the one-time work of the process's first translation with `options` (NULL:
+/// defaults; the cache directory is not used): the decoder's tables and a target machine with its
+/// caches, kept for every thread. For a runtime to call while it has time, e.g. on a background
+/// thread at start-up; `hx_translate` works the same without it, and the first translation with
+/// the same target and flags then costs about what a later one does.
+#[no_mangle]
+pub unsafe extern "C" fn hx_prewarm(options: *const hx_options) -> hx_status {
+    guard(|| {
+        let (opts, _) = match parse_options(options) {
+            Ok(x) => x,
+            Err(e) => return fail(hx_status::HX_STATUS_INVALID_ARGUMENT, format!("hx_prewarm: {e}")),
+        };
+        match hotswap::prewarm(&opts) {
+            Ok(()) => hx_status::HX_STATUS_OK,
+            Err(e) => fail(status_of(&e), format!("hx_prewarm: {e}")),
+        }
+    })
+}
+
 /// Frees a buffer returned by `hx_translate` and sets it to {NULL, 0}. NULL, or a buffer already
 /// freed this way, is a no-op.
 #[no_mangle]

@@ -169,3 +169,16 @@ fn error_messages_are_per_thread() {
         t.join().unwrap();
     }
 }
+
+#[test]
+fn prewarm_takes_the_options_of_a_translation() {
+    assert_eq!(unsafe { hx_prewarm(std::ptr::null()) }, hx_status::HX_STATUS_OK, "{}", last_error());
+    assert_eq!(last_error(), "");
+    let mut o = defaults();
+    o.target = HX_TARGET_GFX950;
+    assert_eq!(unsafe { hx_prewarm(&o) }, hx_status::HX_STATUS_OK, "{}", last_error());
+    // gfx1250 is the source, not a target.
+    o.target = 1250;
+    assert_eq!(unsafe { hx_prewarm(&o) }, hx_status::HX_STATUS_INVALID_ARGUMENT);
+    assert!(last_error().starts_with("hx_prewarm: hx_options.target 1250"), "{}", last_error());
+}

@@ -149,6 +149,26 @@ impl Options {
     }
 }
 
+/// Does ahead of time the one-time work of a process's first translation for `options`: the
+/// decoder's tables, the raised modules' data layout, and a target machine for the target with
+/// its lazily built caches and the backend's code paged in (hx_lower::prewarm), kept for any
+/// thread's translations. A runtime calls it while it has time, e.g. on a background thread at
+/// start-up; a translation works the same without it. Translating with the same options after
+/// it costs about what a warm translation does (BENCHMARKS.md, section 2).
+pub fn prewarm(options: &Options) -> Result<(), Error> {
+    if options.target == GpuTarget::Gfx1250 {
+        return Err(Error::Run("the target must be gfx942 or gfx950".into()));
+    }
+    heap::keep_translation_heap();
+    // s_endpgm: any instruction builds the gfx1250 decoder's tables.
+    hx_isa::decode(hx_isa::Target::Gfx1250, &[0x00, 0x00, 0xb0, 0xbf], 0).map_err(|e| Error::Run(format!("prewarm: decoding s_endpgm: {e}")))?;
+    let ctx = hx_llvm::inkwell::context::Context::create();
+    hx_llvm::set_amdgpu_layout(&ctx.create_module("hx_prewarm"))?;
+    let lower = hx_lower::LowerOptions { target: options.target, opt: options.opt_level, xnack: options.xnack, sramecc: options.sramecc };
+    hx_lower::prewarm(&lower)?;
+    Ok(())
+}
+
 /// The result of a translation.
 #[derive(Debug, Clone)]
 pub struct Translated {

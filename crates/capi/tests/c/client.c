@@ -112,6 +112,11 @@ int main(int argc, char **argv) {
   CHECK(strcmp(hx_status_name(HX_STATUS_NOT_IMPLEMENTED), "HX_STATUS_NOT_IMPLEMENTED") == 0, "status name");
   CHECK(strcmp(hx_status_name(999), "HX_STATUS_UNKNOWN") == 0, "unknown status name");
 
+  /* Prewarming takes the translation's options and refuses bad ones alike. */
+  CHECK(hx_prewarm(&bad) == HX_STATUS_INVALID_ARGUMENT, "prewarm with an unknown flag");
+  CHECK(hx_prewarm(&opts) == HX_STATUS_OK, "prewarm: %s", hx_last_error());
+  CHECK(strcmp(hx_last_error(), "") == 0, "prewarm left a message: %s", hx_last_error());
+
   /* The real input, on N threads at once. */
   want_status = argv[2];
   want_message = argv[3];
