@@ -6,4 +6,6 @@ fn main() {
         println!("cargo:rustc-link-arg=-Wl,-rpath,{dir}");
     }
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libhotswap_comgr.so.0");
+    // HSA_HOTSWAP_PREWARM runs a thread in the library: dlclose must never unmap it (prewarm.rs).
+    println!("cargo:rustc-cdylib-link-arg=-Wl,-z,nodelete");
 }

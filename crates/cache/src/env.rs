@@ -11,6 +11,7 @@
 //! | `HSA_HOTSWAP_CACHE_DISABLE` | do not use the cache | off |
 //! | `HSA_HOTSWAP_CACHE_READONLY` | read the cache, never write it | off |
 //! | `HSA_HOTSWAP_CACHE_SKIP_KERNELS` | comma-separated kernel names: an object holding one bypasses the cache | empty |
+//! | `HSA_HOTSWAP_PREWARM` | a target ISA (`gfx942`, or a full name): the COMGR shim does the first translation's one-time work for it on a background thread when it is loaded | unset |
 //!
 //! A flag is on when set to anything but empty, `0`, `false`, `no` or `off` (any case). Values that
 //! do not parse are listed in [`Env::errors`]; a caller that fails closed refuses to translate
@@ -31,9 +32,10 @@ pub const CACHE_DIR: &str = "HSA_HOTSWAP_CACHE_DIR";
 pub const CACHE_DISABLE: &str = "HSA_HOTSWAP_CACHE_DISABLE";
 pub const CACHE_READONLY: &str = "HSA_HOTSWAP_CACHE_READONLY";
 pub const CACHE_SKIP_KERNELS: &str = "HSA_HOTSWAP_CACHE_SKIP_KERNELS";
+pub const PREWARM: &str = "HSA_HOTSWAP_PREWARM";
 
 /// Every variable [`Env`] reads.
-pub const ALL: [&str; 9] = [
+pub const ALL: [&str; 10] = [
     SOURCE_TARGET,
     ISA_OVERRIDE,
     STRICT,
@@ -43,6 +45,7 @@ pub const ALL: [&str; 9] = [
     CACHE_DISABLE,
     CACHE_READONLY,
     CACHE_SKIP_KERNELS,
+    PREWARM,
 ];
 
 /// `HSA_HOTSWAP_SOURCE_TARGET`: the processor HotSwap translates from and its wave size.
@@ -94,6 +97,8 @@ pub struct Env {
     pub cache_disable: bool,
     pub cache_read_only: bool,
     pub cache_skip_kernels: Vec<String>,
+    /// The target ISA to prewarm for when the shim is loaded (not checked here).
+    pub prewarm: Option<String>,
     /// Values that did not parse.
     pub errors: Vec<String>,
 }
@@ -131,6 +136,7 @@ impl Env {
         env.cache_disable = get(CACHE_DISABLE).is_some_and(|v| flag_on(&v));
         env.cache_read_only = get(CACHE_READONLY).is_some_and(|v| flag_on(&v));
         env.cache_skip_kernels = get(CACHE_SKIP_KERNELS).map(|v| split_list(&v)).unwrap_or_default();
+        env.prewarm = get(PREWARM).map(|v| v.trim().to_string());
         env
     }
 
@@ -174,7 +180,14 @@ mod tests {
         assert!(!e.disable && !e.cache_disable && !e.cache_read_only);
         assert_eq!(e.verbose, 0);
         assert_eq!(e.cache_dir, None);
+        assert_eq!(e.prewarm, None);
         assert!(e.errors.is_empty());
+    }
+
+    #[test]
+    fn prewarm_target() {
+        assert_eq!(env(&[(PREWARM, " gfx950 ")]).prewarm.as_deref(), Some("gfx950"));
+        assert_eq!(env(&[(PREWARM, "")]).prewarm, None);
     }
 
     #[test]

@@ -11,6 +11,7 @@
 
 pub mod handles;
 pub mod isa;
+pub mod prewarm;
 pub mod transpile;
 
 use handles::{DataObject, Table};

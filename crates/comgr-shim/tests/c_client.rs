@@ -77,6 +77,11 @@ pub fn assert_verified(original: &Path, written: &Path) {
 /// Runs the loader on `input` with `threads` threads, expecting `status` (0 success, 1
 /// AMD_COMGR_STATUS_ERROR) and, on failure, a last-error message containing `message`.
 fn run_loader(input: &Path, threads: u32, cache: &Path, dir: &Path, status: i32, message: &str) -> String {
+    run_loader_with_env(input, threads, cache, dir, status, message, &[]).0
+}
+
+/// [`run_loader`] with more HSA_HOTSWAP_* variables set; stdout and stderr.
+fn run_loader_with_env(input: &Path, threads: u32, cache: &Path, dir: &Path, status: i32, message: &str, vars: &[(&str, &str)]) -> (String, String) {
     let exe = build_loader(dir);
     let out_file = dir.join("out.hsaco");
     let mut cmd = Command::new(&exe);
@@ -85,8 +90,10 @@ fn run_loader(input: &Path, threads: u32, cache: &Path, dir: &Path, status: i32,
         cmd.env_remove(v);
     }
     cmd.env("HSA_HOTSWAP_CACHE_DIR", cache);
+    cmd.envs(vars.iter().copied());
     let out = cmd.output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(
         out.status.success(),
         "loader ({threads} threads) failed: {:?}\n{stdout}\n{}",
@@ -97,7 +104,25 @@ fn run_loader(input: &Path, threads: u32, cache: &Path, dir: &Path, status: i32,
     if status != 0 {
         assert!(!out_file.exists(), "a failed rewrite wrote output");
     }
-    stdout
+    (stdout, stderr)
+}
+
+#[test]
+fn prewarm_when_loaded() {
+    // HSA_HOTSWAP_PREWARM: the shim starts prewarming as the loader dlopens it; the loader's
+    // rewrite runs alongside or after it and is right either way, and the process exits only
+    // after the prewarm thread is done (its line is printed at its end).
+    let dir = scratch("prewarm");
+    let input = corpus("gfx1250/saxpy.hsaco");
+    let vars = [("HSA_HOTSWAP_PREWARM", "gfx942"), ("HSA_HOTSWAP_VERBOSE", "1"), ("HSA_HOTSWAP_CACHE_DISABLE", "1")];
+    let (_, stderr) = run_loader_with_env(&input, 1, &dir.join("cache"), &dir, 0, "", &vars);
+    assert!(stderr.contains("hotswap: prewarmed gfx942 in "), "{stderr}");
+    assert_verified(&input, &dir.join("out.hsaco"));
+    // A target that cannot be is said on stderr; the rewrite is not affected.
+    let vars = [("HSA_HOTSWAP_PREWARM", "gfx1100"), ("HSA_HOTSWAP_CACHE_DISABLE", "1")];
+    let (_, stderr) = run_loader_with_env(&input, 1, &dir.join("cache"), &dir, 0, "", &vars);
+    assert!(stderr.contains("hotswap: HSA_HOTSWAP_PREWARM: `gfx1100`: the target must be gfx942 or gfx950"), "{stderr}");
+    assert_verified(&input, &dir.join("out.hsaco"));
 }
 
 #[test]
@@ -219,6 +244,9 @@ fn exports_and_soname() {
     ] {
         assert!(exported.contains(&f), "{f} is not exported");
     }
+    // -z nodelete: dlclose never unmaps the code a prewarm thread may be running (prewarm.rs).
+    let flags_1 = elf.dynamic.as_ref().and_then(|d| d.dyns.iter().find(|e| e.d_tag == goblin::elf::dynamic::DT_FLAGS_1)).map(|e| e.d_val);
+    assert!(flags_1.is_some_and(|f| f & goblin::elf::dynamic::DF_1_NODELETE != 0), "DT_FLAGS_1 {flags_1:?} lacks DF_1_NODELETE");
 }
 
 /// The crate's and the repository's README.md show examples/comgr_ctypes.py verbatim, and the
