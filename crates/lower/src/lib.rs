@@ -163,7 +163,7 @@ declare i32 @llvm.amdgcn.workitem.id.x()
 
 type MachineKey = (GpuTarget, OptLevel, String);
 
-/// A target machine made for another thread, sent through [`MACHINES`].
+/// A target machine in [`MACHINES`]: the next lowering to take it may run on another thread.
 struct PooledMachine(hx_llvm::inkwell::targets::TargetMachine);
 
 // SAFETY: LLVM ties a TargetMachine to no thread; what it forbids is two threads using one at
@@ -172,8 +172,8 @@ struct PooledMachine(hx_llvm::inkwell::targets::TargetMachine);
 unsafe impl Send for PooledMachine {}
 
 /// The target machines no lowering is using, with their key (target, optimisation level,
-/// features). Creating one and building its caches costs about as much as lowering a small
-/// kernel twice (issue 8's profile: 22.5 M instructions), and one machine compiles any number of
+/// features). Creating one and building its caches costs about as much as a warm lowering of a
+/// small kernel (22.5 M instructions against 20.1 M, BENCHMARKS.md section 8), and one machine compiles any number of
 /// modules in turn, so they are kept for the process: a lowering takes one and puts it back.
 /// Machines are shared by all threads rather than kept per thread, so that a thread's first
 /// lowering (a new rayon worker, a runtime thread) finds a warm machine another thread made.
