@@ -38,6 +38,14 @@ impl IsaName {
         Ok(IsaName { processor: processor.to_string(), features })
     }
 
+    /// The translator's target for this processor; None unless it is gfx942 or gfx950.
+    pub fn gpu_target(&self) -> Option<hotswap::GpuTarget> {
+        match hotswap::GpuTarget::from_cpu(&self.processor) {
+            Some(g @ (hotswap::GpuTarget::Gfx942 | hotswap::GpuTarget::Gfx950)) => Some(g),
+            _ => None,
+        }
+    }
+
     pub fn feature(&self, name: &str) -> Option<char> {
         self.features.iter().find(|(n, _)| n == name).map(|(_, c)| *c)
     }

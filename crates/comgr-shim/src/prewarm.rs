@@ -61,10 +61,7 @@ extern "C" fn join_at_exit() {
 /// the options the shim translates with; how long it took.
 pub fn prewarm(name: &str) -> Result<Duration, String> {
     let isa = crate::isa::IsaName::parse(name)?;
-    let target = match hotswap::GpuTarget::from_cpu(&isa.processor) {
-        Some(g @ (hotswap::GpuTarget::Gfx942 | hotswap::GpuTarget::Gfx950)) => g,
-        _ => return Err(format!("`{name}`: the target must be gfx942 or gfx950")),
-    };
+    let target = isa.gpu_target().ok_or_else(|| format!("`{name}`: the target must be gfx942 or gfx950"))?;
     let started = Instant::now();
     hotswap::prewarm(&hotswap::Options { target, ..Default::default() }).map_err(|e| e.to_string())?;
     Ok(started.elapsed())

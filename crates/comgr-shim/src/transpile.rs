@@ -212,9 +212,9 @@ fn run(input: &[u8], source_isa: &str, target_isa: &str, req: &Request, env: &En
             ),
         );
     }
-    let gpu = match hotswap::GpuTarget::from_cpu(&target.processor) {
-        Some(g @ (hotswap::GpuTarget::Gfx942 | hotswap::GpuTarget::Gfx950)) => g,
-        _ => {
+    let gpu = match target.gpu_target() {
+        Some(g) => g,
+        None => {
             return invalid(
                 r,
                 format!(

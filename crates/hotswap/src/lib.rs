@@ -110,6 +110,19 @@ impl Default for Options {
 }
 
 impl Options {
+    /// Err unless the target is one the translator writes (gfx942, gfx950).
+    fn check_target(&self) -> Result<(), Error> {
+        if self.target == GpuTarget::Gfx1250 {
+            return Err(Error::Run("the target must be gfx942 or gfx950".into()));
+        }
+        Ok(())
+    }
+
+    /// The lowering stage's share of the options.
+    fn lower_options(&self) -> hx_lower::LowerOptions {
+        hx_lower::LowerOptions { target: self.target, opt: self.opt_level, xnack: self.xnack, sramecc: self.sramecc }
+    }
+
     /// Adds every option to a cache key (after the caller's own fields), in one fixed order.
     /// The destructuring has no `..`: a new field fails to compile here until it is part of
     /// every translation cache key (C API, COMGR shim, CLI).
@@ -156,16 +169,13 @@ impl Options {
 /// start-up; a translation works the same without it. Translating with the same options after
 /// it costs about what a warm translation does (BENCHMARKS.md, section 2).
 pub fn prewarm(options: &Options) -> Result<(), Error> {
-    if options.target == GpuTarget::Gfx1250 {
-        return Err(Error::Run("the target must be gfx942 or gfx950".into()));
-    }
+    options.check_target()?;
     heap::keep_translation_heap();
     // s_endpgm: any instruction builds the gfx1250 decoder's tables.
     hx_isa::decode(hx_isa::Target::Gfx1250, &[0x00, 0x00, 0xb0, 0xbf], 0).map_err(|e| Error::Run(format!("prewarm: decoding s_endpgm: {e}")))?;
     let ctx = hx_llvm::inkwell::context::Context::create();
     hx_llvm::set_amdgpu_layout(&ctx.create_module("hx_prewarm"))?;
-    let lower = hx_lower::LowerOptions { target: options.target, opt: options.opt_level, xnack: options.xnack, sramecc: options.sramecc };
-    hx_lower::prewarm(&lower)?;
+    hx_lower::prewarm(&options.lower_options())?;
     Ok(())
 }
 
@@ -179,9 +189,7 @@ pub struct Translated {
 /// Anything the stages do not handle exactly is an error naming kernel, offset and mnemonic;
 /// nothing is ever returned untranslated.
 pub fn translate(bytes: &[u8], options: &Options) -> Result<Translated, Error> {
-    if options.target == GpuTarget::Gfx1250 {
-        return Err(Error::Run("the target must be gfx942 or gfx950".into()));
-    }
+    options.check_target()?;
     heap::keep_translation_heap();
     if hx_codeobj::bundle::is_bundle(bytes) {
         return Ok(Translated { bytes: translate::translate_bundle(bytes, options)? });

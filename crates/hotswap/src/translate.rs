@@ -7,7 +7,7 @@ use hx_codeobj::descriptor::Generation;
 use hx_codeobj::metadata::Metadata;
 use hx_codeobj::CodeObject;
 use hx_llvm::inkwell::context::Context;
-use hx_lower::{Denormals, KernelAttrs, LowerOptions};
+use hx_lower::{Denormals, KernelAttrs};
 
 /// Keys of a kernel's metadata that describe the target compile (taken from it); every other
 /// key (the argument list, kernarg segment size and alignment, language, unknown keys) is kept
@@ -285,7 +285,7 @@ fn compile(co: &CodeObject, data: Option<&[u8]>, kernels: &[&hx_codeobj::Kernel]
     let Some(emit) = emit else {
         return Ok(module.print_to_string().to_bytes().to_vec());
     };
-    let lower = LowerOptions { target: options.target, opt: options.opt_level, xnack: options.xnack, sramecc: options.sramecc };
+    let lower = options.lower_options();
     let out = hx_lower::lower_verified(&module, "hotswap", &lower, emit)?;
     diags.check("hotswap")?;
     Ok(out)

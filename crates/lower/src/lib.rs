@@ -163,6 +163,10 @@ declare i32 @llvm.amdgcn.workitem.id.x()
 
 type MachineKey = (GpuTarget, OptLevel, String);
 
+fn machine_key(options: &LowerOptions) -> MachineKey {
+    (options.target, options.opt, options.features())
+}
+
 /// A target machine in [`MACHINES`]: the next lowering to take it may run on another thread.
 struct PooledMachine(hx_llvm::inkwell::targets::TargetMachine);
 
@@ -187,7 +191,7 @@ struct Machine {
 
 impl Machine {
     fn take(options: &LowerOptions) -> Result<Machine, LowerError> {
-        let key = (options.target, options.opt, options.features());
+        let key = machine_key(options);
         let pooled = {
             let mut pool = MACHINES.lock().unwrap_or_else(|e| e.into_inner());
             pool.iter().position(|(k, _)| *k == key).map(|i| pool.swap_remove(i).1 .0)
@@ -223,7 +227,7 @@ impl Drop for Machine {
 
 /// How many target machines for `options` are in the pool (no lowering using them).
 pub fn pooled_machines(options: &LowerOptions) -> usize {
-    let key = (options.target, options.opt, options.features());
+    let key = machine_key(options);
     MACHINES.lock().unwrap_or_else(|e| e.into_inner()).iter().filter(|(k, _)| *k == key).count()
 }
 
