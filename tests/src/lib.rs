@@ -146,3 +146,15 @@ pub fn assert_same_results(want: &[u8], got: &[u8], per_thread: usize, target: i
         .collect();
     assert!(diffs.is_empty(), "{target}:\n{}", diffs.join("\n"));
 }
+
+/// Runs one launch of a compiled-kernel suite object (corpus/triton, corpus/hip) in the emulator on
+/// the object the compiler built for `cpu`, with that build's geometry ([`hx_corpus::Launch::for_target`]).
+pub fn run_compiled_launch(
+    obj: &hx_corpus::CompiledObject,
+    cpu: &str,
+    launch: &hx_corpus::Launch,
+) -> Result<(Vec<hx_corpus::ArgData>, hx_emu::Stats), String> {
+    let path = obj.object_path(cpu);
+    let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    run_launch_bytes(&bytes, &format!("{cpu}/{}", obj.id()), &launch.for_target(cpu), 0)
+}

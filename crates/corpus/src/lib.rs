@@ -193,6 +193,12 @@ pub enum Init {
     Random([Num; 2]),
     /// Each element one of these values, picked uniformly at random.
     RandomChoice(Vec<Num>),
+    /// The contents of a file, named relative to the launch description (`{ file = "data/x.bin" }`):
+    /// exactly `count` little-endian elements. Read when the description is parsed.
+    File(String),
+    /// A file's contents, as read when the description was parsed.
+    #[serde(skip)]
+    Data(std::sync::Arc<[u8]>),
 }
 
 /// One explicit kernel argument.
@@ -211,6 +217,22 @@ pub struct ArgSpec {
     pub output: bool,
     /// Float outputs: allowed distance in ULPs (0 = bit-exact).
     pub tolerance_ulps: u32,
+    /// Outputs of compiled-kernel suites: the expected contents, read from the file the description
+    /// names (`expected = "data/x.expected"`): the element type's bytes for integer outputs,
+    /// little-endian f64 for float outputs (the reference's exact value, before rounding).
+    pub expected: Option<Expected>,
+    /// Float outputs with an `expected` file: allowed |got - want| <= atol + rtol * |want|.
+    pub atol: f64,
+    pub rtol: f64,
+}
+
+/// An output's expected contents, from a compiled-kernel suite's data file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expected {
+    /// Integer outputs: exactly these bytes.
+    Bits(std::sync::Arc<[u8]>),
+    /// Float outputs: these values (as f64, one per element).
+    Values(std::sync::Arc<[f64]>),
 }
 
 impl ArgSpec {
@@ -231,6 +253,19 @@ pub struct Launch {
     /// Bytes of dynamic LDS.
     pub dynamic_lds: u32,
     pub args: Vec<ArgSpec>,
+    /// Geometry of natively built objects whose work-groups differ from the gfx1250 build's
+    /// (`[launch.native.gfx942]`: Triton's wave64 builds run `num_warps` waves of 64 lanes, and
+    /// allocate their own LDS). The grid in work-groups stays the same. See [`Launch::for_target`].
+    pub native: std::collections::BTreeMap<String, NativeGeometry>,
+}
+
+/// A native build's work-group size and dynamic LDS (`[launch.native.<target>]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NativeGeometry {
+    pub block: [u32; 3],
+    #[serde(default)]
+    pub dynamic_lds: u32,
 }
 
 impl Launch {
@@ -261,6 +296,20 @@ impl Launch {
 
     pub fn arg(&self, name: &str) -> Option<(usize, &ArgSpec)> {
         self.args.iter().enumerate().find(|(_, a)| a.name == name)
+    }
+
+    /// The launch as the object built natively for processor `cpu` takes it: the same work-groups,
+    /// with that build's work-group size and dynamic LDS where `[launch.native.<cpu>]` gives them
+    /// (translations of the gfx1250 object keep the gfx1250 geometry, as the runtime sends it).
+    pub fn for_target(&self, cpu: &str) -> Launch {
+        let mut l = self.clone();
+        if let Some(g) = self.native.get(cpu) {
+            let groups = self.workgroups();
+            l.grid = std::array::from_fn(|d| groups[d] * g.block[d]);
+            l.block = g.block;
+            l.dynamic_lds = g.dynamic_lds;
+        }
+        l
     }
 }
 
@@ -359,6 +408,8 @@ struct RawLaunch {
     dynamic_lds: u32,
     #[serde(default)]
     args: Vec<RawArg>,
+    #[serde(default)]
+    native: std::collections::BTreeMap<String, NativeGeometry>,
 }
 
 #[derive(Deserialize)]
@@ -374,6 +425,9 @@ struct RawArg {
     output: bool,
     #[serde(default)]
     tolerance_ulps: u32,
+    expected: Option<String>,
+    atol: Option<f64>,
+    rtol: Option<f64>,
 }
 
 /// Parses and validates a launch description; `path` is only used in error messages.
@@ -433,15 +487,54 @@ fn validate_launch(raw: RawLaunch, path: &Path) -> Result<Launch, CorpusError> {
         if !names.insert(a.name.as_str()) {
             return Err(bad(format!("argument `{}` appears twice", a.name)));
         }
-        let arg = validate_arg(a).map_err(|m| bad(format!("argument `{}`: {m}", a.name)))?;
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let arg = validate_arg(a, dir).map_err(|m| bad(format!("argument `{}`: {m}", a.name)))?;
         args.push(arg);
     }
-    Ok(Launch { kernel: raw.kernel.clone(), grid: raw.grid, block: raw.block, dynamic_lds: raw.dynamic_lds, args })
+    for (cpu, g) in &raw.native {
+        if !ALL_TARGETS.contains(&cpu.as_str()) || cpu == "gfx1250" {
+            return Err(bad(format!("[launch.native.{cpu}]: not a native wave64 target (gfx942, gfx950)")));
+        }
+        if g.block.contains(&0) || g.block.iter().map(|&b| b as u64).product::<u64>() > 1024 {
+            return Err(bad(format!("[launch.native.{cpu}]: block {:?} is empty or over 1024 work-items", g.block)));
+        }
+    }
+    Ok(Launch {
+        kernel: raw.kernel.clone(),
+        grid: raw.grid,
+        block: raw.block,
+        dynamic_lds: raw.dynamic_lds,
+        args,
+        native: raw.native.clone(),
+    })
 }
 
-fn validate_arg(a: &RawArg) -> Result<ArgSpec, String> {
+/// Reads a data file named by a launch description (relative to its directory), at most `limit` bytes.
+fn read_data_file(dir: &Path, name: &str, want: usize) -> Result<Vec<u8>, String> {
+    if Path::new(name).is_absolute() || name.split('/').any(|c| c == "..") {
+        return Err(format!("data file `{name}` must be a relative path inside the corpus"));
+    }
+    let path = dir.join(name);
+    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.len() != want {
+        return Err(format!("{} has {} bytes, {want} expected", path.display(), bytes.len()));
+    }
+    Ok(bytes)
+}
+
+fn validate_arg(a: &RawArg, dir: &Path) -> Result<ArgSpec, String> {
     if a.tolerance_ulps > 0 && !(a.elem.is_float() && a.output) {
         return Err("tolerance_ulps only applies to float outputs".into());
+    }
+    if (a.expected.is_some() || a.atol.is_some() || a.rtol.is_some()) && !(a.output && a.kind == ArgKind::Buffer) {
+        return Err("expected, atol and rtol apply to output buffers".into());
+    }
+    if (a.atol.is_some() || a.rtol.is_some()) && !(a.elem.is_float() && a.expected.is_some()) {
+        return Err("atol and rtol apply to float outputs with an `expected` file".into());
+    }
+    let (atol, rtol) = (a.atol.unwrap_or(0.0), a.rtol.unwrap_or(0.0));
+    if !(atol >= 0.0 && rtol >= 0.0 && atol.is_finite() && rtol.is_finite()) {
+        return Err(format!("atol {atol} and rtol {rtol} must be finite and non-negative"));
     }
     match a.kind {
         ArgKind::Value => {
@@ -459,6 +552,9 @@ fn validate_arg(a: &RawArg) -> Result<ArgSpec, String> {
                 value: Some(v),
                 output: false,
                 tolerance_ulps: 0,
+                expected: None,
+                atol: 0.0,
+                rtol: 0.0,
             })
         }
         ArgKind::Buffer => {
@@ -469,9 +565,21 @@ fn validate_arg(a: &RawArg) -> Result<ArgSpec, String> {
             if count == 0 {
                 return Err("count must be non-zero".into());
             }
-            let init = a.init.clone().unwrap_or_default();
+            let mut init = a.init.clone().unwrap_or_default();
+            if let Init::File(name) = &init {
+                init = Init::Data(read_data_file(dir, name, count * a.elem.size())?.into());
+            }
+            let expected = match &a.expected {
+                None => None,
+                Some(name) if a.elem.is_float() => {
+                    let b = read_data_file(dir, name, count * 8)?;
+                    Some(Expected::Values(b.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect()))
+                }
+                Some(name) => Some(Expected::Bits(read_data_file(dir, name, count * a.elem.size())?.into())),
+            };
             match &init {
-                Init::Zeros | Init::Iota => {}
+                Init::Zeros | Init::Iota | Init::Data(_) => {}
+                Init::File(_) => return Err("internal: file init not loaded".into()),
                 Init::RandomBits => {
                     if a.elem.is_float() {
                         return Err("random_bits is for integer elements (float bits could be NaN)".into());
@@ -524,6 +632,9 @@ fn validate_arg(a: &RawArg) -> Result<ArgSpec, String> {
                 value: None,
                 output: a.output,
                 tolerance_ulps: a.tolerance_ulps,
+                expected,
+                atol,
+                rtol,
             })
         }
     }
@@ -628,6 +739,9 @@ pub fn make_inputs(launch: &Launch, seed: u64) -> Vec<ArgData> {
 }
 
 fn fill_buffer(a: &ArgSpec, rng: &mut SplitMix64) -> Vec<u8> {
+    if let Init::Data(d) = &a.init {
+        return d.to_vec();
+    }
     let size = a.elem.size();
     let mut out = Vec::with_capacity(a.count * size);
     for i in 0..a.count {
@@ -642,6 +756,7 @@ fn fill_buffer(a: &ArgSpec, rng: &mut SplitMix64) -> Vec<u8> {
             }
             Init::RandomBits => rng.next_u64().to_le_bytes()[..size].to_vec(),
             Init::Fill(v) => encode(a.elem, *v).expect("validated"),
+            Init::Data(_) | Init::File(_) => unreachable!("handled above / loaded when parsed"),
             Init::Values(vs) => encode(a.elem, vs[i]).expect("validated"),
             Init::RandomChoice(vs) => encode(a.elem, vs[rng.below(vs.len() as u64) as usize]).expect("validated"),
             Init::Random([lo, hi]) => {
@@ -740,6 +855,118 @@ pub fn compare_outputs(launch: &Launch, expected: &[ArgData], actual: &[ArgData]
         }
     }
     Ok(())
+}
+
+/// Compares the output buffers of a run with the expected contents that a compiled-kernel suite's
+/// description names (`expected = ...`): integer outputs bit for bit, float outputs within
+/// `atol + rtol * |want|` (a NaN must meet a NaN). Outputs without an expected file are an error.
+pub fn compare_expected(launch: &Launch, actual: &[ArgData]) -> Result<(), CorpusError> {
+    let mismatch = |arg: &str, msg: String| CorpusError::Mismatch { kernel: launch.kernel.clone(), arg: arg.to_string(), msg };
+    if actual.len() != launch.args.len() {
+        return Err(mismatch("*", format!("{} args in the launch, {} actual", launch.args.len(), actual.len())));
+    }
+    for (spec, got) in launch.args.iter().zip(actual).filter(|(s, _)| s.output) {
+        let got = got.bytes();
+        if got.len() != spec.byte_size() {
+            return Err(mismatch(&spec.name, format!("{} bytes expected, {} bytes actual", spec.byte_size(), got.len())));
+        }
+        let mut bad = 0usize;
+        let mut first = None;
+        match &spec.expected {
+            None => return Err(mismatch(&spec.name, "no `expected` file for this output".into())),
+            Some(Expected::Bits(want)) => {
+                for (idx, (w, g)) in want.chunks_exact(spec.elem.size()).zip(got.chunks_exact(spec.elem.size())).enumerate() {
+                    if w != g {
+                        bad += 1;
+                        first.get_or_insert_with(|| format!("[{idx}]: expected {}, got {}", show(spec.elem, le_bits(w)), show(spec.elem, le_bits(g))));
+                    }
+                }
+            }
+            Some(Expected::Values(want)) => {
+                for (idx, (w, g)) in want.iter().zip(got.chunks_exact(spec.elem.size())).enumerate() {
+                    let gv = float_value(spec.elem, le_bits(g));
+                    let ok = if w.is_nan() { gv.is_nan() } else { (gv - w).abs() <= spec.atol + spec.rtol * w.abs() };
+                    if !ok {
+                        bad += 1;
+                        first.get_or_insert_with(|| format!("[{idx}]: expected {w:e}, got {}", show(spec.elem, le_bits(g))));
+                    }
+                }
+            }
+        }
+        if let Some(first) = first {
+            return Err(mismatch(
+                &spec.name,
+                format!("{bad} of {} elements differ (atol {}, rtol {}); first at {first}", spec.count, spec.atol, spec.rtol),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The value of a float element given as bits.
+pub fn float_value(elem: Elem, bits: u64) -> f64 {
+    match elem {
+        Elem::F16 => f16::from_bits(bits as u16).to_f64(),
+        Elem::Bf16 => bf16::from_bits(bits as u16).to_f64(),
+        Elem::F32 => f32::from_bits(bits as u32) as f64,
+        Elem::F64 => f64::from_bits(bits),
+        _ => bits as f64,
+    }
+}
+
+/// The suites of objects built by real compilers, each a folder of `corpus/`: `triton` (Triton 3.9,
+/// `cargo xtask triton`) and `hip` (clang 22 HIP and OpenCL).
+pub const COMPILED_SUITES: [&str; 2] = ["triton", "hip"];
+
+/// One object of a compiled-kernel suite: `corpus/<suite>/<name>.toml`, with the code objects the
+/// compiler built at `corpus/<suite>/<cpu>/<name>.hsaco` for each of `targets`, and the inputs
+/// and expected outputs the description names under `corpus/<suite>/data/`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompiledObject {
+    pub suite: String,
+    pub name: String,
+    pub launches: Vec<Launch>,
+    pub targets: Vec<String>,
+    pub dir: PathBuf,
+}
+
+impl CompiledObject {
+    /// The code object the compiler built for processor `cpu`.
+    pub fn object_path(&self, cpu: &str) -> PathBuf {
+        self.dir.join(cpu).join(format!("{}.hsaco", self.name))
+    }
+
+    /// `suite/name`, as reports name it.
+    pub fn id(&self) -> String {
+        format!("{}/{}", self.suite, self.name)
+    }
+}
+
+/// Every object of compiled-kernel suite `suite` (a folder of `corpus/`), sorted by name; an
+/// absent folder is an empty suite.
+pub fn compiled_suite(suite: &str) -> Result<Vec<CompiledObject>, CorpusError> {
+    let dir = corpus_dir().join(suite);
+    let Ok(entries) = std::fs::read_dir(&dir) else { return Ok(Vec::new()) };
+    let mut names = Vec::new();
+    for entry in entries {
+        let path = entry.map_err(|source| CorpusError::Io { path: dir.clone(), source })?.path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
+                names.push(stem.to_string());
+            }
+        }
+    }
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| {
+            let toml_path = dir.join(format!("{name}.toml"));
+            let text = std::fs::read_to_string(&toml_path)
+                .map_err(|source| CorpusError::Io { path: toml_path.clone(), source })?;
+            let (targets, launches) = parse_description(&text, &toml_path)?;
+            Ok(CompiledObject { suite: suite.to_string(), name, launches, targets, dir: dir.clone() })
+        })
+        .collect()
 }
 
 fn le_bits(b: &[u8]) -> u64 {

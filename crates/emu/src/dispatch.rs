@@ -142,6 +142,8 @@ pub fn run_kernel(
         .map_err(|e| EmuError::Launch(format!("kernel {kernel}: {e}")))?;
     let mut code = LoadedCode::load(co, mem)?;
     let kernarg_addr = mem.alloc_system(kernarg.to_vec());
+    let packet = mem.alloc_system(dispatch_packet(dispatch, d, kernarg_addr).to_vec());
+    let system = SystemPointers { kernarg: kernarg_addr, dispatch_packet: packet };
     let mut stats = Stats::default();
     let lanes = if generation == Generation::Gfx125 { 32 } else { 64 };
     let counts = dispatch.workgroup_counts();
@@ -153,7 +155,7 @@ pub fn run_kernel(
                     let wg = [wx, wy, wz];
                     // Partial workgroups at the grid's edge (HSA semantics).
                     let size = [0, 1, 2].map(|i| (dispatch.grid[i] - wg[i] * dispatch.block[i]).min(dispatch.block[i]));
-                    run_group(co, k, generation, lanes, wg, size, dispatch, kernarg_addr, mem, &mut code, &mut stats, fp_mode, limits)?;
+                    run_group(co, k, generation, lanes, wg, size, dispatch, system, mem, &mut code, &mut stats, fp_mode, limits)?;
                 }
             }
         }
@@ -189,7 +191,7 @@ fn run_group(
     wg: [u32; 3],
     size: [u32; 3],
     dispatch: &Dispatch,
-    kernarg_addr: u64,
+    system: SystemPointers,
     mem: &mut GlobalMemory,
     code: &mut LoadedCode,
     stats: &mut Stats,
@@ -225,7 +227,7 @@ fn run_group(
             // Work-item IDs packed in v0: x | y << 10 | z << 20 (gfx90a+ and GFX11+), the enabled ones.
             wave.set_v(0, lane, (x | y << 10 | z << 20) & id_mask)?;
         }
-        init_sgprs(&mut wave, k, generation, wg, kernarg_addr, mem)?;
+        init_sgprs(&mut wave, k, generation, wg, system, mem)?;
         waves.push(wave);
     }
     let mut group = Group {
@@ -293,6 +295,42 @@ fn run_group(
     }
 }
 
+/// Where the dispatch's own memory sits: the kernarg segment and the HSA dispatch packet.
+#[derive(Debug, Clone, Copy)]
+struct SystemPointers {
+    kernarg: u64,
+    dispatch_packet: u64,
+}
+
+/// The queue pointer's value: an address no buffer is placed at, so that reads through it fault.
+const QUEUE_ADDRESS: u64 = 0x7fff_0000_0000;
+
+/// The HSA kernel dispatch packet (`hsa_kernel_dispatch_packet_t`, 64 bytes) the runtime would
+/// have written for this launch: header (kernel dispatch type, system-scope acquire and release
+/// fences), dimensions, work-group and grid sizes, segment sizes, kernarg address. The kernel
+/// object and completion signal read 0.
+fn dispatch_packet(dispatch: &Dispatch, d: &hx_codeobj::descriptor::KernelDescriptor, kernarg: u64) -> [u8; 64] {
+    let mut p = [0u8; 64];
+    let header: u16 = 2 | 1 << 8 | 2 << 9 | 2 << 11;
+    let dims = if dispatch.grid[2] > 1 || dispatch.block[2] > 1 {
+        3u16
+    } else if dispatch.grid[1] > 1 || dispatch.block[1] > 1 {
+        2
+    } else {
+        1
+    };
+    p[0..2].copy_from_slice(&header.to_le_bytes());
+    p[2..4].copy_from_slice(&dims.to_le_bytes());
+    for i in 0..3 {
+        p[4 + 2 * i..6 + 2 * i].copy_from_slice(&(dispatch.block[i] as u16).to_le_bytes());
+        p[12 + 4 * i..16 + 4 * i].copy_from_slice(&dispatch.grid[i].to_le_bytes());
+    }
+    p[24..28].copy_from_slice(&d.private_segment_fixed_size.to_le_bytes());
+    p[28..32].copy_from_slice(&(d.group_segment_fixed_size.saturating_add(dispatch.dynamic_lds)).to_le_bytes());
+    p[40..48].copy_from_slice(&kernarg.to_le_bytes());
+    p
+}
+
 /// User and system SGPRs, and the architected registers of GFX12.5 (AMDGPUUsage, "Initial
 /// Kernel Execution State").
 fn init_sgprs(
@@ -300,9 +338,10 @@ fn init_sgprs(
     k: &Kernel,
     generation: Generation,
     wg: [u32; 3],
-    kernarg_addr: u64,
+    system: SystemPointers,
     mem: &GlobalMemory,
 ) -> Result<(), EmuError> {
+    let kernarg_addr = system.kernarg;
     let d = &k.descriptor;
     let props = d.kernel_code_properties;
     let mut s = 0usize;
@@ -316,10 +355,14 @@ fn init_sgprs(
         return Err(unsupported("a private segment buffer descriptor"));
     }
     if props & 2 != 0 {
-        return Err(unsupported("the dispatch packet pointer"));
+        put(wave, &mut s, system.dispatch_packet as u32)?;
+        put(wave, &mut s, (system.dispatch_packet >> 32) as u32)?;
     }
     if props & 4 != 0 {
-        return Err(unsupported("the queue pointer"));
+        // The queue pointer points at nothing the emulator models: a kernel that only receives it
+        // (llc without the attributor enables it) runs; one that reads through it faults, by name.
+        put(wave, &mut s, QUEUE_ADDRESS as u32)?;
+        put(wave, &mut s, (QUEUE_ADDRESS >> 32) as u32)?;
     }
     if props & 8 != 0 {
         put(wave, &mut s, kernarg_addr as u32)?;
@@ -351,6 +394,9 @@ fn init_sgprs(
         // Architected workgroup IDs; TTMP6 = 0 and IB_STS2 cluster bits 0: not in a cluster.
         // TTMP7 holds z in its high half only when the descriptor enables the z ID (LLVM reads
         // the whole of TTMP7 as y in a kernel without it).
+        // TTMP8[29:25]: the wave's index in its work-group (llvm.amdgcn.wave.id; Triton's gfx1250
+        // code reads it with `s_bfe_u32 s, ttmp8, 0x50019`). Its other bits read 0.
+        wave.ttmp[8] = (wave.id_in_group & 0x1f) << 25;
         wave.ttmp[9] = wg[0];
         wave.ttmp[7] = if rsrc2 >> 9 & 1 != 0 { wg[1] | wg[2] << 16 } else { wg[1] };
         wave.ttmp[6] = 0;

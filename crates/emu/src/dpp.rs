@@ -185,7 +185,11 @@ mod tests {
         // wave_rol:1 wraps: lane 63 reads lane 0.
         let v = run(Gfx942, &[MOV | 250, dpp16(1, 0x134, false, false, 15, 15)], all, &x, &x, 7).unwrap();
         assert_eq!((v[63], v[0]), (x[0], x[1]));
-        // The rows row_bcast leaves undocumented are refused when enabled.
-        assert!(run(Gfx942, &[MOV | 250, dpp16(1, 0x142, false, false, 0xf, 15)], all, &x, &x, 7).is_err());
+        // Rows with no row before read an invalid source: kept without bound_ctrl, 0 with it;
+        // row_bcast:31 feeds rows 2 and 3 from lane 31.
+        let v = run(Gfx942, &[MOV | 250, dpp16(1, 0x142, false, false, 0xf, 15)], all, &x, &x, 7).unwrap();
+        assert_eq!((v[0], v[15], v[16], v[47]), (7, 7, x[15], x[31]));
+        let v = run(Gfx942, &[MOV | 250, dpp16(1, 0x143, true, false, 0xf, 15)], all, &x, &x, 7).unwrap();
+        assert_eq!((v[0], v[31], v[32], v[63]), (0, 0, x[31], x[31]));
     }
 }

@@ -127,6 +127,8 @@ fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mu
         | "s_wait_storecnt" | "s_wait_dscnt" | "s_wait_kmcnt" | "s_wait_samplecnt" | "s_wait_bvhcnt" | "s_wait_expcnt"
         | "s_wait_xcnt" | "s_wait_loadcnt_dscnt" | "s_wait_storecnt_dscnt" | "s_wait_alu" | "s_delay_alu" | "s_clause"
         | "s_set_inst_prefetch_distance" | "s_sleep" | "v_nop" | "s_wait_tensorcnt"
+        // Wave priority orders the scheduler's choices among waves, never a result.
+        | "s_setprio"
         // Prefetches only warm caches (async loads complete at issue: see async_lds).
         | "s_prefetch_inst" | "s_prefetch_inst_pc_rel" | "s_prefetch_data" | "s_prefetch_data_pc_rel"
         | "s_buffer_prefetch_data" | "global_prefetch_b8" | "flat_prefetch_b8"

@@ -111,8 +111,6 @@ enum Src {
     Lane(usize),
     /// Outside the row or wave: bound_ctrl decides.
     Invalid,
-    /// Not documented (row_bcast rows with no previous row).
-    Undefined,
 }
 
 impl Dpp16 {
@@ -154,8 +152,12 @@ impl Dpp16 {
             Dpp16::WaveRor1 => Src::Lane((lane + lanes - 1) % lanes),
             Dpp16::RowMirror => rowed(Some(15 - r)),
             Dpp16::RowHalfMirror => Src::Lane((lane & !7) | (7 - (lane & 7))),
-            Dpp16::RowBcast15 => if row >= 16 { Src::Lane(row - 1) } else { Src::Undefined },
-            Dpp16::RowBcast31 => if row >= 32 { Src::Lane(31) } else { Src::Undefined },
+            // Lane 15 (31) of the row before: rows with no row before read a source outside the
+            // wave, which DPP treats as invalid (bound_ctrl decides). Triton's gfx942/gfx950
+            // reductions (corpus/triton softmax, row_sum_max, layer_norm) run row_bcast:31 with
+            // row_mask 0xf and bound_ctrl:1 and compute numpy's answer under this reading.
+            Dpp16::RowBcast15 => if row >= 16 { Src::Lane(row - 1) } else { Src::Invalid },
+            Dpp16::RowBcast31 => if row >= 32 { Src::Lane(31) } else { Src::Invalid },
             Dpp16::RowShare(n) => rowed(Some(n as usize)),
             Dpp16::RowXmask(n) => rowed(Some(r ^ n as usize)),
         }
@@ -222,9 +224,6 @@ pub fn apply_dpp16<T: Copy + Default>(values: &[T], exec: u64, args: &Dpp16Args,
         }
         let v = match dpp.src(lane, lanes) {
             Src::Lane(s) if s < lanes && (args.fetch_inactive || exec >> s & 1 != 0) => DppLane::Value(values[s]),
-            Src::Undefined => {
-                return Err(unsupported("dpp", format!("{dpp:?} with row {} enabled in row_mask {:#x}", lane / 16, args.row_mask)))
-            }
             _ if args.bound_ctrl => DppLane::Value(T::default()),
             _ => DppLane::Off,
         };
@@ -433,8 +432,9 @@ mod tests {
         assert_eq!((b15[16], b15[31], b15[48], b15[0], b15[32]), (x[15], x[15], x[47], 1, 1));
         let b31 = update_dpp(1, &x, u64::MAX, 0x143, 0xc, 0xf, false, Gfx942);
         assert_eq!((b31[32], b31[63], b31[31]), (x[31], x[31], 1));
-        // Rows whose broadcast source is undocumented are refused when enabled.
-        assert!(apply_dpp16(&x, u64::MAX, &Dpp16Args::new(0x142, 0xf, 0xf, false), Gfx942).is_err());
+        // Row 0, with no row before it, reads an invalid source: off without bound_ctrl.
+        let all = apply_dpp16(&x, u64::MAX, &Dpp16Args::new(0x142, 0xf, 0xf, false), Gfx942).unwrap();
+        assert_eq!((all[0], all[16]), (DppLane::Off, DppLane::Value(x[15])));
     }
 
     #[test]

@@ -1,0 +1,638 @@
+"""The Triton corpus: kernels written as ML code writes them, with inputs and numpy references.
+
+Each entry of CASES is a Case: a Triton kernel, its signature and constexprs, the warp counts it is
+built at, how many programs it launches, its arguments (numpy arrays and scalars) and a numpy
+reference that computes the expected outputs from the inputs. build.py compiles every case with
+Triton 3.9 for gfx1250 (wave32) and natively for gfx942/gfx950 (wave64) and writes the objects,
+launch descriptions and data files under corpus/triton/.
+
+Tolerances: integer outputs are exact. Float outputs state `atol`/`rtol` (|got - want| <= atol +
+rtol * |want|) with the reason next to them: the reference is computed in float64 by numpy, while
+the GPU code rounds in f32 (or f16/bf16) in its own order (reductions split across lanes and
+waves, FMA contraction, matrix units accumulating in f32 in their own order), and uses the
+hardware's approximate transcendental instructions (v_exp_f32, v_log_f32, v_rcp_f32, v_sqrt_f32:
+about 1 ulp) where Triton asks for fast math.
+"""
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+import triton
+import triton.language as tl
+
+
+# ---------------------------------------------------------------- numpy helpers
+
+def f32(x):
+    return np.asarray(x, dtype=np.float32)
+
+
+def bf16_bits(x):
+    """float32 -> bfloat16 bits (round to nearest even), as uint16."""
+    b = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (b + 0x7FFF + ((b >> 16) & 1)) >> 16
+    return rounded.astype(np.uint16)
+
+
+def bf16_value(bits):
+    return (np.asarray(bits, dtype=np.uint32) << 16).view(np.float32)
+
+
+def fp8_table(exp_bits, man_bits, bias, fn):
+    """The value of every fp8 bit pattern (NaN for NaN/inf codes): OCP e4m3fn (fn=True) or e5m2."""
+    out = np.zeros(256, dtype=np.float64)
+    for v in range(256):
+        s = -1.0 if v & 0x80 else 1.0
+        e = (v >> man_bits) & ((1 << exp_bits) - 1)
+        m = v & ((1 << man_bits) - 1)
+        if fn and e == (1 << exp_bits) - 1 and m == (1 << man_bits) - 1:
+            out[v] = np.nan
+        elif not fn and e == (1 << exp_bits) - 1:
+            out[v] = np.nan
+        elif e == 0:
+            out[v] = s * m * 2.0 ** (1 - bias - man_bits)
+        else:
+            out[v] = s * (1 + m / (1 << man_bits)) * 2.0 ** (e - bias)
+    return out
+
+
+E4M3 = fp8_table(4, 3, 7, True)
+E5M2 = fp8_table(5, 2, 15, False)
+# MX fp4 e2m1: sign, 2 exponent bits (bias 1), 1 mantissa bit.
+E2M1 = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0] * 1, dtype=np.float64)
+E2M1 = np.concatenate([E2M1, -E2M1])
+
+
+def small_fp8_codes(table, rng, shape, limit=4.0):
+    """Random fp8 codes whose values are finite with |v| <= limit."""
+    ok = np.nonzero(np.isfinite(table) & (np.abs(table) <= limit))[0].astype(np.uint8)
+    return rng.choice(ok, size=shape)
+
+
+def grid_vals(rng, shape, lo=-2.0, hi=2.0, step=1 / 64, dtype=np.float32):
+    """Random multiples of `step` in [lo, hi]: exact in f16/bf16/f32."""
+    k = rng.integers(int(lo / step), int(hi / step) + 1, size=shape)
+    return (k * step).astype(dtype)
+
+
+def philox_rand(seed, offsets, rounds=10):
+    """tl.rand(seed, offsets) for int32 offsets: Philox4x32 with key (seed lo, seed hi), counter
+    (offset, 0, 0, 0); the first word mapped to [0, 1) as Triton does."""
+    M = np.uint64(0xFFFFFFFF)
+    c0 = offsets.astype(np.uint64) & M
+    c1 = np.zeros_like(c0)
+    c2 = np.zeros_like(c0)
+    c3 = np.zeros_like(c0)
+    k0 = np.uint64(seed & 0xFFFFFFFF)
+    k1 = np.uint64((seed >> 32) & 0xFFFFFFFF)
+    A, B = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
+    for _ in range(rounds):
+        p0, p2 = c0 * A, c2 * B  # 64-bit products of 32-bit values
+        n0 = ((p2 >> np.uint64(32)) ^ c1 ^ k0) & M
+        n2 = ((p0 >> np.uint64(32)) ^ c3 ^ k1) & M
+        c1, c3 = p2 & M, p0 & M
+        c0, c2 = n0, n2
+        k0 = (k0 + np.uint64(0x9E3779B9)) & M
+        k1 = (k1 + np.uint64(0xBB67AE85)) & M
+    x = c0.astype(np.uint32).view(np.int32).astype(np.int64)
+    x = np.where(x < 0, ~x, x)
+    return (x.astype(np.float32) * np.float32(4.6566127342e-10)).astype(np.float32)
+
+
+# ---------------------------------------------------------------- the case type
+
+@dataclass
+class Buf:
+    name: str
+    data: np.ndarray          # initial contents (flattened on write)
+    elem: str                 # launch-description element type: f32 f16 bf16 u8 i8 i32 ...
+    output: bool = False
+    atol: float = 0.0
+    rtol: float = 0.0
+    why: str = ""             # the tolerance's justification (a comment in the description)
+
+
+@dataclass
+class Val:
+    name: str
+    value: object
+    elem: str
+
+
+@dataclass
+class Case:
+    name: str
+    fn: object
+    signature: dict
+    constexprs: dict
+    programs: tuple            # (x, y, z) programs
+    make_args: Callable        # rng -> list[Buf | Val]
+    reference: Callable        # args dict name -> np.ndarray/value -> dict name -> expected array
+    warps: tuple = (1, 4, 8)
+    stages: int | None = None
+    targets: tuple = ("gfx1250", "gfx942", "gfx950")
+    note: str = ""
+    options: dict = field(default_factory=dict)
+
+
+CASES = []
+
+
+def case(**kw):
+    CASES.append(Case(**kw))
+
+
+# ---------------------------------------------------------------- elementwise
+
+@triton.jit
+def vec_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m), mask=m)
+
+
+N_VEC = 4000
+case(
+    name="vec_add",
+    fn=vec_add,
+    signature={"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32"},
+    constexprs={"BLOCK": 1024},
+    programs=(4, 1, 1),
+    make_args=lambda rng: [
+        Buf("x", grid_vals(rng, 4096, -8, 8), "f32"),
+        Buf("y", grid_vals(rng, 4096, -8, 8), "f32"),
+        Buf("out", np.full(4096, -1.0, np.float32), "f32", output=True),
+        Val("n", N_VEC, "i32"),
+    ],
+    reference=lambda a: {"out": np.concatenate([(a["x"] + a["y"])[:N_VEC], a["out"][N_VEC:]])},
+)
+
+
+@triton.jit
+def elementwise_math(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=1.0)
+    y = tl.load(y_ptr + offs, mask=m, other=1.0)
+    a = tl.exp(x) * 0.25 + tl.log(tl.abs(y) + 1.0)
+    b = tl.sqrt(tl.abs(x) + 0.5) - tl.math.erf(y)
+    r = tl.where(x > y, a, b)
+    tl.store(out_ptr + offs, r, mask=m)
+
+
+def erf64(x):
+    # numpy has no erf: math.erf element by element (the inputs are small).
+    import math
+    return np.vectorize(math.erf)(x.astype(np.float64))
+
+
+def elementwise_ref(a):
+    x, y = a["x"].astype(np.float64), a["y"].astype(np.float64)
+    r = np.where(x > y, np.exp(x) * 0.25 + np.log(np.abs(y) + 1.0), np.sqrt(np.abs(x) + 0.5) - erf64(y))
+    out = a["out"].copy()
+    out[:N_VEC] = r[:N_VEC]
+    return {"out": out}
+
+
+case(
+    name="elementwise_math",
+    fn=elementwise_math,
+    signature={"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32"},
+    constexprs={"BLOCK": 512},
+    programs=(8, 1, 1),
+    make_args=lambda rng: [
+        Buf("x", grid_vals(rng, 4096, -3, 3), "f32"),
+        Buf("y", grid_vals(rng, 4096, -3, 3), "f32"),
+        Buf("out", np.zeros(4096, np.float32), "f32", output=True, atol=1e-5, rtol=1e-5,
+            why="exp/log/sqrt are the hardware's ~1 ulp approximations and erf is Triton's own "
+                "polynomial, against a float64 reference"),
+        Val("n", N_VEC, "i32"),
+    ],
+    reference=elementwise_ref,
+)
+
+
+@triton.jit
+def dropout(x_ptr, out_ptr, n, p, seed, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    r = tl.rand(seed, offs)
+    keep = r > p
+    tl.store(out_ptr + offs, tl.where(keep, x / (1 - p), 0.0), mask=m)
+
+
+def dropout_ref(a):
+    offs = np.arange(4096, dtype=np.int64)
+    r = philox_rand(a["seed"], offs)
+    p = np.float32(a["p"])
+    keep = r > p
+    scaled = (a["x"] / (np.float32(1) - p)).astype(np.float32)
+    out = a["out"].copy()
+    res = np.where(keep, scaled, np.float32(0))
+    out[:N_VEC] = res[:N_VEC]
+    return {"out": out}
+
+
+case(
+    name="dropout",
+    fn=dropout,
+    signature={"x_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "p": "fp32", "seed": "i32"},
+    constexprs={"BLOCK": 1024},
+    programs=(4, 1, 1),
+    make_args=lambda rng: [
+        Buf("x", grid_vals(rng, 4096, -4, 4), "f32"),
+        Buf("out", np.full(4096, 7.0, np.float32), "f32", output=True, atol=0, rtol=2.5e-7,
+            why="x / (1 - p) may be computed as x * rcp(1 - p) (1 ulp); the keep mask is exact"),
+        Val("n", N_VEC, "i32"),
+        Val("p", 0.25, "f32"),
+        Val("seed", 12345, "i32"),
+    ],
+    reference=dropout_ref,
+)
+
+
+# ---------------------------------------------------------------- reductions, normalisations
+
+ROWS, COLS = 64, 256
+
+
+@triton.jit
+def row_sum_max(x_ptr, sum_ptr, max_ptr, stride, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    m = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=m, other=0.0)
+    tl.store(sum_ptr + row, tl.sum(x, axis=0))
+    xm = tl.where(m, x, float("-inf"))
+    tl.store(max_ptr + row, tl.max(xm, axis=0))
+
+
+case(
+    name="row_sum_max",
+    fn=row_sum_max,
+    signature={"x_ptr": "*fp32", "sum_ptr": "*fp32", "max_ptr": "*fp32", "stride": "i32", "n_cols": "i32"},
+    constexprs={"BLOCK": 256},
+    programs=(ROWS, 1, 1),
+    make_args=lambda rng: [
+        Buf("x", grid_vals(rng, ROWS * COLS, -4, 4), "f32"),
+        Buf("sum", np.zeros(ROWS, np.float32), "f32", output=True,
+            why="multiples of 1/64 below 4 in magnitude: every partial sum of 256 is exact in f32"),
+        Buf("max", np.zeros(ROWS, np.float32), "f32", output=True),
+        Val("stride", COLS, "i32"),
+        Val("n_cols", 250, "i32"),
+    ],
+    reference=lambda a: {
+        "sum": a["x"].reshape(ROWS, COLS)[:, :250].astype(np.float64).sum(1),
+        "max": a["x"].reshape(ROWS, COLS)[:, :250].max(1),
+    },
+)
+
+
+@triton.jit
+def softmax(x_ptr, out_ptr, stride, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    m = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=m, other=float("-inf"))
+    x = x - tl.max(x, axis=0)
+    e = tl.exp(x)
+    s = tl.sum(e, axis=0)
+    tl.store(out_ptr + row * stride + cols, e / s, mask=m)
+
+
+def softmax_ref(a):
+    x = a["x"].reshape(ROWS, COLS)[:, :250].astype(np.float64)
+    e = np.exp(x - x.max(1, keepdims=True))
+    out = a["out"].reshape(ROWS, COLS).copy()
+    out[:, :250] = e / e.sum(1, keepdims=True)
+    return {"out": out}
+
+
+case(
+    name="softmax",
+    fn=softmax,
+    signature={"x_ptr": "*fp32", "out_ptr": "*fp32", "stride": "i32", "n_cols": "i32"},
+    constexprs={"BLOCK": 256},
+    programs=(ROWS, 1, 1),
+    make_args=lambda rng: [
+        Buf("x", grid_vals(rng, ROWS * COLS, -4, 4), "f32"),
+        Buf("out", np.full(ROWS * COLS, 5.0, np.float32), "f32", output=True, atol=1e-7, rtol=2e-6,
+            why="exp is the hardware's approximation (~1 ulp), the row sum rounds in f32 in the "
+                "kernel's lane/wave order, and the division may be a reciprocal and a multiply"),
+        Val("stride", COLS, "i32"),
+        Val("n_cols", 250, "i32"),
+    ],
+    reference=softmax_ref,
+)
+
+
+@triton.jit
+def layer_norm(x_ptr, w_ptr, b_ptr, out_ptr, stride, n_cols, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    m = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=m, other=0.0)
+    mean = tl.sum(x, axis=0) / n_cols
+    d = tl.where(m, x - mean, 0.0)
+    var = tl.sum(d * d, axis=0) / n_cols
+    rstd = 1 / tl.sqrt(var + eps)
+    w = tl.load(w_ptr + cols, mask=m)
+    b = tl.load(b_ptr + cols, mask=m)
+    tl.store(out_ptr + row * stride + cols, d * rstd * w + b, mask=m)
+
+
+def layer_norm_ref(a):
+    x = a["x"].reshape(ROWS, COLS)[:, :250].astype(np.float64)
+    mean = x.mean(1, keepdims=True)
+    var = ((x - mean) ** 2).mean(1, keepdims=True)
+    y = (x - mean) / np.sqrt(var + float(np.float32(a["eps"]))) * a["w"][:250] + a["b"][:250]
+    out = a["out"].reshape(ROWS, COLS).copy()
+    out[:, :250] = y
+    return {"out": out}
+
+
+case(
+    name="layer_norm",
+    fn=layer_norm,
+    signature={"x_ptr": "*fp32", "w_ptr": "*fp32", "b_ptr": "*fp32", "out_ptr": "*fp32", "stride": "i32",
+               "n_cols": "i32", "eps": "fp32"},
+    constexprs={"BLOCK": 256},
+    programs=(ROWS, 1, 1),
+    make_args=lambda rng: [
+        Buf("x", grid_vals(rng, ROWS * COLS, -4, 4), "f32"),
+        Buf("w", grid_vals(rng, COLS, -2, 2), "f32"),
+        Buf("b", grid_vals(rng, COLS, -2, 2), "f32"),
+        Buf("out", np.zeros(ROWS * COLS, np.float32), "f32", output=True, atol=2e-5, rtol=2e-5,
+            why="mean and variance are f32 sums in the kernel's order; sqrt and the reciprocal are "
+                "the hardware's approximations"),
+        Val("stride", COLS, "i32"),
+        Val("n_cols", 250, "i32"),
+        Val("eps", 1e-5, "f32"),
+    ],
+    reference=layer_norm_ref,
+)
+
+
+@triton.jit
+def cumsum_rows(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * BLOCK + cols)
+    tl.store(out_ptr + row * BLOCK + cols, tl.cumsum(x, axis=0))
+
+
+case(
+    name="cumsum",
+    fn=cumsum_rows,
+    signature={"x_ptr": "*i32", "out_ptr": "*i32"},
+    constexprs={"BLOCK": 256},
+    programs=(16, 1, 1),
+    make_args=lambda rng: [
+        Buf("x", rng.integers(-1000, 1000, 16 * 256).astype(np.int32), "i32"),
+        Buf("out", np.zeros(16 * 256, np.int32), "i32", output=True),
+    ],
+    reference=lambda a: {"out": np.cumsum(a["x"].reshape(16, 256), axis=1, dtype=np.int64).astype(np.int32)},
+)
+
+
+@triton.jit
+def histogram(x_ptr, hist_ptr, n, BLOCK: tl.constexpr, BINS: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0)
+    tl.atomic_add(hist_ptr + (x % BINS), 1, mask=m)
+
+
+case(
+    name="histogram",
+    fn=histogram,
+    signature={"x_ptr": "*i32", "hist_ptr": "*i32", "n": "i32"},
+    constexprs={"BLOCK": 512, "BINS": 64},
+    programs=(8, 1, 1),
+    make_args=lambda rng: [
+        Buf("x", rng.integers(0, 1 << 20, 4096).astype(np.int32), "i32"),
+        Buf("hist", np.zeros(64, np.int32), "i32", output=True),
+        Val("n", N_VEC, "i32"),
+    ],
+    reference=lambda a: {"hist": np.bincount(a["x"][:N_VEC] % 64, minlength=64).astype(np.int32)},
+)
+
+
+@triton.jit
+def embedding_gather(idx_ptr, table_ptr, out_ptr, dim, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    i = tl.load(idx_ptr + row)
+    cols = tl.arange(0, BLOCK)
+    m = cols < dim
+    v = tl.load(table_ptr + i.to(tl.int64) * dim + cols, mask=m)
+    tl.store(out_ptr + row * dim + cols, v, mask=m)
+
+
+case(
+    name="embedding_gather",
+    fn=embedding_gather,
+    signature={"idx_ptr": "*i32", "table_ptr": "*fp16", "out_ptr": "*fp16", "dim": "i32"},
+    constexprs={"BLOCK": 128},
+    programs=(32, 1, 1),
+    make_args=lambda rng: [
+        Buf("idx", rng.integers(0, 100, 32).astype(np.int32), "i32"),
+        Buf("table", grid_vals(rng, 100 * 96, -8, 8, dtype=np.float16), "f16"),
+        Buf("out", np.zeros(32 * 96, np.float16), "f16", output=True),
+        Val("dim", 96, "i32"),
+    ],
+    reference=lambda a: {"out": a["table"].reshape(100, 96)[a["idx"]]},
+)
+
+
+@triton.jit
+def transpose2d(x_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    rm = pm * BM + tl.arange(0, BM)
+    rn = pn * BN + tl.arange(0, BN)
+    m = (rm[:, None] < M) & (rn[None, :] < N)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=m)
+    tl.store(out_ptr + rn[None, :] * M + rm[:, None], x, mask=m)
+
+
+case(
+    name="transpose2d",
+    fn=transpose2d,
+    signature={"x_ptr": "*fp32", "out_ptr": "*fp32", "M": "i32", "N": "i32"},
+    constexprs={"BM": 32, "BN": 32},
+    programs=(3, 2, 1),
+    make_args=lambda rng: [
+        Buf("x", grid_vals(rng, 80 * 60, -8, 8), "f32"),
+        Buf("out", np.zeros(60 * 80, np.float32), "f32", output=True),
+        Val("M", 80, "i32"),
+        Val("N", 60, "i32"),
+    ],
+    reference=lambda a: {"out": a["x"].reshape(80, 60).T},
+)
+
+
+# ---------------------------------------------------------------- matmuls
+
+@triton.jit
+def matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+           BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, ACC_INT: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :]
+    if ACC_INT:
+        acc = tl.zeros((BM, BN), dtype=tl.int32)
+    else:
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptrs)
+        b = tl.load(b_ptrs)
+        acc += tl.dot(a, b)
+        a_ptrs += BK
+        b_ptrs += BK * stride_bk
+    cm = rm[:, None] < M
+    cn = rn[None, :] < N
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc, mask=cm & cn)
+
+
+def matmul_case(name, dt, M, N, K, BM, BN, BK, warps=(1, 4, 8), stages=None, targets=None, note=""):
+    sig_t = {"f16": "*fp16", "bf16": "*bf16", "f32": "*fp32", "e4m3": "*fp8e4nv", "e5m2": "*fp8e5", "i8": "*i8"}[dt]
+    acc_int = dt == "i8"
+    out_t = "*i32" if acc_int else "*fp32"
+
+    def make(rng):
+        if dt == "f16":
+            a = grid_vals(rng, M * K, -2, 2, 1 / 16, np.float16)
+            b = grid_vals(rng, K * N, -2, 2, 1 / 16, np.float16)
+            ae = be = "f16"
+        elif dt == "bf16":
+            a = bf16_bits(grid_vals(rng, M * K, -2, 2, 1 / 16))
+            b = bf16_bits(grid_vals(rng, K * N, -2, 2, 1 / 16))
+            ae = be = "bf16"
+        elif dt == "f32":
+            a = grid_vals(rng, M * K, -2, 2, 1 / 16)
+            b = grid_vals(rng, K * N, -2, 2, 1 / 16)
+            ae = be = "f32"
+        elif dt in ("e4m3", "e5m2"):
+            tab = E4M3 if dt == "e4m3" else E5M2
+            a = small_fp8_codes(tab, rng, M * K)
+            b = small_fp8_codes(tab, rng, K * N)
+            ae = be = "u8"
+        else:
+            a = rng.integers(-128, 128, M * K).astype(np.int8)
+            b = rng.integers(-128, 128, K * N).astype(np.int8)
+            ae = be = "i8"
+        c = np.zeros(M * N, np.int32 if acc_int else np.float32)
+        if dt == "f32":
+            why = ("f32 dot: Triton's default input precision on these targets may round A and B to tf32/xf32 "
+                   "or split them; the products of multiples of 1/16 below 2 are exact, sums of K of them are "
+                   "exact in f32 except where tf32 rounding applies")
+            atol, rtol = 1e-2, 1e-3
+        elif acc_int:
+            why, atol, rtol = "", 0.0, 0.0
+        else:
+            why = ("products of the inputs are exact and every partial sum is a multiple of a power of two "
+                   "far above f32's resolution: the f32 accumulation is exact in any order")
+            atol, rtol = 0.0, 0.0
+        return [Buf("a", a, ae), Buf("b", b, be),
+                Buf("c", c, "i32" if acc_int else "f32", output=True, atol=atol, rtol=rtol, why=why),
+                Val("M", M, "i32"), Val("N", N, "i32"), Val("K", K, "i32"),
+                Val("stride_am", K, "i32"), Val("stride_bk", N, "i32"), Val("stride_cm", N, "i32")]
+
+    def ref(a):
+        if dt == "f16":
+            A, B = a["a"].astype(np.float64), a["b"].astype(np.float64)
+        elif dt == "bf16":
+            A, B = bf16_value(a["a"]).astype(np.float64), bf16_value(a["b"]).astype(np.float64)
+        elif dt == "f32":
+            A, B = a["a"].astype(np.float64), a["b"].astype(np.float64)
+        elif dt in ("e4m3", "e5m2"):
+            tab = E4M3 if dt == "e4m3" else E5M2
+            A, B = tab[a["a"]], tab[a["b"]]
+        else:
+            A, B = a["a"].astype(np.int64), a["b"].astype(np.int64)
+        C = A.reshape(M, K) @ B.reshape(K, N)
+        return {"c": C.astype(np.int32) if acc_int else C}
+
+    case(name=name, fn=matmul,
+         signature={"a_ptr": sig_t, "b_ptr": sig_t, "c_ptr": out_t, "M": "i32", "N": "i32", "K": "i32",
+                    "stride_am": "i32", "stride_bk": "i32", "stride_cm": "i32"},
+         constexprs={"BM": BM, "BN": BN, "BK": BK, "ACC_INT": acc_int},
+         programs=(M // BM, N // BN, 1), make_args=make, reference=ref, warps=warps, stages=stages,
+         targets=targets or ("gfx1250", "gfx942", "gfx950"), note=note)
+
+
+matmul_case("matmul_f16_32", "f16", 64, 64, 64, 32, 32, 32)
+matmul_case("matmul_f16_128", "f16", 128, 128, 128, 128, 128, 64, warps=(4, 8), stages=2)
+matmul_case("matmul_bf16_64", "bf16", 64, 64, 64, 64, 64, 32, warps=(4,), stages=3)
+matmul_case("matmul_f32_32", "f32", 64, 64, 32, 32, 32, 16, warps=(4,))
+matmul_case("matmul_i8_64", "i8", 64, 64, 128, 64, 64, 64, warps=(4,))
+matmul_case("matmul_e4m3_64", "e4m3", 64, 64, 128, 64, 64, 64, warps=(4,), targets=("gfx1250", "gfx950"),
+            note="OCP e4m3 is not a gfx942 type")
+matmul_case("matmul_e5m2_64", "e5m2", 64, 64, 128, 64, 64, 64, warps=(4,), targets=("gfx1250", "gfx950"),
+            note="OCP e5m2 is not a gfx942 type")
+
+
+# ---------------------------------------------------------------- flash attention (forward)
+
+@triton.jit
+def attn_fwd(q_ptr, k_ptr, v_ptr, o_ptr, seq, scale, D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    pid = tl.program_id(0)
+    rm = pid * BM + tl.arange(0, BM)
+    rd = tl.arange(0, D)
+    q = tl.load(q_ptr + rm[:, None] * D + rd[None, :])
+    m_i = tl.full((BM,), float("-inf"), tl.float32)
+    l_i = tl.zeros((BM,), tl.float32)
+    acc = tl.zeros((BM, D), tl.float32)
+    for start in range(0, seq, BN):
+        rn = start + tl.arange(0, BN)
+        k = tl.load(k_ptr + rn[None, :] * D + rd[:, None])
+        s = tl.dot(q, k) * scale
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        p = tl.exp(s - m_new[:, None])
+        alpha = tl.exp(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(v_ptr + rn[:, None] * D + rd[None, :])
+        acc = acc * alpha[:, None] + tl.dot(p.to(tl.float16), v)
+        m_i = m_new
+    tl.store(o_ptr + rm[:, None] * D + rd[None, :], acc / l_i[:, None])
+
+
+def attn_ref(a):
+    S, D = 128, 64
+    q = a["q"].astype(np.float64).reshape(S, D)
+    k = a["k"].astype(np.float64).reshape(S, D)
+    v = a["v"].astype(np.float64).reshape(S, D)
+    s = q @ k.T * float(np.float32(a["scale"]))
+    p = np.exp(s - s.max(1, keepdims=True))
+    return {"o": (p / p.sum(1, keepdims=True)) @ v}
+
+
+case(
+    name="flash_attn_fwd",
+    fn=attn_fwd,
+    signature={"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "o_ptr": "*fp32", "seq": "i32",
+               "scale": "fp32"},
+    constexprs={"D": 64, "BM": 64, "BN": 32},
+    programs=(2, 1, 1),
+    warps=(4,),
+    make_args=lambda rng: [
+        Buf("q", grid_vals(rng, 128 * 64, -1, 1, 1 / 64, np.float16), "f16"),
+        Buf("k", grid_vals(rng, 128 * 64, -1, 1, 1 / 64, np.float16), "f16"),
+        Buf("v", grid_vals(rng, 128 * 64, -1, 1, 1 / 64, np.float16), "f16"),
+        Buf("o", np.zeros(128 * 64, np.float32), "f32", output=True, atol=3e-3, rtol=3e-3,
+            why="P is rounded to f16 before the second dot (as flash attention does), exp is the "
+                "hardware's approximation, and the online softmax rescales in f32"),
+        Val("seq", 128, "i32"),
+        Val("scale", 0.125, "f32"),
+    ],
+    reference=attn_ref,
+)
