@@ -6,6 +6,11 @@ const USAGE: &str = "usage: cargo xtask <command>
   corpus [--check]   compile corpus/kernels/*.ll for the targets each lists (default gfx1250,
                      gfx942, gfx950) and link them
                      into corpus/<target>/<name>.hsaco (--check: compare, write nothing)
+  triton [--check] [CASE...]
+                     build corpus/triton with Triton 3.9 and numpy from PyPI (a venv under
+                     target/, or HX_TRITON_PYTHON): objects for gfx1250, gfx942, gfx950, launch
+                     descriptions, inputs, numpy's expected outputs (--check: rebuild elsewhere
+                     and compare)
   tables             regenerate crates/isa/src/tables/*.rs from LLVM's disassembler
                      (checked by crates/isa/tests/tables_fresh.rs)
   fast-tables        regenerate crates/isa/src/tables/fast_*.rs, the decoder fast path's value
@@ -29,6 +34,18 @@ fn main() -> Result<()> {
                     eprintln!("differs: {}", d.display());
                 }
                 bail!("{} corpus objects differ from a rebuild", differ.len());
+            }
+            Ok(())
+        }
+        Some("triton") => {
+            let check = args.iter().any(|a| a == "--check");
+            let cases: Vec<String> = args[1..].iter().filter(|a| !a.starts_with("--")).cloned().collect();
+            let differ = xtask::triton::build(check, &cases)?;
+            if check && !differ.is_empty() {
+                for d in &differ {
+                    eprintln!("differs: {}", d.display());
+                }
+                bail!("{} corpus/triton files differ from a rebuild", differ.len());
             }
             Ok(())
         }
