@@ -501,6 +501,7 @@ fn candidates(f: Field) -> Vec<Kind> {
                 Kind::OpSel { srcs: 2 },
                 Kind::OpSel { srcs: 3 },
                 Kind::OpSel { srcs: 1 },
+                Kind::OpSelFiBc,
             ];
             // Ops whose other op_sel bits are invalid or hold a byte select (fp8 conversions).
             for byte_sel in [0u8, 1, 2] {

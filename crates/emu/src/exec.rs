@@ -229,6 +229,7 @@ fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mu
         _ if m.starts_with("ds_") => return exec_ds(wave, wave_index, inst, group),
         "v_readlane_b32" | "v_readfirstlane_b32" | "v_writelane_b32" => return exec_lane_move(wave, inst),
         "v_permlane16_swap_b32_e32" | "v_permlane32_swap_b32_e32" => return exec_permlane_swap(wave, inst),
+        "v_permlane16_b32" | "v_permlanex16_b32" => return exec_permlane16(wave, inst),
         "v_swap_b32" => return exec_swap(wave, inst),
         _ if m.starts_with("global_") || m.starts_with("scratch_") || m.starts_with("flat_") => {
             let o = vmem_operands(inst).map_err(|e| unsupported(inst, e))?;
@@ -294,7 +295,7 @@ fn role(kind: &Kind) -> Role {
         Kind::SDst { .. } | Kind::SDst8 { .. } | Kind::SDstNoM0 { .. } | Kind::SDstX { .. } => Role::SDst,
         Kind::VDst { .. } | Kind::VDstAnyAlign { .. } | Kind::VDstLo128 { .. } | Kind::ADst { .. } => Role::VDst,
         Kind::Fixed(name) => Role::Fixed(name),
-        Kind::Omod | Kind::OpSel { .. } | Kind::OpSelMasked { .. } | Kind::PkBits { .. } | Kind::Flag(_) | Kind::SmemCachePolicy => Role::Modifier,
+        Kind::Omod | Kind::OpSel { .. } | Kind::OpSelFiBc | Kind::OpSelMasked { .. } | Kind::PkBits { .. } | Kind::Flag(_) | Kind::SmemCachePolicy => Role::Modifier,
         _ => Role::Src,
     }
 }
@@ -1060,6 +1061,33 @@ fn exec_permlane_swap(wave: &mut Wave, inst: &Instruction) -> Result<Flow, EmuEr
     for lane in 0..wave.lanes {
         wave.write_vreg_dwords(d, lane, &[dv[lane]])?;
         wave.write_vreg_dwords(s, lane, &[sv[lane]])?;
+    }
+    Ok(Flow::Next)
+}
+
+/// v_permlane16_b32 / v_permlanex16_b32 vdst, vsrc, sel_lo, sel_hi op_sel:[fi,bc]
+/// (lane_ops::apply_permlane16): the selectors are scalars (SGPRs, constants or literals).
+fn exec_permlane16(wave: &mut Wave, inst: &Instruction) -> Result<Flow, EmuError> {
+    let ops: Vec<_> = inst.operands().collect();
+    let (d, s) = match (ops.first().map(|o| o.value), ops.get(1).map(|o| o.value)) {
+        (Some(Operand::Reg(d)), Some(Operand::Reg(s))) if d.class == RegClass::Vgpr && s.class == RegClass::Vgpr => {
+            (Reg { dwords: 1, ..d }, Reg { dwords: 1, ..s })
+        }
+        v => return Err(unsupported(inst, format!("operands {v:?}"))),
+    };
+    let sel = |i: usize| ops.get(i).ok_or_else(|| unsupported(inst, "a missing selector")).and_then(|o| read_scalar(wave, o, inst));
+    let (lo, hi) = (sel(2)? as u32, sel(3)? as u32);
+    let op_sel = ops
+        .iter()
+        .find(|o| matches!(o.spec.kind, hx_isa::spec::Kind::OpSelFiBc))
+        .map_or(0, |o| if let Operand::Imm(v) = o.value { v } else { 0 });
+    let values: Vec<u32> = (0..wave.lanes).map(|l| wave.read_vreg(s, l).map(|v| v as u32)).collect::<Result<_, _>>()?;
+    let cross = inst.mnemonic() == "v_permlanex16_b32";
+    let lanes = crate::lane_ops::apply_permlane16(&values, wave.exec, lo, hi, cross, op_sel & 1 != 0, op_sel & 2 != 0, inst.target)?;
+    for (lane, v) in lanes.into_iter().enumerate() {
+        if let crate::lane_ops::DppLane::Value(v) = v {
+            wave.write_vreg_dwords(d, lane, &[v])?;
+        }
     }
     Ok(Flow::Next)
 }

@@ -35,7 +35,7 @@ impl Instruction {
                 }
                 Kind::Omod => m.omod = imm as u8,
                 Kind::Flag("clamp") => m.clamp = imm != 0,
-                Kind::OpSel { .. } => m.op_sel = imm as u8,
+                Kind::OpSel { .. } | Kind::OpSelFiBc => m.op_sel = imm as u8,
                 Kind::OpSelMasked { opsel, byte_sel, .. } => {
                     m.op_sel = imm as u8 & opsel;
                     m.byte_sel = crate::operand::byte_sel_value(byte_sel, imm);

@@ -381,6 +381,7 @@ pub fn plain_imm_mask(kind: Kind) -> Option<u32> {
         | Kind::SmemCachePolicy
         | Kind::Omod
         | Kind::OpSel { .. }
+        | Kind::OpSelFiBc
         | Kind::DsOffset16
         | Kind::DsOffsetPair
         | Kind::DsSwizzle => Some(u32::MAX),
@@ -711,6 +712,7 @@ pub fn decode_operand(
         | Kind::SmemCachePolicy
         | Kind::Omod
         | Kind::OpSel { .. }
+        | Kind::OpSelFiBc
         | Kind::DsOffset16
         | Kind::DsOffsetPair
         | Kind::DsSwizzle => Ok(Operand::Imm(v)),
@@ -1368,6 +1370,11 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
                 let _ = write!(t, "byte_sel:{}", byte_sel_value(byte_sel, v));
             }
             out.push_str(&t);
+        }
+        (Kind::OpSelFiBc, Operand::Imm(v)) => {
+            if v & 3 != 0 {
+                let _ = write!(out, "op_sel:[{},{}]", v & 1, v >> 1 & 1);
+            }
         }
         (Kind::OpSel { srcs }, Operand::Imm(v)) => {
             if v != 0 {
@@ -2123,6 +2130,7 @@ pub fn format_inst(
                     | Kind::SmemCachePolicy
                     | Kind::Omod
                     | Kind::OpSel { .. }
+                    | Kind::OpSelFiBc
                     | Kind::OpSelMasked { .. }
                     | Kind::PkBits { .. }
                     | Kind::MaiMod(_)

@@ -586,6 +586,9 @@ pub enum Kind {
     Omod,
     /// VOP3 op_sel printed as `op_sel:[s0,..,dst]` with this many source bits, when non-zero.
     OpSel { srcs: u8 },
+    /// VOP3 op_sel of `v_permlane16_b32`/`v_permlanex16_b32`: bit 0 fetch-inactive, bit 1
+    /// bound_ctrl, printed `op_sel:[fi,bc]` when either is set; bits 2 and 3 are ignored.
+    OpSelFiBc,
     /// VOP3 op_sel field (4 bits: sources 0..2, destination 3) of which only the bits in
     /// `opsel` are op_sel (printed as `OpSel { srcs }` prints them), the two bits that
     /// `byte_sel` names select a byte (printed `byte_sel:N` after op_sel), and every other bit

@@ -108,3 +108,57 @@ fn corpus_instructions() {
         bad.len()
     );
 }
+
+/// Every instruction of the code objects real compilers built (corpus/triton, corpus/hip): decoded
+/// exactly as LLVM decodes it, or "unsupported". Words LLVM itself cannot decode here (gfx1250
+/// true16 forms that need `+real-true16`) end the comparison of that object, and are counted.
+#[test]
+fn compiled_suite_instructions() {
+    let mut bad = Vec::new();
+    for target in Target::ALL {
+        let mut llvm = Disassembler::new(gpu(target)).expect("LLVM disassembler");
+        let (mut total, mut matched, mut llvm_stops) = (0usize, 0usize, 0usize);
+        let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
+        for suite in hx_corpus::COMPILED_SUITES {
+            for obj in hx_corpus::compiled_suite(suite).expect("suite").iter().filter(|o| o.targets.iter().any(|t| t == target.cpu())) {
+                let elf = std::fs::read(obj.object_path(target.cpu())).expect("object");
+                let Some(text) = text_section(&elf) else { continue };
+                let mut buf = text.to_vec();
+                buf.extend_from_slice(&[0; 16]);
+                let mut at = 0;
+                while at < text.len() {
+                    let Some((len, want)) = llvm.decode(&buf[at..], at as u64) else {
+                        llvm_stops += 1;
+                        break;
+                    };
+                    total += 1;
+                    match decode(target, &buf[..text.len()], at) {
+                        Ok(i) if i.len as usize == len && i.text() == want => matched += 1,
+                        Err(DecodeError::Unsupported { .. }) => {
+                            let mnemonic = want.split_whitespace().next().unwrap_or("").to_string();
+                            *unsupported.entry(mnemonic).or_default() += 1;
+                        }
+                        other => bad.push(format!(
+                            "{} {} +{at:#x}: LLVM ({len}, {want:?}), ours {:?}",
+                            target.cpu(),
+                            obj.id(),
+                            other.map(|i| (i.len, i.text()))
+                        )),
+                    }
+                    at += len;
+                }
+            }
+        }
+        let list: Vec<String> = unsupported.iter().map(|(m, n)| format!("{m} x{n}")).collect();
+        println!(
+            "{:8}: {total} compiled-suite instructions, {matched} match LLVM; {} objects stop where LLVM cannot decode; unsupported: {}",
+            target.cpu(),
+            llvm_stops,
+            list.join(", ")
+        );
+    }
+    for b in &bad {
+        println!("    mismatch: {b}");
+    }
+    assert!(bad.is_empty(), "{} compiled-suite instructions decoded differently from LLVM", bad.len());
+}

@@ -1446,7 +1446,7 @@ impl<'ctx> Raiser<'ctx, '_> {
 }
 
 pub(crate) fn is_modifier(k: &Kind) -> bool {
-    matches!(k, Kind::Omod | Kind::OpSel { .. } | Kind::OpSelMasked { .. } | Kind::Flag(_) | Kind::SmemCachePolicy | Kind::PkBits { .. })
+    matches!(k, Kind::Omod | Kind::OpSel { .. } | Kind::OpSelFiBc | Kind::OpSelMasked { .. } | Kind::Flag(_) | Kind::SmemCachePolicy | Kind::PkBits { .. })
 }
 
 /// The descriptor generation of gfx1250, for callers building a [`KernelAbi`].

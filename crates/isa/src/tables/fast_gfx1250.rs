@@ -5791,7 +5791,7 @@ pub static VALUES: [Option<crate::Operand>; 5782] = [
     None,
 ];
 
-pub static MADE: [(OperandSpec, u8, bool, u32, bool); 139] = [
+pub static MADE: [(OperandSpec, u8, bool, u32, bool); 140] = [
     (OperandSpec { field: DsAddr, kind: VReg { dwords: 1 } }, 255, false, 0, false),
     (OperandSpec { field: DsData0, kind: VReg { dwords: 1 } }, 255, false, 0, false),
     (OperandSpec { field: DsData1, kind: VReg { dwords: 1 } }, 255, false, 0, false),
@@ -5905,6 +5905,7 @@ pub static MADE: [(OperandSpec, u8, bool, u32, bool); 139] = [
     (OperandSpec { field: Vop3Clamp, kind: Flag("clamp") }, 255, false, 2304, false),
     (OperandSpec { field: Vop3Omod, kind: Omod }, 255, false, 2306, false),
     (OperandSpec { field: Vop3OpSel, kind: OpSel { srcs: 3 } }, 255, false, 2310, false),
+    (OperandSpec { field: Vop3OpSel, kind: OpSelFiBc }, 255, false, 2310, false),
     (OperandSpec { field: DsData0, kind: VReg { dwords: 4 } }, 255, false, 2326, false),
     (OperandSpec { field: DsVdst, kind: VDst { dwords: 4 } }, 255, false, 2326, false),
     (OperandSpec { field: VfVdata, kind: VReg { dwords: 4 } }, 255, false, 2326, false),
