@@ -279,6 +279,51 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 let w = b.build_int_mul(b.build_int_z_extend(v[0], i64t, "")?, b.build_int_z_extend(v[1], i64t, "")?, "")?;
                 none(b.build_int_truncate(b.build_right_shift(w, i64t.const_int(32, false), false, "")?, i32t, "")?)
             }
+            MulHiI32 | SMulHiI32 => {
+                let w = b.build_int_mul(b.build_int_s_extend(v[0], i64t, "")?, b.build_int_s_extend(v[1], i64t, "")?, "")?;
+                none(b.build_int_truncate(b.build_right_shift(w, i64t.const_int(32, false), false, "")?, i32t, "")?)
+            }
+            MulI32I24 => {
+                let s24 = |x: IntValue<'ctx>| -> Result<_, BuilderError> { b.build_right_shift(b.build_left_shift(x, c32(8), "")?, c32(8), true, "") };
+                none(b.build_int_mul(s24(v[0])?, s24(v[1])?, "")?)
+            }
+            Xor3B32 => none(b.build_xor(b.build_xor(v[0], v[1], "")?, v[2], "")?),
+            SNandB32 | SNandB64 | SNorB32 | SNorB64 | SXnorB32 | SXnorB64 => {
+                let r = match op.op {
+                    SNandB32 | SNandB64 => b.build_and(v[0], v[1], "")?,
+                    SNorB32 | SNorB64 => b.build_or(v[0], v[1], "")?,
+                    _ => b.build_xor(v[0], v[1], "")?,
+                };
+                let r = b.build_not(r, "")?;
+                Ok((r, Some(nz(r)?)))
+            }
+            SAbsI32 => {
+                // |a| wrapping (|i32::MIN| = i32::MIN), SCC = result != 0.
+                let neg = b.build_int_compare(IntPredicate::SLT, v[0], c32(0), "")?;
+                let r = b.build_select(neg, b.build_int_neg(v[0], "")?, v[0], "")?.into_int_value();
+                Ok((r, Some(nz(r)?)))
+            }
+            SBfmB32 => {
+                let ones = b.build_int_sub(b.build_left_shift(c32(1), sh_mask(v[0], 32)?, "")?, c32(1), "")?;
+                none(b.build_left_shift(ones, sh_mask(v[1], 32)?, "")?)
+            }
+            SSextI32I16 => none(b.build_int_s_extend(b.build_int_truncate(v[0], self.ctx.i16_type(), "")?, i32t, "")?),
+            SBitcmp0B32 | SBitcmp1B32 => {
+                // SCC = bit (b & 31) of a is 0 (bitcmp0) / 1 (bitcmp1); no destination.
+                let bit = b.build_and(b.build_right_shift(v[0], sh_mask(v[1], 32)?, false, "")?, c32(1), "")?;
+                let want = if op.op == SBitcmp1B32 { IntPredicate::NE } else { IntPredicate::EQ };
+                Ok((c32(0), Some(b.build_int_compare(want, bit, c32(0), "")?)))
+            }
+            Max3NumF32 | Min3NumF32 => {
+                // Two steps of v_max_num/v_min_num, as the hardware's three-operand forms are
+                // defined: IEEE 754-2019 maximumNumber/minimumNumber (-0 below +0, a NaN operand
+                // loses), which llvm.maximumnum/minimumnum specify on every target.
+                let name = if op.op == Max3NumF32 { "llvm.maximumnum" } else { "llvm.minimumnum" };
+                let i = self.intrinsic(name, &[f32t.into()])?;
+                let t = self.call_value(i, &[f(v[0])?.into(), f(v[1])?.into()])?.into_float_value();
+                let r = self.call_value(i, &[t.into(), f(v[2])?.into()])?.into_float_value();
+                none(bits(self.quieted(r)?)?)
+            }
             MulU32U24 => {
                 let m = c32(0xff_ffff);
                 none(b.build_int_mul(b.build_and(v[0], m, "")?, b.build_and(v[1], m, "")?, "")?)

@@ -547,6 +547,8 @@ impl<'ctx> Raiser<'ctx, '_> {
             wy
         };
         self.b.build_store(ttmp(7)?, ttmp7)?;
+        let ttmp8 = self.source_wave_id_ttmp8()?;
+        self.b.build_store(ttmp(8)?, ttmp8)?;
         if let Some(s) = abi.kernarg_ptr_sgpr {
             let kp = self.kernarg_ptr()?;
             let a = self.b.build_ptr_to_int(kp, i64t, "")?;
@@ -561,6 +563,33 @@ impl<'ctx> Raiser<'ctx, '_> {
             }
         }
         Ok(())
+    }
+
+    /// TTMP8 as gfx1250 sets it: bits 29:25 the source wave's index in its work-group
+    /// (`llvm.amdgcn.wave.id`; Triton's kernels read it with `s_bfe_u32 s, ttmp8, 0x50019`), the
+    /// other bits 0. The index is the work-item's flat index in its work-group over 32, the flat
+    /// index made from its IDs and the work-group size in the HSA dispatch packet (u16 x at byte
+    /// 4, y at byte 6), so that it is right whatever the launch's block shape. Unread, all of it
+    /// folds away.
+    fn source_wave_id_ttmp8(&self) -> Result<IntValue<'ctx>, RaiseError> {
+        let i32t = self.ctx.i32_type();
+        let err = |msg: &str| RaiseError::Kernel { kernel: self.kernel.into(), msg: msg.into() };
+        let f = self.intrinsic("llvm.amdgcn.dispatch.ptr", &[])?;
+        let packet = self.b.build_call(f, &[], "dispatch")?.try_as_basic_value().basic().ok_or_else(|| err("llvm.amdgcn.dispatch.ptr returns nothing"))?;
+        let packet = packet.into_pointer_value();
+        let size_at = |offset: u64| -> Result<IntValue<'ctx>, RaiseError> {
+            let p = unsafe { self.b.build_gep(self.ctx.i8_type(), packet, &[self.ctx.i64_type().const_int(offset, false)], "")? };
+            let v = self.b.build_load(self.ctx.i16_type(), p, "")?.into_int_value();
+            Ok(self.b.build_int_z_extend(v, i32t, "")?)
+        };
+        let (bx, by) = (size_at(4)?, size_at(6)?);
+        let tx = self.call("llvm.amdgcn.workitem.id.x", &[], &[])?;
+        let ty = self.call("llvm.amdgcn.workitem.id.y", &[], &[])?;
+        let tz = self.call("llvm.amdgcn.workitem.id.z", &[], &[])?;
+        let zy = self.b.build_int_add(self.b.build_int_mul(tz, by, "")?, ty, "")?;
+        let flat = self.b.build_int_add(self.b.build_int_mul(zy, bx, "")?, tx, "flat_id")?;
+        let wave = self.b.build_right_shift(flat, self.i32(5), false, "")?;
+        Ok(self.b.build_left_shift(self.b.build_and(wave, self.i32(0x1f), "")?, self.i32(25), "ttmp8")?)
     }
 
     fn kernarg_ptr(&self) -> Result<PointerValue<'ctx>, RaiseError> {
@@ -1412,6 +1441,15 @@ impl<'ctx> Raiser<'ctx, '_> {
         if id == 1 && offset == 25 && size == 1 {
             return Ok(());
         }
+        let name = hx_isa::tables::hwreg_name(hx_isa::Target::Gfx1250, id);
+        // HW_REG_WAVE_SCHED_MODE bits 1:0, the dependency-check mode. Triton 3.9 writes 2 (expert
+        // scheduling: the hardware's VA_VDST/VM_VSRC interlocks are off and the compiler's
+        // `s_wait_alu depctr_*` waits order the wave) at the entry of every gfx1250 kernel. It
+        // decides how the source wave is scheduled, never what it computes; the raised code drops
+        // those waits and the target backend inserts the hazard handling its own hardware needs.
+        if name == "HW_REG_WAVE_SCHED_MODE" && offset + size <= 2 {
+            return Ok(());
+        }
         // A MODE write that sets round/denorm bits to their entry values changes nothing (LLVM
         // writes round-to-nearest before conversions whose rounding it relies on). If every
         // write is of this kind, MODE keeps its entry value everywhere, which the raised code
@@ -1428,7 +1466,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                 }
             }
         }
-        Err(self.err(inst, format!("writing hwreg {id} bits {offset}+{size} is not raised")))
+        Err(self.err(inst, format!("writing hwreg({name}, {offset}, {size}) is not raised")))
     }
 
     fn getreg(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
@@ -1440,7 +1478,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         match id {
             // HW_REG_IB_STS2 cluster fields: the target has no clusters (0 = not in a cluster).
             28 => self.write_sreg(r, 1, self.i32(0), inst),
-            _ => Err(self.err(inst, format!("reading hwreg {id} is not raised"))),
+            _ => Err(self.err(inst, format!("reading {} is not raised", hx_isa::tables::hwreg_name(hx_isa::Target::Gfx1250, id)))),
         }
     }
 }

@@ -19,7 +19,7 @@ type OpFn = unsafe extern "C" fn(*mut u64, u64, u64, u64, u64, u32);
 fn mnemonics() -> BTreeSet<String> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../emu/src/alu/testdata");
     let mut set = BTreeSet::new();
-    for f in ["gfx1250.txt", "gfx942.txt", "gfx950.txt"] {
+    for f in ["gfx1250.txt", "gfx942.txt", "gfx950.txt", "compiled.txt"] {
         let text = std::fs::read_to_string(dir.join(f)).unwrap();
         set.extend(text.lines().filter_map(|l| l.split_whitespace().next()).map(str::to_string));
     }

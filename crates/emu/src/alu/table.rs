@@ -1136,6 +1136,13 @@ mod tests {
         assert!(n > 300, "{n}");
     }
 
+    /// The ALU mnemonics of the objects real compilers built (corpus/triton, all three
+    /// targets), with their counts there: each resolves to an operation.
+    #[test]
+    fn every_compiled_suite_alu_mnemonic_resolves() {
+        assert!(check_list(include_str!("testdata/compiled.txt")) > 100);
+    }
+
     #[test]
     fn spellings_and_decorations() {
         assert_eq!(by_name("v_add_nc_u32_e32").unwrap().op, Op::AddU32);

@@ -82,6 +82,15 @@ pub fn names(target: Target) -> Names {
     }
 }
 
+/// A hardware register's name as LLVM spells it (`HW_REG_WAVE_MODE`), or its number for ids the
+/// target does not name: what error messages say instead of a bare number.
+pub fn hwreg_name(target: Target, id: u32) -> String {
+    match names(target).hwreg.get(id as usize).copied().flatten() {
+        Some(name) => name.to_string(),
+        None => format!("hwreg {id}"),
+    }
+}
+
 /// Opcodes LLVM decodes that the tables do not model yet.
 pub fn unsupported(target: Target) -> &'static [(Format, u16, &'static str, &'static str)] {
     match target {
