@@ -849,6 +849,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         if matches!(m, "v_readlane_b32" | "v_readfirstlane_b32" | "v_writelane_b32") {
             return self.lane_move(inst);
         }
+        if matches!(m, "v_permlane16_b32" | "v_permlanex16_b32") {
+            return self.permlane16(inst);
+        }
         // Before ds(): its plain loads are recognised by their width suffix alone.
         if hx_emu::mem_ops::is_transpose_load(m) {
             return Err(self.err(inst, hx_emu::mem_ops::TRANSPOSE_REFUSED));
@@ -1556,6 +1559,55 @@ impl<'ctx> Raiser<'ctx, '_> {
         }
         let active = self.active()?;
         self.write_vreg(r, 1, out, active, inst)
+    }
+
+    /// v_permlane16_b32 / v_permlanex16_b32 vdst, vsrc, sel_lo, sel_hi op_sel:[fi,bc] (Triton's
+    /// wave32 reductions), by the emulator's rules (hx_emu::lane_ops::apply_permlane16): lane `l`
+    /// of the source wave reads lane `row | nibble l of {sel_hi, sel_lo}`, `row` its own 16-lane
+    /// row (x16: the other row of the wave). A read of a lane the source EXEC has off is valid
+    /// only with FI; an invalid read gives 0 with bound_ctrl, else the lane keeps vdst. The lane
+    /// is fetched with ds_bpermute inside this thread's half: all threads of a half run here.
+    fn permlane16(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
+        let ops: Vec<&InstOperand> = inst.operands().collect();
+        let (Some(d), Some(s0), Some(lo), Some(hi)) = (ops.first(), ops.get(1), ops.get(2), ops.get(3)) else {
+            return Err(self.err(inst, "operands"));
+        };
+        let (Operand::Reg(dst), Operand::Reg(src)) = (d.value, s0.value) else { return Err(self.err(inst, "non-register operands")) };
+        let op_sel = ops
+            .iter()
+            .find(|o| matches!(o.spec.kind, Kind::OpSelFiBc))
+            .map_or(0, |o| if let Operand::Imm(v) = o.value { v } else { 0 });
+        let (fi, bound_ctrl) = (op_sel & 1 != 0, op_sel & 2 != 0);
+        let (lo, hi) = (self.source(lo, Ty::B32, inst)?, self.source(hi, Ty::B32, inst)?);
+        let data = self.read_vreg(src, 1, inst)?;
+        let b = &self.b;
+        let i64t = self.ctx.i64_type();
+        let sel = b.build_or(b.build_left_shift(b.build_int_z_extend(hi, i64t, "")?, i64t.const_int(32, false), "")?, b.build_int_z_extend(lo, i64t, "")?, "")?;
+        let k4 = b.build_int_z_extend(b.build_left_shift(b.build_and(self.lane, self.i32(15), "")?, self.i32(2), "")?, i64t, "")?;
+        let nibble = b.build_int_truncate(b.build_and(b.build_right_shift(sel, k4, false, "")?, i64t.const_int(15, false), "")?, self.ctx.i32_type(), "")?;
+        let mut row = b.build_and(self.lane, self.i32(16), "")?;
+        if inst.mnemonic() == "v_permlanex16_b32" {
+            row = b.build_xor(row, self.i32(16), "")?;
+        }
+        let from = b.build_or(row, nibble, "")?;
+        let addr = b.build_left_shift(b.build_or(from, self.half_base, "")?, self.i32(2), "")?;
+        let fetched = self.call("llvm.amdgcn.ds.bpermute", &[], &[addr.into(), data.into()])?;
+        let active = self.active()?;
+        let b = &self.b;
+        let on = if fi {
+            active
+        } else {
+            let exec = self.load(self.exec)?;
+            let b = &self.b;
+            let src_on = b.build_int_compare(IntPredicate::NE, b.build_and(b.build_right_shift(exec, from, false, "")?, self.i32(1), "")?, self.i32(0), "")?;
+            if bound_ctrl {
+                let v = b.build_select(src_on, fetched, self.i32(0), "")?.into_int_value();
+                return self.write_vreg(dst, 1, v, active, inst);
+            }
+            b.build_and(active, src_on, "")?
+        };
+        let _ = b;
+        self.write_vreg(dst, 1, fetched, on, inst)
     }
 
     fn lane_move(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
