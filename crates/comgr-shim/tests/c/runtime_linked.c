@@ -166,6 +166,10 @@ static int play_r3b(const char *in, size_t n, const char *out_path, const char *
     int64_t scale = 1;
     CHECK(amd_comgr_hotswap_transpile_result_get_info(res, I_SCALED_DISPATCH_FACTOR, &scale) == AMD_COMGR_STATUS_SUCCESS && scale == 1,
           "scale factor %lld", (long long)scale);
+    /* All 8 bytes are written (a 4-byte write would leave part of this pattern). */
+    int64_t wide = 0x7777777777777777;
+    CHECK(amd_comgr_hotswap_transpile_result_get_info(res, I_SCALED_DISPATCH_FACTOR, &wide) == AMD_COMGR_STATUS_SUCCESS && wide == 1,
+          "scale factor is not an int64 1: %llx", (long long)wide);
     CHECK(strcmp(x.strings[S_KERNEL_NAME], kernels[k]) == 0, "kernel name %s", x.strings[S_KERNEL_NAME]);
     CHECK(x.lifted == 1, "lifted %lld", (long long)x.lifted);
     printf("kernel %s lookup %u hit %d key %s\n", kernels[k], x.lookup, x.hit, x.strings[S_CACHE_KEY]);
@@ -320,7 +324,7 @@ static int upstream(const char *in, size_t n, const char *agent, const char *cac
   /* Result API edges. */
   CHECK(amd_comgr_destroy_hotswap_transpile_result((amd_comgr_hotswap_transpile_result_t){0}) == INVALID, "destroy {0}");
   s = amd_comgr_hotswap_transpile_with_options(d, SRC, agent, NULL, &out, &res);
-  int64_t v = 0;
+  int64_t v = 0x7777777777777777;
   CHECK(amd_comgr_hotswap_transpile_result_get_info(res, 8, &v) == INVALID, "info 8");
   CHECK(amd_comgr_hotswap_transpile_result_get_info(res, I_DOUBLED_DISPATCH_FACTOR, &v) == AMD_COMGR_STATUS_SUCCESS && v == 1, "info 7");
   size_t sz = 0;
