@@ -41,9 +41,12 @@ pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."))
 }
 
-/// `<dir>/<name>`, else `<dir>/deps/<name>` (cargo leaves a dependency's cdylib in deps/).
+/// The newer of `<dir>/<name>` and `<dir>/deps/<name>`: `cargo build` leaves the library in both
+/// (the same file), a test build only in deps/ (a dependency's cdylib, or a lib target built for
+/// its tests), where an older `cargo build`'s copy may still sit one level up.
 fn in_profile(dir: &Path, name: &str) -> Option<PathBuf> {
-    [dir.join(name), dir.join("deps").join(name)].into_iter().find(|p| p.is_file())
+    let modified = |p: &PathBuf| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    [dir.join(name), dir.join("deps").join(name)].into_iter().filter(|p| p.is_file()).max_by_key(modified)
 }
 
 /// Finds the artifacts in a cargo profile directory (`target/release`, `target/debug`).

@@ -9,9 +9,10 @@
 //!   (`version == 2`), and the result object API;
 //! - `amd_comgr_get_cache_identifier` and `amd_comgr_get_version`.
 //!
-//! The versioned entry points are Rust functions exported under `hotswap_comgr_impl_<name>`;
-//! build.rs links a small object into the cdylib that defines `<name>@@amd_comgr_3.x` as a jump to
-//! each, so `dlsym` and `dlvsym` find them under COMGR's names and symbol versions.
+//! Every COMGR entry point (here and in lib.rs) is a Rust function exported under
+//! `hotswap_comgr_impl_<name>`; build.rs links a small object into the cdylib that defines
+//! `<name>@@<version>` as a jump to each ([`VERSIONED`]), so `dlsym`, `dlvsym` and programs
+//! linked against COMGR's symbol versions find them under COMGR's names.
 
 use crate::handles::DataObject;
 use crate::transpile::{self, Family, Report, Request};
@@ -556,7 +557,7 @@ pub unsafe extern "C" fn amd_comgr_get_cache_identifier(id: *mut *const c_char) 
 }
 
 /// The COMGR interface version this library answers as ([`COMGR_VERSION`]).
-#[no_mangle]
+#[export_name = "hotswap_comgr_impl_amd_comgr_get_version"]
 pub unsafe extern "C" fn amd_comgr_get_version(major: *mut usize, minor: *mut usize) -> amd_comgr_status_t {
     guard("amd_comgr_get_version", || {
         if major.is_null() || minor.is_null() {

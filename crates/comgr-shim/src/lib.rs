@@ -1,7 +1,9 @@
-//! hotswap-comgr: a COMGR-compatible shim, `libhotswap_comgr.so` (SONAME `libhotswap_comgr.so.0`),
-//! exporting the `amd_comgr_*` entry points a HotSwap-enabled ROCR resolves with dlsym. Status
-//! codes, data kinds and the handle struct are COMGR's (amd_comgr.h); the translation is
-//! hotswap-xlate's. See README.md for what is and is not provided.
+//! hotswap-comgr: a COMGR drop-in. The cdylib `libhotswap_comgr.so` carries the SONAME
+//! `libamd_comgr.so.3` and is installed under that name (`cargo xtask install`), where
+//! HotSwap-patched ROCR runtimes load it as COMGR. It exports COMGR's data-object API (this file)
+//! and the HotSwap entry points of official COMGR and its forks, with their layouts, statuses and
+//! symbol versions ([`abi`]); the translation is hotswap-xlate's ([`transpile`]). See README.md
+//! for what is and is not provided.
 //!
 //! Every entry point catches panics (a panic is `AMD_COMGR_STATUS_ERROR`), checks every pointer and
 //! handle (a bad one is `AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT`), and is safe to call from many
@@ -73,7 +75,19 @@ pub fn live_objects() -> (usize, usize) {
 /// The process environment, read once at first use (a runtime sets it before loading code).
 pub fn process_env() -> &'static Env {
     static ENV: OnceLock<Env> = OnceLock::new();
-    ENV.get_or_init(Env::from_process)
+    ENV.get_or_init(|| env_from(|k| std::env::var(k).ok()))
+}
+
+/// The environment as the runtimes that read it themselves (R1, R2: family A) spell a flag that
+/// is off: besides the project's empty, `0`, `false`, `no`, `off`, also `n` and `f` (any case).
+/// Only the on/off variables are read this way.
+pub fn env_from(lookup: impl Fn(&str) -> Option<String>) -> Env {
+    use hx_cache::env::{CACHE_DISABLE, CACHE_READONLY, DISABLE, STRICT};
+    Env::from_lookup(|k| {
+        let v = lookup(k)?;
+        let flag = [DISABLE, STRICT, CACHE_DISABLE, CACHE_READONLY].contains(&k);
+        Some(if flag && matches!(v.trim().to_ascii_lowercase().as_str(), "n" | "f") { "0".to_string() } else { v })
+    })
 }
 
 thread_local! {
@@ -133,7 +147,7 @@ pub(crate) unsafe fn copy_string(s: &str, size: *mut usize, out: *mut c_char) {
 // ================================ data objects ================================
 
 /// Creates a data object of `kind` with no bytes.
-#[no_mangle]
+#[export_name = "hotswap_comgr_impl_amd_comgr_create_data"]
 pub unsafe extern "C" fn amd_comgr_create_data(kind: u32, data: *mut amd_comgr_data_t) -> amd_comgr_status_t {
     guard("amd_comgr_create_data", || {
         if data.is_null() {
@@ -149,7 +163,7 @@ pub unsafe extern "C" fn amd_comgr_create_data(kind: u32, data: *mut amd_comgr_d
 }
 
 /// Releases a data object; its handle is invalid afterwards.
-#[no_mangle]
+#[export_name = "hotswap_comgr_impl_amd_comgr_release_data"]
 pub unsafe extern "C" fn amd_comgr_release_data(data: amd_comgr_data_t) -> amd_comgr_status_t {
     guard("amd_comgr_release_data", || match DATA.remove(data.handle) {
         Some(_) => AMD_COMGR_STATUS_SUCCESS,
@@ -162,7 +176,7 @@ pub(crate) fn data_object(data: amd_comgr_data_t, f: &str) -> Result<std::sync::
 }
 
 /// Gets the kind of a data object.
-#[no_mangle]
+#[export_name = "hotswap_comgr_impl_amd_comgr_get_data_kind"]
 pub unsafe extern "C" fn amd_comgr_get_data_kind(data: amd_comgr_data_t, kind: *mut u32) -> amd_comgr_status_t {
     guard("amd_comgr_get_data_kind", || {
         let d = match data_object(data, "amd_comgr_get_data_kind") {
@@ -178,7 +192,7 @@ pub unsafe extern "C" fn amd_comgr_get_data_kind(data: amd_comgr_data_t, kind: *
 }
 
 /// Replaces the bytes of a data object with a copy of `size` bytes at `bytes`.
-#[no_mangle]
+#[export_name = "hotswap_comgr_impl_amd_comgr_set_data"]
 pub unsafe extern "C" fn amd_comgr_set_data(
     data: amd_comgr_data_t,
     size: usize,
@@ -207,7 +221,7 @@ pub unsafe extern "C" fn amd_comgr_set_data(
 
 /// `bytes` NULL: sets `*size` to the data size. Otherwise copies the first `min(*size, data size)`
 /// bytes into `bytes`.
-#[no_mangle]
+#[export_name = "hotswap_comgr_impl_amd_comgr_get_data"]
 pub unsafe extern "C" fn amd_comgr_get_data(
     data: amd_comgr_data_t,
     size: *mut usize,
@@ -233,7 +247,7 @@ pub unsafe extern "C" fn amd_comgr_get_data(
 }
 
 /// Sets the name of a data object (NULL: the empty name).
-#[no_mangle]
+#[export_name = "hotswap_comgr_impl_amd_comgr_set_data_name"]
 pub unsafe extern "C" fn amd_comgr_set_data_name(data: amd_comgr_data_t, name: *const c_char) -> amd_comgr_status_t {
     guard("amd_comgr_set_data_name", || {
         let d = match data_object(data, "amd_comgr_set_data_name") {
@@ -254,7 +268,7 @@ pub unsafe extern "C" fn amd_comgr_set_data_name(data: amd_comgr_data_t, name: *
 }
 
 /// Gets the name of a data object (size with the NUL, then the bytes).
-#[no_mangle]
+#[export_name = "hotswap_comgr_impl_amd_comgr_get_data_name"]
 pub unsafe extern "C" fn amd_comgr_get_data_name(
     data: amd_comgr_data_t,
     size: *mut usize,
@@ -276,7 +290,7 @@ pub unsafe extern "C" fn amd_comgr_get_data_name(
 
 /// The ISA name (target ID with triple) of a code object held by an executable or relocatable
 /// data object, e.g. `amdgcn-amd-amdhsa--gfx942`. Same size protocol as amd_comgr_get_data_name.
-#[no_mangle]
+#[export_name = "hotswap_comgr_impl_amd_comgr_get_data_isa_name"]
 pub unsafe extern "C" fn amd_comgr_get_data_isa_name(
     data: amd_comgr_data_t,
     size: *mut usize,
@@ -304,7 +318,7 @@ pub unsafe extern "C" fn amd_comgr_get_data_isa_name(
 }
 
 /// A description of a status code.
-#[no_mangle]
+#[export_name = "hotswap_comgr_impl_amd_comgr_status_string"]
 pub unsafe extern "C" fn amd_comgr_status_string(status: u32, status_string: *mut *const c_char) -> amd_comgr_status_t {
     guard("amd_comgr_status_string", || {
         if status_string.is_null() {

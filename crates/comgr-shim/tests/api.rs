@@ -392,3 +392,22 @@ fn cache_skip_list_bypasses_the_cache() {
     assert_ne!(r.write, WriteStatus::Success, "read-only");
     assert!(!dir.exists(), "read-only mode writes nothing");
 }
+
+#[test]
+fn flags_read_as_the_official_runtime_reads_them() {
+    let get = |pairs: &'static [(&'static str, &'static str)]| {
+        hotswap_comgr::env_from(move |k| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string()))
+    };
+    for off in ["n", "F", "0", "off", "no", "false", ""] {
+        let pairs: &'static [(&str, &str)] = Box::leak(Box::new([("HSA_HOTSWAP_DISABLE", off), ("HSA_HOTSWAP_CACHE_DISABLE", off)]));
+        let e = get(pairs);
+        assert!(!e.disable && !e.cache_disable, "{off:?} is off");
+    }
+    for on in ["1", "y", "yes", "on", "true"] {
+        let pairs: &'static [(&str, &str)] = Box::leak(Box::new([("HSA_HOTSWAP_DISABLE", on)]));
+        assert!(get(pairs).disable, "{on:?} is on");
+    }
+    // Not a flag: a cache directory named `f` stays `f`.
+    let e = get(&[("HSA_HOTSWAP_CACHE_DIR", "f")]);
+    assert_eq!(e.cache_dir, Some(PathBuf::from("f")));
+}

@@ -72,6 +72,18 @@ fn tree() -> &'static Tree {
                 "-lamd_comgr".into(),
             ],
         );
+        // Linked against the tree, the program requires COMGR's symbol versions, as one linked
+        // against the real COMGR does.
+        let bytes = std::fs::read(&linked_exe).unwrap();
+        let elf = goblin::elf::Elf::parse(&bytes).unwrap();
+        let mut required = Vec::new();
+        for need in elf.verneed.as_ref().unwrap().iter() {
+            if elf.dynstrtab.get_at(need.vn_file) == Some("libamd_comgr.so.3") {
+                required.extend(need.iter().filter_map(|a| elf.dynstrtab.get_at(a.vna_name)).map(str::to_string));
+            }
+        }
+        required.sort();
+        assert_eq!(required, ["amd_comgr_1.8", "amd_comgr_2.0", "amd_comgr_3.2"], "versions runtime_linked requires");
         Tree { prefix, dlopen_exe, linked_exe }
     })
 }

@@ -187,6 +187,12 @@ static int upstream(const char *in, size_t n, const char *agent) {
                      "amd_comgr_hotswap_transpile_with_options_v2", "amd_comgr_destroy_hotswap_transpile_result",
                      "amd_comgr_hotswap_transpile_result_get_info", "amd_comgr_hotswap_transpile_result_get_string"};
   for (size_t i = 0; i < sizeof b / sizeof *b; i++) CHECK(dlvsym(lib, b[i], "amd_comgr_3.2") != NULL, "%s@amd_comgr_3.2", b[i]);
+  const char *v18[] = {"amd_comgr_create_data", "amd_comgr_release_data", "amd_comgr_set_data", "amd_comgr_get_data",
+                       "amd_comgr_get_data_kind", "amd_comgr_set_data_name", "amd_comgr_get_data_name",
+                       "amd_comgr_status_string", "amd_comgr_get_version"};
+  for (size_t i = 0; i < sizeof v18 / sizeof *v18; i++) CHECK(dlvsym(lib, v18[i], "amd_comgr_1.8") != NULL, "%s@amd_comgr_1.8", v18[i]);
+  CHECK(dlvsym(lib, "amd_comgr_get_data_isa_name", "amd_comgr_2.0") == (void *)get_isa, "get_data_isa_name@amd_comgr_2.0");
+  CHECK(dlvsym(lib, "amd_comgr_hotswap_rewrite", "amd_comgr_3.4") == NULL, "rewrite is not in 3.4");
   amd_comgr_status_t (*version)(size_t *, size_t *);
   *(void **)&version = sym("amd_comgr_get_version", true);
   size_t major = 0, minor = 0;
