@@ -296,3 +296,46 @@ pub fn run(prefix: &Path, profile_dir: Option<&Path>) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// This test binary is an ELF with a RUNPATH (xtask's build script gives it the toolchain's).
+    fn own_image() -> Vec<u8> {
+        std::fs::read(std::env::current_exe().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn runpath_is_rewritten_in_place_and_nothing_else_changes() {
+        let before = own_image();
+        let old = goblin::elf::Elf::parse(&before).unwrap();
+        assert!(!old.runpaths.is_empty(), "the test binary has no RUNPATH to rewrite");
+        let mut after = before.clone();
+        set_runpath(&mut after, "$ORIGIN/../lib").unwrap();
+        assert_eq!(after.len(), before.len());
+        let new = goblin::elf::Elf::parse(&after).unwrap();
+        assert_eq!(new.runpaths, ["$ORIGIN/../lib"]);
+        assert_eq!(new.libraries, old.libraries);
+        let names = |e: &goblin::elf::Elf| -> Vec<String> {
+            e.dynsyms.iter().map(|s| e.dynstrtab.get_at(s.st_name).unwrap_or("?").to_string()).collect()
+        };
+        assert_eq!(names(&new), names(&old));
+        // Only bytes of the old string changed.
+        let changed: Vec<usize> = (0..before.len()).filter(|&i| before[i] != after[i]).collect();
+        let span = changed.last().unwrap() - changed.first().unwrap() + 1;
+        assert!(span <= old.runpaths.join(":").len(), "{span} bytes apart");
+    }
+
+    #[test]
+    fn runpath_rewrite_refuses_what_it_cannot_do() {
+        let mut image = own_image();
+        let long = "x".repeat(4096);
+        let e = set_runpath(&mut image, &long).unwrap_err().to_string();
+        assert!(e.contains("longer than the old"), "{e}");
+        assert_eq!(image, own_image(), "a refused rewrite changed bytes");
+        let mut garbage = vec![0x7fu8, b'E', b'L', b'F', 2, 1, 1, 0, 0, 0];
+        assert!(set_runpath(&mut garbage, "$ORIGIN").is_err());
+        assert!(set_runpath(&mut [], "$ORIGIN").is_err());
+    }
+}
