@@ -242,15 +242,18 @@ struct TranspileFields {
     flags: u64,
     /// (kernel_name, opt_level), when the layout has them.
     tail: Option<(*const c_char, u32)>,
+    /// The v2 layout: `kernel_name` counts only with USE_KERNEL_NAME.
+    v2: bool,
 }
 
 /// The request and environment of a family B call. No options: no cache, and the environment is
 /// not read. Options: the cache is the options' alone; the rest of HSA_HOTSWAP_* applies.
-unsafe fn family_b(fields: Option<TranspileFields>, v2: bool) -> Result<(Request, Env), String> {
+unsafe fn family_b(fields: Option<TranspileFields>) -> Result<(Request, Env), String> {
     let mut req = Request { family: Family::Transpile, ..Request::default() };
     let Some(o) = fields else {
         return Ok((req, Env::default()));
     };
+    let v2 = o.v2;
     let opt_str = |p: *const c_char, what: &str| -> Result<Option<String>, String> {
         if p.is_null() {
             return Ok(None);
@@ -313,6 +316,7 @@ unsafe fn v1_fields(o: *const amd_comgr_hotswap_transpile_options_t) -> Result<O
         hotswap_rules_path: ptr_at(24),
         flags: unsafe { std::ptr::read_unaligned(base.add(32) as *const u64) },
         tail,
+        v2: false,
     }))
 }
 
@@ -331,6 +335,7 @@ unsafe fn v2_fields(o: *const amd_comgr_hotswap_transpile_options_v2_t) -> Resul
         hotswap_rules_path: o.hotswap_rules_path,
         flags: o.flags,
         tail: Some((o.kernel_name, o.opt_level)),
+        v2: true,
     }))
 }
 
@@ -342,7 +347,6 @@ unsafe fn transpile_call(
     source_isa_name: *const c_char,
     target_isa_name: *const c_char,
     fields: impl FnOnce() -> Result<Option<TranspileFields>, String>,
-    v2: bool,
     output: *mut amd_comgr_data_t,
     result: *mut amd_comgr_hotswap_transpile_result_t,
 ) -> amd_comgr_status_t {
@@ -350,7 +354,7 @@ unsafe fn transpile_call(
         Ok(c) => c,
         Err(s) => return s,
     };
-    let (req, env) = match fields().and_then(|o| unsafe { family_b(o, v2) }) {
+    let (req, env) = match fields().and_then(|o| unsafe { family_b(o) }) {
         Ok(x) => x,
         Err(e) => return invalid(format!("{f}: {e}")),
     };
@@ -373,7 +377,7 @@ pub unsafe extern "C" fn amd_comgr_hotswap_transpile(
 ) -> amd_comgr_status_t {
     const F: &str = "amd_comgr_hotswap_transpile";
     guard(F, || unsafe {
-        transpile_call(F, input, source_isa_name, target_isa_name, || Ok(None), false, output, std::ptr::null_mut())
+        transpile_call(F, input, source_isa_name, target_isa_name, || Ok(None), output, std::ptr::null_mut())
     })
 }
 
@@ -389,7 +393,7 @@ pub unsafe extern "C" fn amd_comgr_hotswap_transpile_with_options(
 ) -> amd_comgr_status_t {
     const F: &str = "amd_comgr_hotswap_transpile_with_options";
     guard(F, || unsafe {
-        transpile_call(F, input, source_isa_name, target_isa_name, || v1_fields(options), false, output, result)
+        transpile_call(F, input, source_isa_name, target_isa_name, || v1_fields(options), output, result)
     })
 }
 
@@ -405,7 +409,7 @@ pub unsafe extern "C" fn amd_comgr_hotswap_transpile_with_options_v2(
 ) -> amd_comgr_status_t {
     const F: &str = "amd_comgr_hotswap_transpile_with_options_v2";
     guard(F, || unsafe {
-        transpile_call(F, input, source_isa_name, target_isa_name, || v2_fields(options), true, output, result)
+        transpile_call(F, input, source_isa_name, target_isa_name, || v2_fields(options), output, result)
     })
 }
 
