@@ -372,3 +372,27 @@ fn upstream_cases_family_b() {
     play(&t.linked_exe, &args, &[("HSA_HOTSWAP_CACHE_DIR", env_cache.to_str().unwrap())], false);
     assert!(!env_cache.exists(), "a call without options used the environment's cache");
 }
+
+/// The README's Python example, as written there: against the installed libamd_comgr.so.3.
+#[test]
+fn python_example_runs_against_the_installed_library() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("python3 not found: the example is not run");
+        return;
+    }
+    let t = tree();
+    let dir = scratch("python");
+    let input = corpus("gfx1250/saxpy.hsaco");
+    let out = dir.join("out.hsaco");
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/comgr_ctypes.py");
+    let mut cmd = Command::new("python3");
+    cmd.arg(script).arg(t.prefix.join("lib/libamd_comgr.so.3")).arg(&input).arg(&out);
+    for v in hx_cache::env::ALL {
+        cmd.env_remove(v);
+    }
+    cmd.env_remove("LD_LIBRARY_PATH").env("HSA_HOTSWAP_CACHE_DIR", dir.join("cache"));
+    let o = cmd.output().unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success() && stdout.contains("status 0\n"), "{stdout}\n{}", String::from_utf8_lossy(&o.stderr));
+    assert_verified(&input, &out, "gfx942");
+}
