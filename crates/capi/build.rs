@@ -1,5 +1,8 @@
 // The cdylib loads the toolchain's libLLVM at run time: give it the rpath (hx-llvm exports the
-// directory through its `links` metadata), and give it a SONAME. Also renders an uninstalled
+// directory through its `links` metadata), and give it a SONAME, libhotswap_capi.so.0, with a
+// file of that name beside the build output (a symlink to libhotswap_capi.so) so that a program
+// linked against the build output runs (`cargo xtask install` lays out the same links, with the
+// real file named by the full version, and rewrites the rpath to $ORIGIN). Also renders an uninstalled
 // pkg-config file, <target>/<profile>/pkgconfig/hotswap-capi.pc, whose libdir is the build output
 // directory and includedir this crate's include/ (an install step renders the same template with
 // its own prefix).
@@ -33,6 +36,10 @@ fn main() {
         &manifest.join("include"),
         &std::env::var("CARGO_PKG_VERSION").unwrap(),
     );
+    let link = profile_dir.join("libhotswap_capi.so.0");
+    if std::fs::symlink_metadata(&link).is_err() {
+        let _ = std::os::unix::fs::symlink("libhotswap_capi.so", &link);
+    }
     let dir = profile_dir.join("pkgconfig");
     if std::fs::create_dir_all(&dir).is_ok() {
         let _ = std::fs::write(dir.join("hotswap-capi.pc"), pc);

@@ -3,8 +3,10 @@
 //! - [`corpus`]: compile every corpus kernel for gfx1250, gfx942 and gfx950 in-process and link
 //!   each with rust-lld (the test-time reference linker, never a dependency of the product).
 //! - [`triton`]: build corpus/triton with Triton 3.9 (a Python venv with the pinned versions).
+//! - [`install`]: `cargo xtask install --prefix DIR`, the installed tree a ROCR picks up as COMGR.
 //! - [`bench`]: run the benchmarks (crate hx-benches) and write BENCHMARKS.md.
 
 pub mod bench;
 pub mod corpus;
 pub mod triton;
+pub mod install;

@@ -21,7 +21,11 @@ const USAGE: &str = "usage: cargo xtask <command>
                      compile one LLVM IR file for gfx1250|gfx942|gfx950 and link it to OUT
   bench [--quick] [--out FILE]
                      run the benchmarks (crate hx-benches, release) and write BENCHMARKS.md
-                     with machine, date, commit and command (--quick: one run of each, to check)";
+                     with machine, date, commit and command (--quick: one run of each, to check)
+  install --prefix DIR [--from PROFILE_DIR]
+                     build (release) and install libamd_comgr.so.3, libhotswap_capi, libLLVM,
+                     hotswap-xlate, headers, pkg-config and share/hotswap/env.sh under DIR
+                     (--from: install what is already built there, build nothing)";
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -53,6 +57,11 @@ fn main() -> Result<()> {
             let quick = args.iter().any(|a| a == "--quick");
             let out = args.iter().position(|a| a == "--out").and_then(|i| args.get(i + 1)).map(std::path::PathBuf::from);
             xtask::bench::run(quick, out.as_deref())
+        }
+        Some("install") => {
+            let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).map(std::path::PathBuf::from);
+            let prefix = value("--prefix").ok_or_else(|| anyhow::anyhow!("install needs --prefix DIR"))?;
+            xtask::install::run(&prefix, value("--from").as_deref())
         }
         Some("tables") => {
             let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/isa/src/tables");

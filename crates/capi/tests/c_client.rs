@@ -51,7 +51,10 @@ fn pkg_config_file_is_rendered() {
     let pc = profile_dir().join("pkgconfig/hotswap-capi.pc");
     let text = std::fs::read_to_string(&pc).unwrap_or_else(|e| panic!("{}: {e}", pc.display()));
     assert!(text.contains(&format!("Version: {}", env!("CARGO_PKG_VERSION"))), "{text}");
-    assert!(text.contains("Libs: -L${libdir} -lhotswap_capi"), "{text}");
+    assert!(text.contains("Libs: -L${libdir} -Wl,-rpath,${libdir} -lhotswap_capi"), "{text}");
+    // The SONAME names a file beside the build output, so a program linked with these flags runs.
+    let so0 = profile_dir().join("libhotswap_capi.so.0");
+    assert_eq!(std::fs::read_link(&so0).ok(), Some(PathBuf::from("libhotswap_capi.so")), "{}", so0.display());
     assert!(!text.contains('@'), "unrendered placeholder: {text}");
     if Command::new("pkg-config").arg("--version").output().is_ok() {
         let out = Command::new("pkg-config")

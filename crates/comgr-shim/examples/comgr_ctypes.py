@@ -1,6 +1,6 @@
 """Translate a gfx1250 code object for gfx942 through the COMGR shim, as a runtime loader would.
 
-usage: python3 comgr_ctypes.py <libhotswap_comgr.so> <in.hsaco> [out.hsaco]
+usage: python3 comgr_ctypes.py <libamd_comgr.so.3> <in.hsaco> [out.hsaco]
 """
 import ctypes
 import sys

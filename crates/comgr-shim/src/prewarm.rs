@@ -25,7 +25,7 @@ extern "C" fn at_load() {
     let _ = std::panic::catch_unwind(|| {
         // Read apart from `process_env()`, which a runtime may still be setting up: that one is
         // read at the first HotSwap call.
-        let env = hx_cache::env::Env::from_process();
+        let env = crate::env_from(|k| std::env::var(k).ok());
         if let (Some(target), false) = (env.prewarm, env.disable) {
             start(target, env.verbose);
         }

@@ -1,5 +1,6 @@
-//! The work behind `amd_comgr_hotswap_rewrite` and `amd_comgr_hotswap_transpile_with_options`,
-//! in plain Rust with the environment passed in (tests give explicit maps).
+//! The work behind the HotSwap entry points (family A: `amd_comgr_hotswap_rewrite*`, family B:
+//! `amd_comgr_hotswap_transpile*`), in plain Rust with the environment passed in (tests give
+//! explicit maps). The two families differ in a few statuses (see [`Family`]).
 
 use crate::isa::IsaName;
 use hx_cache::env::Env;
@@ -40,9 +41,33 @@ pub enum WriteStatus {
     Failed = 2,
 }
 
-/// Caller options (from `amd_comgr_hotswap_transpile_options_t`, or none for the rewrite entry).
+/// Which entry point family a call came through. They answer a few cases differently, as the
+/// COMGR versions that define them do:
+///
+/// | case | `Rewrite` (official COMGR) | `Transpile` (the forks) |
+/// |---|---|---|
+/// | bytes that are not a code object | INVALID_ARGUMENT | ERROR, with a result |
+/// | object processor differs from `source_isa_name` | ERROR | accepted: the object decides |
+/// | source processor equals target processor | SUCCESS, a byte-identical copy | ERROR (unsupported target) |
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Family {
+    #[default]
+    Rewrite,
+    Transpile,
+}
+
+/// Caller options (from the options structs, or none for the rewrite entry).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Request {
+    pub family: Family,
+    /// Some(name): translate only this kernel (v2 `USE_KERNEL_NAME`, or the 56-byte v1 revision's
+    /// `kernel_name`); the output holds that kernel alone and is cached apart.
+    pub kernel: Option<String>,
+    /// Some(level): the LLVM optimisation level (`USE_OPT_LEVEL`); None: the default, -O2.
+    pub opt_level: Option<hotswap::OptLevel>,
+    /// The caller's `hotswap_rules_path`: accepted and made part of the cache key (hotswap-xlate
+    /// has no rules to apply).
+    pub rules_path: Option<String>,
     /// Some(dir): overrides the environment's cache directory.
     pub cache_directory: Option<PathBuf>,
     pub cache_disable: bool,
@@ -73,6 +98,8 @@ pub struct Report {
     /// The full message (for a failure: why; for a success: what was done).
     pub message: String,
     pub timing_json: String,
+    /// The kernel a per-kernel call translated ("" for a whole object).
+    pub kernel_name: String,
 }
 
 impl Report {
@@ -94,6 +121,7 @@ impl Report {
             fail_reason: String::new(),
             message: String::new(),
             timing_json: String::new(),
+            kernel_name: String::new(),
         }
     }
 
@@ -126,13 +154,29 @@ fn fail_reason_of(e: &hotswap::Error) -> &'static str {
 /// Cache key of one translation: input, source and target ISA names as resolved, every option
 /// ([`hotswap::Options::key_fields`]) and the project version.
 pub fn cache_key(input: &[u8], source: &IsaName, target: &IsaName, options: &hotswap::Options) -> hx_cache::Key {
+    cache_key_with(input, source, target, options, &[])
+}
+
+/// [`cache_key`] with more fields after the options (the caller's rules path, the kernel of a
+/// per-kernel call).
+pub fn cache_key_with(
+    input: &[u8],
+    source: &IsaName,
+    target: &IsaName,
+    options: &hotswap::Options,
+    extra: &[(&str, &str)],
+) -> hx_cache::Key {
     let key = hx_cache::KeyBuilder::new("hotswap-xlate/comgr-shim")
         .field("version", env!("CARGO_PKG_VERSION"))
         .field("translator", hotswap::TRANSLATOR_ID)
         .field("input", input)
         .field("source_isa", source.full())
         .field("target_isa", target.full());
-    options.key_fields(key).finish()
+    let mut key = options.key_fields(key);
+    for (name, value) in extra {
+        key = key.field(name, value);
+    }
+    key.finish()
 }
 
 /// Checks translator output (fresh or cached) against the requested target.
@@ -199,14 +243,50 @@ fn run(input: &[u8], source_isa: &str, target_isa: &str, req: &Request, env: &En
     let mut r = r;
     r.source_gfx = source.processor.clone();
     r.target_gfx = target.processor.clone();
+    let pair = format!("{} -> {}", source.full(), target.full());
+    let co = match hotswap::codeobj::CodeObject::parse(input) {
+        Ok(co) => co,
+        Err(e) => {
+            let m = format!("input is not a code object: {e}");
+            return match req.family {
+                Family::Rewrite => invalid(r, m),
+                Family::Transpile => r.fail(AMD_COMGR_STATUS_ERROR, "not_code_object", m),
+            };
+        }
+    };
+    let object_processor = co.processor().unwrap_or("").to_string();
     let want = &env.source_target;
-    if source.processor != want.processor || want.wave_size != 32 {
-        return invalid(
-            r,
+    match req.family {
+        Family::Rewrite => {
+            if object_processor != source.processor {
+                return r.fail(
+                    AMD_COMGR_STATUS_ERROR,
+                    "source_mismatch",
+                    format!("source_isa_name is {} but the code object is for {}", source.full(), co.target_id()),
+                );
+            }
+            if target.processor == source.processor {
+                // A supported pair with nothing to do: the bytes as they are.
+                r.status = AMD_COMGR_STATUS_SUCCESS;
+                r.success = true;
+                r.kernels_total = co.kernels.len() as i64;
+                r.message = format!("{pair}: same processor, nothing to translate; the input is returned as is");
+                r.output = Some(input.to_vec());
+                return r;
+            }
+        }
+        Family::Transpile => {
+            // The object, not source_isa_name, says what the source is.
+            r.source_gfx = object_processor.clone();
+        }
+    }
+    if object_processor != want.processor || want.wave_size != 32 {
+        return r.fail(
+            AMD_COMGR_STATUS_ERROR,
+            "unsupported_source",
             format!(
-                "unsupported ISA pair {} -> {}: HotSwap translates from {}:{} (HSA_HOTSWAP_SOURCE_TARGET) and wave32 only",
-                source.full(),
-                target.full(),
+                "unsupported ISA pair {pair}: the code object is for {}; HotSwap translates from {}:{} (HSA_HOTSWAP_SOURCE_TARGET) and wave32 only",
+                co.target_id(),
                 want.processor,
                 want.wave_size
             ),
@@ -215,35 +295,48 @@ fn run(input: &[u8], source_isa: &str, target_isa: &str, req: &Request, env: &En
     let gpu = match target.gpu_target() {
         Some(g) => g,
         None => {
-            return invalid(
-                r,
-                format!(
-                    "unsupported ISA pair {} -> {}: the target must be gfx942 or gfx950",
-                    source.full(),
-                    target.full()
-                ),
+            return r.fail(
+                AMD_COMGR_STATUS_ERROR,
+                "unsupported_target",
+                format!("unsupported ISA pair {pair}: the target must be gfx942 or gfx950"),
             )
         }
     };
-    let co = match hotswap::codeobj::CodeObject::parse(input) {
-        Ok(co) => co,
-        Err(e) => return invalid(r, format!("input is not a code object: {e}")),
-    };
-    if co.processor() != Some(source.processor.as_str()) {
-        return invalid(
-            r,
-            format!("source_isa_name is {} but the code object is for {}", source.full(), co.target_id()),
-        );
-    }
     r.kernels_total = co.kernels.len() as i64;
     let kernel_names: Vec<String> = co.kernels.iter().map(|k| k.name.clone()).collect();
     drop(co);
 
+    // A per-kernel call leaves every other kernel out (`Options::skip_kernels`).
+    let mut skip_kernels = Vec::new();
+    let mut translated: Vec<String> = kernel_names.clone();
+    if let Some(k) = &req.kernel {
+        let k = k.strip_suffix(".kd").unwrap_or(k);
+        if !kernel_names.iter().any(|n| n == k) {
+            return r.fail(
+                AMD_COMGR_STATUS_ERROR,
+                "kernel_not_found",
+                format!("kernel `{k}` is not in the code object (it holds: {})", kernel_names.join(", ")),
+            );
+        }
+        r.kernel_name = k.to_string();
+        skip_kernels = kernel_names.iter().filter(|n| *n != k).cloned().collect();
+        translated = vec![k.to_string()];
+    }
+
     let options = hotswap::Options {
         target: gpu,
         strict: req.strict || env.strict.unwrap_or(hotswap::Options::default().strict),
+        opt_level: req.opt_level.unwrap_or(hotswap::Options::default().opt_level),
+        skip_kernels,
         ..hotswap::Options::default()
     };
+    let mut extra: Vec<(&str, &str)> = Vec::new();
+    if let Some(p) = &req.rules_path {
+        extra.push(("rules_path", p));
+    }
+    if !r.kernel_name.is_empty() {
+        extra.push(("kernel", &r.kernel_name));
+    }
 
     let translate = || {
         TRANSLATOR_CALLS.fetch_add(1, Ordering::SeqCst);
@@ -253,7 +346,7 @@ fn run(input: &[u8], source_isa: &str, target_isa: &str, req: &Request, env: &En
     // The cache: where, whether, how.
     let dir = req.cache_directory.clone().or_else(|| env.cache_dir.clone());
     let skip = req.cache_skip_kernels.as_ref().unwrap_or(&env.cache_skip_kernels);
-    let skipped = kernel_names.iter().find(|k| skip.contains(k));
+    let skipped = translated.iter().find(|k| skip.contains(k));
     let cache = match (&dir, req.cache_disable || env.cache_disable, skipped) {
         (_, true, _) => {
             r.cache_detail = "cache disabled".into();
@@ -277,7 +370,7 @@ fn run(input: &[u8], source_isa: &str, target_isa: &str, req: &Request, env: &En
     let result = match &cache {
         None => translate().map(|b| (b, None)),
         Some(c) => {
-            let key = cache_key(input, &source, &target, &options);
+            let key = cache_key_with(input, &source, &target, &options, &extra);
             r.cache_key = key.hex();
             // A hit must pass the same output check as a fresh translation; a corrupt entry
             // (removed by the lookup) or a rejected one is reported as Invalid, then rebuilt.
@@ -342,12 +435,11 @@ fn run(input: &[u8], source_isa: &str, target_isa: &str, req: &Request, env: &En
     }
     r.status = AMD_COMGR_STATUS_SUCCESS;
     r.success = true;
-    r.kernels_translated = r.kernels_total;
+    r.kernels_translated = translated.len() as i64;
     r.message = format!(
-        "{} -> {}: {} kernel(s), {} bytes{}",
-        source.full(),
-        target.full(),
-        r.kernels_total,
+        "{pair}: {} kernel(s){}, {} bytes{}",
+        r.kernels_translated,
+        if r.kernel_name.is_empty() { String::new() } else { format!(" ({})", r.kernel_name) },
         bytes.len(),
         if r.cache_hit { " (cache hit)" } else { "" }
     );

@@ -109,11 +109,13 @@ fn rewrite_reports_the_facade_error_and_leaves_output_alone() {
     let d = new_data(AMD_COMGR_DATA_KIND_EXECUTABLE, &input);
     // Options with the cache disabled, so nothing is written under the real HOME.
     let opts = amd_comgr_hotswap_transpile_options_t {
-        size: std::mem::size_of::<amd_comgr_hotswap_transpile_options_t>(),
-        flags: AMD_COMGR_HOTSWAP_TRANSPILE_OPTIONS_CACHE_DISABLE,
+        size: TRANSPILE_OPTIONS_V1_SIZE,
         cache_directory: std::ptr::null(),
         cache_skip_kernels: std::ptr::null(),
         hotswap_rules_path: std::ptr::null(),
+        flags: AMD_COMGR_HOTSWAP_TRANSPILE_OPTIONS_CACHE_DISABLE,
+        kernel_name: std::ptr::null(),
+        opt_level: 0,
     };
     let (src, tgt) = (CString::new(SRC).unwrap(), CString::new(TGT).unwrap());
     let mut out = amd_comgr_data_t { handle: 0x1234 };
@@ -182,42 +184,104 @@ fn rewrite_reports_the_facade_error_and_leaves_output_alone() {
 }
 
 #[test]
-fn rules_files_and_unknown_flags_are_refused() {
+fn options_that_cannot_be_are_invalid_arguments_without_a_result() {
+    // Checked before any translation: each is INVALID_ARGUMENT naming the field, no result
+    // object is made and the output is untouched.
     let d = new_data(AMD_COMGR_DATA_KIND_EXECUTABLE, &corpus("gfx1250/saxpy.hsaco"));
-    let (src, tgt, rules) = (CString::new(SRC).unwrap(), CString::new(TGT).unwrap(), CString::new("/x.json").unwrap());
-    let mut opts = amd_comgr_hotswap_transpile_options_t {
-        size: std::mem::size_of::<amd_comgr_hotswap_transpile_options_t>(),
-        flags: 0,
+    let (src, tgt) = (CString::new(SRC).unwrap(), CString::new(TGT).unwrap());
+    let v1 = |size: usize, flags: u64, opt_level: u32| amd_comgr_hotswap_transpile_options_t {
+        size,
         cache_directory: std::ptr::null(),
         cache_skip_kernels: std::ptr::null(),
-        hotswap_rules_path: rules.as_ptr(),
+        hotswap_rules_path: std::ptr::null(),
+        flags,
+        kernel_name: std::ptr::null(),
+        opt_level,
     };
-    let mut out = amd_comgr_data_t::default();
+    let v2 = |version: u32, flags: u64, kernel: *const std::ffi::c_char, opt_level: u32| {
+        amd_comgr_hotswap_transpile_options_v2_t {
+            version,
+            cache_directory: std::ptr::null(),
+            cache_skip_kernels: std::ptr::null(),
+            hotswap_rules_path: std::ptr::null(),
+            flags,
+            kernel_name: kernel,
+            opt_level,
+        }
+    };
+    let empty = CString::new("").unwrap();
+    let mut out = amd_comgr_data_t { handle: 0x42 };
+    let mut res = amd_comgr_hotswap_transpile_result_t { handle: 0x43 };
+    let use_opt = AMD_COMGR_HOTSWAP_TRANSPILE_OPTIONS_USE_OPT_LEVEL;
+    let use_kernel = AMD_COMGR_HOTSWAP_TRANSPILE_OPTIONS_USE_KERNEL_NAME;
     unsafe {
-        let s = amd_comgr_hotswap_transpile_with_options(
-            d,
-            src.as_ptr(),
-            tgt.as_ptr(),
-            &opts,
-            &mut out,
-            std::ptr::null_mut(),
-        );
-        assert_eq!(s, AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT);
-        assert!(last_error().contains("rules files are not supported"));
-        opts.hotswap_rules_path = std::ptr::null();
-        opts.flags = 1 << 33;
-        let s = amd_comgr_hotswap_transpile_with_options(
-            d,
-            src.as_ptr(),
-            tgt.as_ptr(),
-            &opts,
-            &mut out,
-            std::ptr::null_mut(),
-        );
-        assert_eq!(s, AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT);
-        assert!(last_error().contains("unknown bits"));
+        for (o, says) in [(v1(39, 0, 0), "size is 39"), (v1(16, 0, 0), "size is 16"), (v1(56, use_opt, 4), "opt_level is 4")] {
+            let s = amd_comgr_hotswap_transpile_with_options(d, src.as_ptr(), tgt.as_ptr(), &o, &mut out, &mut res);
+            assert_eq!(s, AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT, "{says}");
+            assert!(last_error().contains(says), "{}", last_error());
+        }
+        for (o, says) in [
+            (v2(1, 0, std::ptr::null(), 0), "version is 1"),
+            (v2(3, 0, std::ptr::null(), 0), "version is 3"),
+            (v2(2, use_kernel, std::ptr::null(), 0), "kernel_name is NULL or empty"),
+            (v2(2, use_kernel, empty.as_ptr(), 0), "kernel_name is NULL or empty"),
+            (v2(2, use_opt, std::ptr::null(), 4), "opt_level is 4"),
+        ] {
+            let s = amd_comgr_hotswap_transpile_with_options_v2(d, src.as_ptr(), tgt.as_ptr(), &o, &mut out, &mut res);
+            assert_eq!(s, AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT, "{says}");
+            assert!(last_error().contains(says), "{}", last_error());
+        }
+        // Family A: NULL options, a size under 16, unknown flag bits.
+        let small = amd_comgr_hotswap_rewrite_options_t { size: 8, flags: 0 };
+        let unknown = amd_comgr_hotswap_rewrite_options_t { size: 16, flags: 0x4 };
+        for (o, says) in [(std::ptr::null(), "options is NULL"), (&small as *const _, "size is 8"), (&unknown as *const _, "unknown bits 0x4")] {
+            let s = amd_comgr_hotswap_rewrite_with_options(d, src.as_ptr(), tgt.as_ptr(), o, &mut out);
+            assert_eq!(s, AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT, "{says}");
+            assert!(last_error().contains(says), "{}", last_error());
+        }
+        assert_eq!((out.handle, res.handle), (0x42, 0x43), "output or result written for an invalid argument");
+        let mut id: *const std::ffi::c_char = std::ptr::null();
+        assert_eq!(amd_comgr_get_cache_identifier(std::ptr::null_mut()), AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT);
+        assert_eq!(amd_comgr_get_cache_identifier(&mut id), AMD_COMGR_STATUS_SUCCESS);
+        let id = CStr::from_ptr(id).to_str().unwrap();
+        assert!(id.len() == 64 && id.chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c)), "{id}");
         amd_comgr_release_data(d);
     }
+}
+
+#[test]
+fn cache_identifier_covers_translator_and_llvm() {
+    // Recomputed from its parts: the same inputs give the library's identifier, and a change
+    // of the LLVM version or the translator id gives another.
+    let key = |translator: &str, llvm: &str| {
+        hx_cache::KeyBuilder::new("hotswap-xlate/comgr-cache-identifier")
+            .field("translator", translator)
+            .field("comgr-shim", env!("CARGO_PKG_VERSION"))
+            .field("llvm", llvm)
+            .field("libllvm", hx_llvm_lib_name())
+            .finish()
+            .hex()
+    };
+    let llvm = hotswap_comgr::llvm_version();
+    assert!(llvm.starts_with("22."), "{llvm}");
+    let id = hotswap_comgr::cache_identifier().to_str().unwrap().to_string();
+    assert_eq!(id, key(hotswap::TRANSLATOR_ID, &llvm));
+    assert_ne!(id, key(hotswap::TRANSLATOR_ID, "22.1.999"));
+    assert_ne!(id, key("hotswap-xlate/0.0.0/pipeline-0", &llvm));
+}
+
+/// The libLLVM build the library links, as its DT_NEEDED names it (libLLVM.so.22.1-rust-...);
+/// the identifier takes the link name hx-llvm's build found (LLVM-22-rust-...).
+fn hx_llvm_lib_name() -> String {
+    let deps = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
+    let lib = deps.join("libhotswap_comgr.so");
+    let bytes = std::fs::read(&lib).unwrap();
+    let elf = goblin::elf::Elf::parse(&bytes).unwrap();
+    let needed = elf.libraries.iter().find(|n| n.starts_with("libLLVM.so.")).unwrap().to_string();
+    // libLLVM.so.22.1-rust-1.95.0-stable -> LLVM-22-rust-1.95.0-stable
+    let rest = needed.trim_start_matches("libLLVM.so.");
+    let (version, tail) = rest.split_once('-').unwrap();
+    format!("LLVM-{}-{tail}", version.split('.').next().unwrap())
 }
 
 #[test]
@@ -230,11 +294,12 @@ fn environment_disable_and_bad_values_fail_closed() {
     assert_eq!((r.status, r.fail_reason.as_str()), (AMD_COMGR_STATUS_ERROR, "bad_environment"));
     let r = transpile(&input, SRC, TGT, &Request::default(), &env(&[("HSA_HOTSWAP_ISA_OVERRIDE", "x86")]));
     assert_eq!((r.status, r.fail_reason.as_str()), (AMD_COMGR_STATUS_ERROR, "bad_environment"));
-    // A source target other than the object's processor: the pair is not supported.
+    // A source target other than the object's processor: the pair is not supported (ERROR, as
+    // official COMGR answers a supported-looking pair it cannot do).
     let r = transpile(&input, SRC, TGT, &Request::default(), &env(&[("HSA_HOTSWAP_SOURCE_TARGET", "gfx1251:32")]));
-    assert_eq!(r.status, AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT);
+    assert_eq!((r.status, r.fail_reason.as_str()), (AMD_COMGR_STATUS_ERROR, "unsupported_source"));
     let r = transpile(&input, SRC, TGT, &Request::default(), &env(&[("HSA_HOTSWAP_SOURCE_TARGET", "gfx1250:64")]));
-    assert_eq!(r.status, AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT);
+    assert_eq!((r.status, r.fail_reason.as_str()), (AMD_COMGR_STATUS_ERROR, "unsupported_source"));
 }
 
 #[test]
@@ -251,24 +316,63 @@ fn isa_override_picks_the_physical_target() {
 }
 
 #[test]
-fn mismatched_or_unsupported_pairs_are_invalid_arguments() {
+fn pair_statuses_by_family() {
+    use hotswap_comgr::transpile::Family;
     let gfx1250 = corpus("gfx1250/saxpy.hsaco");
     let gfx942 = corpus("gfx942/saxpy.hsaco");
     let e = env(&[("HSA_HOTSWAP_CACHE_DISABLE", "1")]);
-    for (input, src, tgt) in [
-        (&gfx942, SRC, TGT),                           // the object is not what source_isa_name says
-        (&gfx942, "amdgcn-amd-amdhsa--gfx942", TGT),   // not a gfx1250 source
-        (&gfx1250, SRC, "amdgcn-amd-amdhsa--gfx1100"), // not a gfx942/gfx950 target
-        (&gfx1250, SRC, "amdgcn-amd-amdhsa--gfx1250"), // same ISA: nothing to do, not pretended
-        (&gfx1250, "amdgcn-amd-amdpal--gfx1250", TGT), // wrong triple
-        (&gfx1250, SRC, "gfx942:xnack"),               // malformed feature
+    let a = Request::default();
+    let b = Request { family: Family::Transpile, ..Request::default() };
+    use AMD_COMGR_STATUS_ERROR as ERROR;
+    use AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT as INVALID;
+    for (input, src, tgt, req, want, reason) in [
+        // Names that do not parse: INVALID_ARGUMENT in both families.
+        (&gfx1250[..], "amdgcn-amd-amdpal--gfx1250", TGT, &a, INVALID, "invalid_argument"),
+        (&gfx1250[..], SRC, "gfx942:xnack", &b, INVALID, "invalid_argument"),
+        // Bytes that are not a code object: A says INVALID_ARGUMENT, B says ERROR.
+        (&gfx1250[..100], SRC, TGT, &a, INVALID, "invalid_argument"),
+        (&gfx1250[..100], SRC, TGT, &b, ERROR, "not_code_object"),
+        (&gfx1250[..64], SRC, TGT, &b, ERROR, "not_code_object"),
+        // The object is not what source_isa_name says: A refuses, B goes by the object.
+        (&gfx942[..], SRC, TGT, &a, ERROR, "source_mismatch"),
+        (&gfx942[..], SRC, TGT, &b, ERROR, "unsupported_source"),
+        // Pairs this library does not translate.
+        (&gfx1250[..], SRC, "amdgcn-amd-amdhsa--gfx1100", &a, ERROR, "unsupported_target"),
+        (&gfx1250[..], SRC, "amdgcn-amd-amdhsa--gfx1250", &b, ERROR, "unsupported_target"),
     ] {
-        let r = transpile(input, src, tgt, &Request::default(), &e);
-        assert_eq!(r.status, AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT, "{src} -> {tgt}: {}", r.message);
-        assert!(!r.message.is_empty());
+        let r = transpile(input, src, tgt, req, &e);
+        assert_eq!((r.status, r.fail_reason.as_str()), (want, reason), "{src} -> {tgt} ({:?}): {}", req.family, r.message);
+        assert!(!r.message.is_empty() && r.output.is_none());
     }
-    let r = transpile(&gfx1250[..100], SRC, TGT, &Request::default(), &e);
-    assert_eq!(r.status, AMD_COMGR_STATUS_ERROR_INVALID_ARGUMENT);
+    // Family A, same processor on both sides: nothing to translate, the same bytes back.
+    for (input, isa) in [(&gfx1250, SRC), (&gfx942, "amdgcn-amd-amdhsa--gfx942")] {
+        let r = transpile(input, isa, isa, &a, &e);
+        assert_eq!(r.status, AMD_COMGR_STATUS_SUCCESS, "{}", r.message);
+        assert_eq!(r.output.as_deref(), Some(&input[..]));
+    }
+    // Family B goes by the object's processor whatever source_isa_name says (gfx950 here).
+    let r = transpile(&gfx1250, "amdgcn-amd-amdhsa--gfx950", TGT, &b, &e);
+    assert_eq!(r.status, AMD_COMGR_STATUS_SUCCESS, "{}", r.message);
+    assert_eq!(r.source_gfx, "gfx1250");
+}
+
+#[test]
+fn per_kernel_requests() {
+    let input = corpus("gfx1250/multi_kernel.hsaco");
+    let e = env(&[("HSA_HOTSWAP_CACHE_DISABLE", "1")]);
+    let req = |k: &str| Request {
+        family: hotswap_comgr::transpile::Family::Transpile,
+        kernel: Some(k.to_string()),
+        ..Request::default()
+    };
+    let r = transpile(&input, SRC, TGT, &req("mk_scale.kd"), &e);
+    assert_eq!(r.status, AMD_COMGR_STATUS_SUCCESS, "{}", r.message);
+    assert_eq!((r.kernel_name.as_str(), r.kernels_translated, r.kernels_total), ("mk_scale", 1, 3));
+    let co = hotswap::codeobj::CodeObject::parse(r.output.as_deref().unwrap()).unwrap();
+    assert_eq!(co.kernels.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(), ["mk_scale"]);
+    let r = transpile(&input, SRC, TGT, &req("mk_nothing"), &e);
+    assert_eq!((r.status, r.fail_reason.as_str()), (AMD_COMGR_STATUS_ERROR, "kernel_not_found"));
+    assert!(r.message.contains("mk_fill") && r.message.contains("mk_nothing"), "{}", r.message);
 }
 
 #[test]
@@ -287,4 +391,23 @@ fn cache_skip_list_bypasses_the_cache() {
     assert_ne!(r.lookup, LookupStatus::Bypassed);
     assert_ne!(r.write, WriteStatus::Success, "read-only");
     assert!(!dir.exists(), "read-only mode writes nothing");
+}
+
+#[test]
+fn flags_read_as_the_official_runtime_reads_them() {
+    let get = |pairs: &'static [(&'static str, &'static str)]| {
+        hotswap_comgr::env_from(move |k| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string()))
+    };
+    for off in ["n", "F", "0", "off", "no", "false", ""] {
+        let pairs: &'static [(&str, &str)] = Box::leak(Box::new([("HSA_HOTSWAP_DISABLE", off), ("HSA_HOTSWAP_CACHE_DISABLE", off)]));
+        let e = get(pairs);
+        assert!(!e.disable && !e.cache_disable, "{off:?} is off");
+    }
+    for on in ["1", "y", "yes", "on", "true"] {
+        let pairs: &'static [(&str, &str)] = Box::leak(Box::new([("HSA_HOTSWAP_DISABLE", on)]));
+        assert!(get(pairs).disable, "{on:?} is on");
+    }
+    // Not a flag: a cache directory named `f` stays `f`.
+    let e = get(&[("HSA_HOTSWAP_CACHE_DIR", "f")]);
+    assert_eq!(e.cache_dir, Some(PathBuf::from("f")));
 }

@@ -227,7 +227,7 @@ fn a_translation_failure_is_status_error() {
 fn exports_and_soname() {
     let bytes = std::fs::read(cdylib()).unwrap();
     let elf = goblin::elf::Elf::parse(&bytes).unwrap();
-    assert_eq!(elf.soname, Some("libhotswap_comgr.so.0"));
+    assert_eq!(elf.soname, Some("libamd_comgr.so.3"));
     let exported: Vec<&str> =
         elf.dynsyms.iter().filter(|s| s.st_value != 0).filter_map(|s| elf.dynstrtab.get_at(s.st_name)).collect();
     for f in [
@@ -237,7 +237,12 @@ fn exports_and_soname() {
         "amd_comgr_get_data",
         "amd_comgr_get_data_isa_name",
         "amd_comgr_hotswap_rewrite",
+        "amd_comgr_hotswap_rewrite_with_options",
+        "amd_comgr_hotswap_transpile",
         "amd_comgr_hotswap_transpile_with_options",
+        "amd_comgr_hotswap_transpile_with_options_v2",
+        "amd_comgr_get_cache_identifier",
+        "amd_comgr_get_version",
         "amd_comgr_hotswap_transpile_result_get_info",
         "amd_comgr_hotswap_transpile_result_get_string",
         "amd_comgr_destroy_hotswap_transpile_result",

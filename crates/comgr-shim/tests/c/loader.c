@@ -16,18 +16,18 @@
 
 typedef struct { uint64_t handle; } comgr_data_t;
 typedef struct { uint64_t handle; } comgr_result_t;
-typedef struct {
+typedef struct { /* the forks' v1 layout: flags at offset 32 */
   size_t size;
-  uint64_t flags;
   const char *cache_directory;
   const char *cache_skip_kernels;
   const char *hotswap_rules_path;
+  uint64_t flags;
 } transpile_options_t;
 
 enum { SUCCESS = 0, ERROR = 1, INVALID_ARGUMENT = 2 };
 enum { KIND_UNDEF = 0, KIND_EXECUTABLE = 8 };
 enum { OPT_STRICT = 1 << 2 };
-enum { INFO_SUCCESS = 0, STR_FAIL_DETAIL = 8, STR_MESSAGE = 10 };
+enum { INFO_SUCCESS = 0, STR_BACKEND = 0, STR_CACHE_DETAIL = 4, STR_FAIL_DETAIL = 8 };
 
 static int (*create_data)(int, comgr_data_t *);
 static int (*release_data)(comgr_data_t);
@@ -110,7 +110,7 @@ static void load_once(int thread, comgr_data_t in, bool write) {
   }
 
   /* The same with options and a result object. */
-  transpile_options_t opts = {sizeof opts, OPT_STRICT, NULL, NULL, NULL};
+  transpile_options_t opts = {sizeof opts, getenv("HSA_HOTSWAP_CACHE_DIR"), NULL, NULL, OPT_STRICT};
   comgr_result_t res = {0};
   comgr_data_t out2 = {0};
   s = transpile(in, SRC, TGT, &opts, &out2, &res);
@@ -119,12 +119,12 @@ static void load_once(int thread, comgr_data_t in, bool write) {
   bool ok = !expected_status;
   CHECK(result_info(res, INFO_SUCCESS, &ok) == SUCCESS && ok == (s == SUCCESS), "result success");
   size_t len = 0;
-  CHECK(result_string(res, s == SUCCESS ? STR_MESSAGE : STR_FAIL_DETAIL, &len, NULL) == SUCCESS && len > 1, "message size");
+  CHECK(result_string(res, s == SUCCESS ? STR_CACHE_DETAIL : STR_FAIL_DETAIL, &len, NULL) == SUCCESS && len > 1, "message size");
   char *msg = calloc(len, 1);
-  CHECK(result_string(res, s == SUCCESS ? STR_MESSAGE : STR_FAIL_DETAIL, &len, msg) == SUCCESS, "message");
+  CHECK(result_string(res, s == SUCCESS ? STR_CACHE_DETAIL : STR_FAIL_DETAIL, &len, msg) == SUCCESS, "message");
   if (s != SUCCESS) CHECK(strstr(msg, expected_message) != NULL, "result message `%s`", msg);
   size_t small = 1;
-  CHECK(result_string(res, STR_MESSAGE, &small, msg) == INVALID_ARGUMENT, "too small a buffer");
+  CHECK(result_string(res, STR_BACKEND, &small, msg) == INVALID_ARGUMENT, "too small a buffer");
   free(msg);
   CHECK(destroy_result(res) == SUCCESS, "destroy result");
   CHECK(destroy_result(res) == INVALID_ARGUMENT, "destroy twice");
@@ -160,20 +160,17 @@ static void bad_calls(void) {
   CHECK(rewrite(d, NULL, TGT, &out) == INVALID_ARGUMENT, "NULL source");
   CHECK(rewrite(d, SRC, NULL, &out) == INVALID_ARGUMENT, "NULL target");
   CHECK(rewrite(d, SRC, TGT, NULL) == INVALID_ARGUMENT, "NULL output");
-  CHECK(rewrite(d, SRC, "amdgcn-amd-amdhsa--gfx1100", &out) == INVALID_ARGUMENT, "unsupported target");
-  CHECK(rewrite(d, "amdgcn-amd-amdhsa--gfx942", TGT, &out) == INVALID_ARGUMENT, "wrong source");
+  /* Names that parse but a pair this library does not translate: ERROR, as official COMGR. */
+  CHECK(rewrite(d, SRC, "amdgcn-amd-amdhsa--gfx1100", &out) == ERROR, "unsupported target");
+  CHECK(rewrite(d, "amdgcn-amd-amdhsa--gfx942", TGT, &out) == ERROR, "wrong source");
   CHECK(rewrite(d, "not an isa", TGT, &out) == INVALID_ARGUMENT, "bad source name");
   CHECK(get_data(d, NULL, NULL) == INVALID_ARGUMENT, "get NULL size");
   CHECK(get_isa(d, NULL, NULL) == INVALID_ARGUMENT, "isa NULL size");
-  transpile_options_t small = {4, 0, NULL, NULL, NULL};
+  transpile_options_t small = {4, NULL, NULL, NULL, 0};
   comgr_result_t res = {0};
   CHECK(transpile(d, SRC, TGT, &small, &out, &res) == INVALID_ARGUMENT, "small options");
-  CHECK(res.handle != 0, "no result for invalid options");
+  CHECK(res.handle == 0, "a result for invalid options");
   int st = -1;
-  CHECK(result_info(res, 6, &st) == SUCCESS && st == INVALID_ARGUMENT, "status in result %d", st);
-  CHECK(destroy_result(res) == SUCCESS, "destroy");
-  transpile_options_t flags = {sizeof flags, 1ull << 40, NULL, NULL, NULL};
-  CHECK(transpile(d, SRC, TGT, &flags, &out, NULL) == INVALID_ARGUMENT, "unknown flag");
   CHECK(result_info((comgr_result_t){0xbad}, INFO_SUCCESS, &st) == INVALID_ARGUMENT, "bogus result");
   CHECK(out.handle == 0x77, "output touched");
 
