@@ -538,6 +538,10 @@ def matmul_case(name, dt, M, N, K, BM, BN, BK, warps=(1, 4, 8), stages=None, tar
             atol, rtol = 1e-2, 1e-3
         elif acc_int:
             why, atol, rtol = "", 0.0, 0.0
+        elif dt in ("e4m3", "e5m2"):
+            why = ("fp8 subnormal products reach 2^-18 (e4m3) and 2^-32 (e5m2) beside sums near 2^11: the f32 "
+                   "accumulation rounds, in the matrix unit's own order")
+            atol, rtol = 1e-5, 1e-5
         else:
             why = ("products of the inputs are exact and every partial sum is a multiple of a power of two "
                    "far above f32's resolution: the f32 accumulation is exact in any order")

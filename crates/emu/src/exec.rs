@@ -920,6 +920,9 @@ fn exec_ds(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut G
         }
         _ => {}
     }
+    if let Some((elem_bits, bytes)) = mem_ops::ds_transpose_shape(m) {
+        return exec_ds_transpose(wave, inst, group, need(vdst, "destination")?, need(addr, "address")?, offset as u64, elem_bits, bytes);
+    }
     if mem_ops::is_transpose_load(m) {
         return Err(unsupported(inst, mem_ops::TRANSPOSE_REFUSED));
     }
@@ -961,6 +964,36 @@ pub struct VmemOperands {
     pub scale_offset: bool,
     /// An atomic returns its pre-op value (GFX9 sc0/glc, GFX12 th:TH_ATOMIC_RETURN).
     pub returns: bool,
+}
+
+/// An LDS transpose load (mem_ops::ds_transpose_lanes): every lane of a 16-lane group reads
+/// `bytes` bytes at its address, then each lane receives one column of the group's tile. A group
+/// with an inactive lane is refused (what the hardware moves there is not known).
+#[allow(clippy::too_many_arguments)]
+fn exec_ds_transpose(wave: &mut Wave, inst: &Instruction, group: &mut Group<'_>, vdst: Reg, addr: Reg, offset: u64, elem_bits: usize, bytes: usize) -> Result<Flow, EmuError> {
+    let mut loaded = vec![vec![0u8; bytes]; wave.lanes];
+    for g in (0..wave.lanes).step_by(16) {
+        let on = (g..g + 16).filter(|&l| wave.lane_active(l)).count();
+        if on == 0 {
+            continue;
+        }
+        if on != 16 {
+            return Err(unsupported(inst, "a transpose load with part of a 16-lane group inactive"));
+        }
+        for lane in g..g + 16 {
+            let a = (wave.read_vreg(Reg { dwords: 1, ..addr }, lane)? as u32 as u64) + offset;
+            group.lds.read(a, &mut loaded[lane], 8.min(bytes as u64))?;
+        }
+    }
+    let out = crate::mem_ops::ds_transpose_lanes(&loaded, elem_bits);
+    for (lane, v) in out.iter().enumerate() {
+        if !wave.lane_active(lane) {
+            continue;
+        }
+        let words: Vec<u32> = v.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        wave.write_vreg_dwords(Reg { dwords: words.len() as u8, ..vdst }, lane, &words)?;
+    }
+    Ok(Flow::Next)
 }
 
 /// global_*, flat_*, scratch_*: per-lane addresses, then the memory-op layer.

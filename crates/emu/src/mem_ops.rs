@@ -729,6 +729,53 @@ pub fn is_transpose_load(mnemonic: &str) -> bool {
     mnemonic.starts_with("ds_load_tr") || mnemonic.starts_with("global_load_tr") || (mnemonic.starts_with("ds_read_b") && mnemonic.contains("_tr_b"))
 }
 
+/// (element bits, bytes a lane reads) of the LDS transpose loads the emulator models: gfx950's
+/// `ds_read_b64_tr_b8` and `ds_read_b64_tr_b16`, the forms compiled kernels pin (see
+/// [`ds_transpose_lanes`]). gfx1250's `ds_load_tr*` stay refused: under the same reading (and
+/// under an 8x8 transpose in 8-lane groups, and a whole-wave tile) Triton's gfx1250
+/// `matmul_i8_64_w4` does not compute numpy's answer, so no reading at hand is pinned. The 4-
+/// and 6-bit forms and the global transpose loads stay refused too.
+pub fn ds_transpose_shape(mnemonic: &str) -> Option<(usize, usize)> {
+    match mnemonic {
+        "ds_read_b64_tr_b8" => Some((8, 8)),
+        "ds_read_b64_tr_b16" => Some((16, 8)),
+        _ => None,
+    }
+}
+
+/// The lane mapping of an LDS transpose load, decided by compiled kernels (no document at hand
+/// gives it; see below). Lanes work in groups of 16. Each lane reads E = 8 * bytes / elem_bits
+/// consecutive elements at its own address; the group's loads, in lane order, form a tile of E
+/// rows and 16 columns (row r is lanes (16/E) r .. (16/E) (r+1) - 1, end to end), and lane c of
+/// the group receives column c: element r of lane c's result is element c % E of the load of
+/// lane (16/E) r + c / E.
+///
+/// Pinned by corpus/triton's gfx950 natives built by Triton 3.9, which compute numpy's answer
+/// under this reading (and not under an 8x8 transpose in 8-lane groups, nor a 32-lane tile):
+/// `matmul_i8_64_w4` (ds_read_b64_tr_b8, exact int32 results), `matmul_e4m3_64_w4`,
+/// `matmul_e5m2_64_w4` (ds_read_b64_tr_b8), `matmul_f16_32_w1/w4/w8`, `matmul_f16_128_w4/w8`,
+/// `matmul_bf16_64_w4` and `flash_attn_fwd_w4` (ds_read_b64_tr_b16).
+pub fn ds_transpose_lanes(loaded: &[Vec<u8>], elem_bits: usize) -> Vec<Vec<u8>> {
+    let gsize = 16;
+    let bytes = loaded.first().map_or(0, Vec::len);
+    let eb = elem_bits / 8;
+    let e = bytes / eb;
+    let per_row = gsize / e.max(1);
+    let mut out = vec![vec![0u8; bytes]; loaded.len()];
+    for g in (0..loaded.len()).step_by(gsize) {
+        for c in 0..gsize.min(loaded.len() - g) {
+            for r in 0..e {
+                let src_lane = g + per_row * r + c / e;
+                let src_elem = c % e;
+                if let Some(src) = loaded.get(src_lane) {
+                    out[g + c][r * eb..(r + 1) * eb].copy_from_slice(&src[src_elem * eb..(src_elem + 1) * eb]);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Why [`is_transpose_load`] instructions are refused.
 pub const TRANSPOSE_REFUSED: &str = "transpose loads are not modelled: their lane-to-element mapping is not documented in any source at hand";
 
@@ -1009,6 +1056,23 @@ mod tests {
         assert_eq!(&b[0..8], &[0x00, 0xcc, 0xbb, 0xaa, 0x00, 0x00, 0x11, 0x11]);
         assert_eq!(&b[8..12], &[0x01, 0xcc, 0xbb, 0xaa]);
         assert_eq!(&b[32..36], &[0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn transpose_lanes_give_each_lane_a_column_of_its_16_lane_tile() {
+        // b16: 4 elements a lane, rows of 4 lanes; element k of lane l is 100 * l + k.
+        let loaded: Vec<Vec<u8>> = (0..32u16).map(|l| (0..4u16).flat_map(|k| (100 * l + k).to_le_bytes()).collect()).collect();
+        let out = ds_transpose_lanes(&loaded, 16);
+        let elem = |lane: usize, r: usize| u16::from_le_bytes([out[lane][2 * r], out[lane][2 * r + 1]]);
+        // Lane 6 (column 6): row r comes from lane 4r + 1, element 2.
+        assert_eq!((0..4).map(|r| elem(6, r)).collect::<Vec<_>>(), vec![102, 502, 902, 1302]);
+        // The second group works on its own lanes: lane 16 + 15 reads lanes 16 + 4r + 3, element 3.
+        assert_eq!(elem(31, 0), 100 * 19 + 3);
+        // b8: 8 elements a lane, rows of 2 lanes.
+        let loaded: Vec<Vec<u8>> = (0..16u8).map(|l| (0..8u8).map(|k| l * 8 + k).collect()).collect();
+        let out = ds_transpose_lanes(&loaded, 8);
+        // Lane 9 (column 9): row r from lane 2r + 1, element 1.
+        assert_eq!(out[9], vec![9, 25, 41, 57, 73, 89, 105, 121]);
     }
 
     #[test]
