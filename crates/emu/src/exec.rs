@@ -1004,6 +1004,9 @@ pub fn exec_vmem(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: 
         crate::async_lds::exec_async_load(wave, wave_index, inst, group, o, size)?;
         return Ok(Flow::Next);
     }
+    if m == "global_load_lds_dword" {
+        return exec_global_load_lds_dword(wave, wave_index, inst, group, o);
+    }
     if mem_ops::is_transpose_load(m) {
         return Err(unsupported(inst, mem_ops::TRANSPOSE_REFUSED));
     }
@@ -1012,6 +1015,30 @@ pub fn exec_vmem(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: 
     let addrs = vmem_addresses(wave, inst, shape.space, o, op.width.bytes() as u64)?;
     let regs = mem_ops::MemRegs { dst: o.vdst, data: o.vdata, data2: None };
     mem_ops::execute_in_group(&op, wave, wave_index, group, &addrs, &regs)?;
+    Ok(Flow::Next)
+}
+
+/// GFX9 `global_load_lds_dword` (Triton's gfx950 f32 matmul stages its tiles with it): each
+/// active lane reads a dword at its global address and writes it to LDS at M0 + 4 * lane; the
+/// destination VGPRs are not written. As for every GFX9 load, the data is complete at issue.
+/// An instruction offset is refused: whether it also moves the LDS address is not pinned by any
+/// kernel at hand (Triton's use offset 0; corpus/triton matmul_f32_32_w4 on gfx950).
+fn exec_global_load_lds_dword(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut Group<'_>, o: &VmemOperands) -> Result<Flow, EmuError> {
+    use crate::mem_ops::{Location, Memories, Space};
+    if o.offset != 0 {
+        return Err(unsupported(inst, "an instruction offset on a GFX9 LDS load"));
+    }
+    let addrs = vmem_addresses(wave, inst, Space::Global, o, 4)?;
+    let m0 = wave.m0 as u64;
+    let mut mem = Memories::of_group(group, wave_index)?;
+    let mut data = [0u8; 4];
+    for (lane, &addr) in addrs.iter().enumerate() {
+        if !wave.lane_active(lane) {
+            continue;
+        }
+        mem.read(lane, Location::Global(addr), &mut data, 4)?;
+        mem.write(lane, Location::Lds(m0 + 4 * lane as u64), &data, 4)?;
+    }
     Ok(Flow::Next)
 }
 
@@ -1074,7 +1101,7 @@ pub fn vmem_operands(inst: &Instruction) -> Result<VmemOperands, String> {
         o.returns = c.returns();
     }
     let m = inst.mnemonic();
-    if (m.contains("_async_") || m.contains("_lds_")) && crate::async_lds::async_load_size(m).is_none() {
+    if (m.contains("_async_") || m.contains("_lds_")) && crate::async_lds::async_load_size(m).is_none() && m != "global_load_lds_dword" {
         return Err("this LDS transfer (stores from LDS, cluster and GFX9 LDS loads) is not modelled yet".into());
     }
     Ok(o)
