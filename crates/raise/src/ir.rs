@@ -46,6 +46,13 @@ impl From<BuilderError> for RaiseError {
 pub struct KernelAbi {
     /// SGPR index of the kernarg segment pointer (2 SGPRs), if enabled.
     pub kernarg_ptr_sgpr: Option<u16>,
+    /// SGPR indices of the HSA dispatch packet pointer, the queue pointer and the dispatch id
+    /// (2 SGPRs each), if enabled (clang/llc without the attributor enable them). The raised
+    /// code gives each the target's own (`llvm.amdgcn.dispatch.ptr`, `queue.ptr`,
+    /// `dispatch.id`): the runtime dispatches the translation with the same packet and queue.
+    pub dispatch_ptr_sgpr: Option<u16>,
+    pub queue_ptr_sgpr: Option<u16>,
+    pub dispatch_id_sgpr: Option<u16>,
     /// Preloaded kernarg dwords: (first SGPR, count, kernarg dword offset).
     pub preload: Option<(u16, u16, u16)>,
     pub private_segment_size: u32,
@@ -77,19 +84,23 @@ impl KernelAbi {
         let err = |msg: &str| RaiseError::Kernel { kernel: kernel.to_string(), msg: msg.to_string() };
         let p = d.kernel_code_properties;
         let mut s = 0u16;
-        for (bit, what) in [(0, "a private segment buffer"), (1, "the dispatch pointer"), (2, "the queue pointer")] {
-            if p >> bit & 1 != 0 {
-                return Err(err(&format!("the kernel asks for {what} in user SGPRs, which is not raised yet")));
-            }
+        if p & 1 != 0 {
+            return Err(err("the kernel asks for a private segment buffer in user SGPRs, which is not raised yet"));
         }
-        let kernarg_ptr_sgpr = if p & 8 != 0 {
-            s += 2;
-            Some(0)
-        } else {
-            None
+        // User SGPRs in AMDGPUUsage's order, two each: dispatch pointer, queue pointer, kernarg
+        // segment pointer, dispatch id.
+        let mut pair = |bit: u16| {
+            (p >> bit & 1 != 0).then(|| {
+                s += 2;
+                s - 2
+            })
         };
-        if p & (16 | 32 | 64) != 0 {
-            return Err(err("dispatch id / flat scratch init / private segment size user SGPRs are not raised yet"));
+        let dispatch_ptr_sgpr = pair(1);
+        let queue_ptr_sgpr = pair(2);
+        let kernarg_ptr_sgpr = pair(3);
+        let dispatch_id_sgpr = pair(4);
+        if p & (32 | 64) != 0 {
+            return Err(err("flat scratch init / private segment size user SGPRs are not raised yet"));
         }
         if p & (1 << 11) != 0 {
             return Err(err("dynamic stacks are not raised"));
@@ -106,6 +117,9 @@ impl KernelAbi {
         }
         Ok(KernelAbi {
             kernarg_ptr_sgpr,
+            dispatch_ptr_sgpr,
+            queue_ptr_sgpr,
+            dispatch_id_sgpr,
             preload,
             private_segment_size: d.private_segment_fixed_size,
             group_segment_size: d.group_segment_fixed_size,
@@ -553,6 +567,19 @@ impl<'ctx> Raiser<'ctx, '_> {
             let kp = self.kernarg_ptr()?;
             let a = self.b.build_ptr_to_int(kp, i64t, "")?;
             self.store_s64(s as usize, a)?;
+        }
+        for (sgpr, name) in [(abi.dispatch_ptr_sgpr, "llvm.amdgcn.dispatch.ptr"), (abi.queue_ptr_sgpr, "llvm.amdgcn.queue.ptr")] {
+            if let Some(s) = sgpr {
+                let f = self.intrinsic(name, &[])?;
+                let p = self.b.build_call(f, &[], "")?.try_as_basic_value().basic();
+                let p = p.ok_or_else(|| RaiseError::Kernel { kernel: self.kernel.into(), msg: format!("{name} returns nothing") })?;
+                let a = self.b.build_ptr_to_int(p.into_pointer_value(), i64t, "")?;
+                self.store_s64(s as usize, a)?;
+            }
+        }
+        if let Some(s) = abi.dispatch_id_sgpr {
+            let id = self.call("llvm.amdgcn.dispatch.id", &[], &[])?;
+            self.store_s64(s as usize, id)?;
         }
         if let Some((first, n, off)) = abi.preload {
             let kp = self.kernarg_ptr()?;
@@ -1663,6 +1690,47 @@ impl<'ctx> Raiser<'ctx, '_> {
         }
     }
 
+    /// ds_store_b8/b16 (the low byte or half of DATA0) and ds_load_u8/i8/u16/i16 (zero- or
+    /// sign-extended into VDST), in the threads the source EXEC has on, at the source's byte
+    /// offset (no alignment beyond the access's own size, as the hardware requires).
+    #[allow(clippy::too_many_arguments)]
+    fn ds_sub_dword(
+        &mut self,
+        inst: &Instruction,
+        ptr: PointerValue<'ctx>,
+        bits: u32,
+        signed: bool,
+        store: bool,
+        active: IntValue<'ctx>,
+        vdst: Option<Reg>,
+        d0: Option<Reg>,
+    ) -> Result<(), RaiseError> {
+        let i32t = self.ctx.i32_type();
+        let ty = if bits == 8 { self.ctx.i8_type() } else { self.ctx.i16_type() };
+        let align = bits / 8;
+        let missing = |what: &str| self.err(inst, format!("no {what} register"));
+        if store {
+            let data = self.read_vreg(d0.ok_or_else(|| missing("data"))?, 1, inst)?;
+            let v = self.b.build_int_truncate(data, ty, "")?;
+            self.guarded(active, vec![], &mut |r| {
+                let st = r.b.build_store(ptr, v)?;
+                st.set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;
+                Ok(vec![])
+            })?;
+            return Ok(());
+        }
+        let dst = vdst.ok_or_else(|| missing("destination"))?;
+        let got = self.guarded(active, vec![i32t.const_zero()], &mut |r| {
+            let ld = r.b.build_load(ty, ptr, "")?;
+            if let Some(i) = hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld) {
+                i.set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;
+            }
+            let v = ld.into_int_value();
+            Ok(vec![if signed { r.b.build_int_s_extend(v, i32t, "")? } else { r.b.build_int_z_extend(v, i32t, "")? }])
+        })?;
+        self.write_vreg(Reg { dwords: 1, ..dst }, 1, got[0], active, inst)
+    }
+
     fn ds(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
         use hx_isa::Field;
         let m = inst.mnemonic();
@@ -1774,8 +1842,17 @@ impl<'ctx> Raiser<'ctx, '_> {
         if m.starts_with("ds_load_") || m.starts_with("ds_store_") {
             let w = dwords(width);
             let store = m.starts_with("ds_store_");
+            if let Some((bits, signed)) = match m {
+                "ds_store_b8" | "ds_load_u8" => Some((8u32, false)),
+                "ds_store_b16" | "ds_load_u16" => Some((16, false)),
+                "ds_load_i8" => Some((8, true)),
+                "ds_load_i16" => Some((16, true)),
+                _ => None,
+            } {
+                return self.ds_sub_dword(inst, ptr, bits, signed, store, active, vdst, d0);
+            }
             if !matches!(width, "b32" | "b64" | "b96" | "b128") {
-                return Err(self.err(inst, "sub-dword LDS accesses are not raised yet"));
+                return Err(self.err(inst, "sub-dword LDS accesses other than ds_store_b8/b16 and ds_load_u8/i8/u16/i16 (the d16 forms) are not raised yet"));
             }
             let data = if store { Some(need(d0, "data")?) } else { None };
             let words: Vec<IntValue<'ctx>> = match data {

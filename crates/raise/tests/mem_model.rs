@@ -27,6 +27,9 @@ fn raise(body: &str) -> Vec<(GpuTarget, String)> {
         workitem_ids: 2,
         workgroup_id_z: true,
         one_source_wave: false,
+        dispatch_ptr_sgpr: None,
+        queue_ptr_sgpr: None,
+        dispatch_id_sgpr: None,
     };
     let mut out = Vec::new();
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {

@@ -130,6 +130,9 @@ pub fn raise_code(code: &[u8]) -> Result<String, String> {
         workitem_ids: 2,
         workgroup_id_z: true,
         one_source_wave: false,
+        dispatch_ptr_sgpr: None,
+        queue_ptr_sgpr: None,
+        dispatch_id_sgpr: None,
     };
     let ctx = hx_llvm::inkwell::context::Context::create();
     let module = ctx.create_module("raised");
