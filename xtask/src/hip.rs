@@ -83,6 +83,8 @@ pub fn cases() -> Vec<Case> {
         c("ballot", "ballot.hip", Hip, 5, "ballot", r::ballot),
         c("atomics", "atomics.hip", Hip, 5, "atomics", r::atomics),
         c("calls", "calls.hip", Hip, 5, "calls", r::calls),
+        c("private_array", "private_array.hip", Hip, 6, "private_array", r::private_array),
+        c("mixed_shared", "mixed_shared.hip", Hip, 5, "mixed_shared", r::mixed_shared),
         c("index64", "index64.hip", Hip, 6, "index64", r::index64),
         c("transpose", "transpose.hip", Hip, 5, "transpose", r::transpose),
         c("scan", "scan.hip", Hip, 6, "scan", r::scan),
@@ -293,6 +295,11 @@ fn files_under(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// Whether `f` (relative to corpus/hip) is a file `cargo xtask hip` writes.
+fn is_generated(f: &Path) -> bool {
+    !f.starts_with("src") && f.extension().is_some_and(|e| e == "hsaco" || e == "toml" || e == "bin" || e == "expected")
+}
+
 /// Builds corpus/hip; with `check`, into a temporary folder, returning the generated files that
 /// differ from the checked-in ones (or are missing on either side). Returns no differences, having
 /// printed why, when the compilers are not installed.
@@ -311,6 +318,14 @@ pub fn build(check: bool) -> Result<Vec<PathBuf>> {
     let out = if check { tmp.join("out") } else { suite.clone() };
     let work = tmp.join("work");
     std::fs::create_dir_all(&work)?;
+    if !check {
+        // What a previous build generated goes, so that a renamed case or argument leaves nothing stale.
+        for f in files_under(&suite)? {
+            if is_generated(&f) {
+                std::fs::remove_file(suite.join(&f))?;
+            }
+        }
+    }
     for cpu in TARGETS {
         std::fs::create_dir_all(out.join(cpu))?;
     }
@@ -342,8 +357,7 @@ pub fn build(check: bool) -> Result<Vec<PathBuf>> {
         }
     }
     for f in files_under(&suite)? {
-        let generated = f.extension().is_some_and(|e| e == "hsaco" || e == "toml" || e == "bin" || e == "expected");
-        if generated && !built.contains(&f) {
+        if is_generated(&f) && !built.contains(&f) {
             differ.push(suite.join(f));
         }
     }

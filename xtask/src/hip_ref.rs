@@ -273,27 +273,61 @@ pub fn calls(rng: &mut SplitMix64) -> Setup {
     let n = 256usize;
     let a: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
     let coef = ints(rng, 5, -20, 20);
-    let (mut wide, mut pv, mut picked) = (vec![0u64; n], vec![0i32; n], vec![0u32; n]);
+    let (mut wide, mut pv) = (vec![0u64; n], vec![0i32; n]);
     for (g, &x) in a.iter().enumerate() {
         let b = g as u32 + 1;
         wide[g] = (x as u64).wrapping_mul(b as u64).wrapping_add(mix(x, b, x ^ b) as u64);
         let px = (x & 15) as i32 - 8;
         pv[g] = coef.iter().rev().fold(0i32, |r, &c| r.wrapping_mul(px).wrapping_add(c));
-        let k = (x >> 29) & 7;
-        picked[g] = x.wrapping_mul(k + 1) ^ (x >> k);
     }
     Setup {
-        about: "noinline device functions: several arguments, a pointer argument, a 64-bit result, a private array in scratch.",
+        about: "noinline device functions: several arguments, a pointer argument, a 64-bit result.",
         grid: [n as u32, 1, 1],
         block: [64, 1, 1],
         dynamic_lds: 0,
-        args: vec![
-            input("a", &a),
-            input("coef", &coef),
-            output("wide", &vec![0u64; n], &wide),
-            output("pv", &vec![0i32; n], &pv),
-            output("picked", &vec![0u32; n], &picked),
-        ],
+        args: vec![input("a", &a), input("coef", &coef), output("wide", &vec![0u64; n], &wide), output("pv", &vec![0i32; n], &pv)],
+    }
+}
+
+pub fn private_array(rng: &mut SplitMix64) -> Setup {
+    let n = 256usize;
+    let a: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+    let (mut picked, mut summed) = (vec![0u32; n], vec![0u32; n]);
+    for (g, &x) in a.iter().enumerate() {
+        let k = (x >> 29) & 7;
+        picked[g] = x.wrapping_mul(k + 1) ^ (x >> k);
+        let local: Vec<u32> = (0..6u32).map(|i| (x & 0xffff) + i * i).collect();
+        summed[g] = (0..6u32).fold(0u32, |s, i| s.wrapping_add(local[((i.wrapping_add(x)) % 6) as usize].wrapping_mul(i + 1)));
+    }
+    Setup {
+        about: "A noinline function's private array indexed at run time, and a kernel's private array filled through a pointer.",
+        grid: [n as u32, 1, 1],
+        block: [64, 1, 1],
+        dynamic_lds: 0,
+        args: vec![input("a", &a), output("picked", &vec![0u32; n], &picked), output("summed", &vec![0u32; n], &summed)],
+    }
+}
+
+pub fn mixed_shared(rng: &mut SplitMix64) -> Setup {
+    let (block, groups) = (96usize, 3usize);
+    let x: Vec<u32> = (0..block * groups).map(|_| rng.below(1 << 20) as u32).collect();
+    let mut want = vec![0u32; x.len()];
+    for b in 0..groups {
+        let s = &x[b * block..(b + 1) * block];
+        let mut hist = [0u32; 32];
+        for &v in s {
+            hist[(v & 31) as usize] += 1;
+        }
+        for t in 0..block {
+            want[b * block + t] = s[(t + 5) % block] + 1000 * hist[(s[t] & 31) as usize];
+        }
+    }
+    Setup {
+        about: "Static shared memory (a histogram) and dynamic shared memory (384 bytes after it) in one kernel.",
+        grid: [(block * groups) as u32, 1, 1],
+        block: [block as u32, 1, 1],
+        dynamic_lds: (block * 4) as u32,
+        args: vec![input("in", &x), output("out", &vec![0u32; x.len()], &want)],
     }
 }
 

@@ -1,5 +1,5 @@
-// Non-inlined device functions: a call chain with several arguments, a pointer argument, a 64-bit
-// result, and a function that indexes a private array (its frame lives in scratch).
+// Non-inlined device functions: a call chain with several arguments, a pointer argument and a
+// 64-bit result (no stack: the frames fit in registers). private_array.hip has one with a frame.
 #include "hx_hip.h"
 
 NOINLINE __device__ u32 mix(u32 a, u32 b, u32 c) {
@@ -16,16 +16,9 @@ NOINLINE __device__ i32 poly(const i32 *coef, i32 n, i32 x) {
   return r;
 }
 
-NOINLINE __device__ u32 pick(u32 seed, u32 k) {
-  volatile u32 table[8];
-  for (u32 i = 0; i < 8; ++i) table[i] = seed * (i + 1) ^ (seed >> i);
-  return table[k & 7];
-}
-
-KERNEL void calls(const u32 *a, const i32 *coef, u64 *wide, i32 *pv, u32 *picked) {
+KERNEL void calls(const u32 *a, const i32 *coef, u64 *wide, i32 *pv) {
   u64 g = (u64)block_x() * block_dim_x() + thread_x();
   u32 x = a[g];
   wide[g] = widen(x, (u32)g + 1);
   pv[g] = poly(coef, 5, (i32)(x & 15) - 8);
-  picked[g] = pick(x, x >> 29);
 }
