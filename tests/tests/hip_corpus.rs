@@ -6,7 +6,7 @@
 //!   target; the OpenCL `__local` pointer arguments are `dynamic_shared_pointer`s.
 //!   (compiled_corpus.rs runs the objects against their references.)
 //! - GFX12 sub-dword scalar loads read one byte or short and extend it (clang 22's OpenCL code
-//!   loads a 2-byte-aligned hidden argument with s_load_u16).
+//!   loads a 2-byte-aligned hidden argument with s_load_u16), in the emulator and in translations.
 
 use hx_codeobj::CodeObject;
 
@@ -116,4 +116,6 @@ fn gfx12_sub_dword_scalar_loads_extend_one_byte_or_short() {
     let out = hx_tests::run_1d(&bytes, "sl", 1, 1, &args, 0);
     let words: Vec<u32> = out.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
     assert_eq!(words, [0xffff_8534, 0xffff_ff9a, 0x0000_fffe, 0x0000_00c3]);
+    // The raiser reads the same byte or short and extends it the same way.
+    hx_tests::assert_translations_match(&bytes, "sl", 1, 1, &args, 0, &out, 4);
 }
