@@ -11,6 +11,10 @@ const USAGE: &str = "usage: cargo xtask <command>
                      target/, or HX_TRITON_PYTHON): objects for gfx1250, gfx942, gfx950, launch
                      descriptions, inputs, numpy's expected outputs (--check: rebuild elsewhere
                      and compare)
+  hip [--check]      build corpus/hip with Debian's clang-22, ld.lld-22 and llc-22: HIP, OpenCL C
+                     and llc-built objects for gfx1250, gfx942, gfx950, launch descriptions,
+                     inputs and the Rust host references' expected outputs (--check: rebuild
+                     elsewhere and compare; skipped with a message when the tools are missing)
   tables             regenerate crates/isa/src/tables/*.rs from LLVM's disassembler
                      (checked by crates/isa/tests/tables_fresh.rs)
   fast-tables        regenerate crates/isa/src/tables/fast_*.rs, the decoder fast path's value
@@ -50,6 +54,17 @@ fn main() -> Result<()> {
                     eprintln!("differs: {}", d.display());
                 }
                 bail!("{} corpus/triton files differ from a rebuild", differ.len());
+            }
+            Ok(())
+        }
+        Some("hip") => {
+            let check = args.iter().any(|a| a == "--check");
+            let differ = xtask::hip::build(check)?;
+            if check && !differ.is_empty() {
+                for d in &differ {
+                    eprintln!("differs: {}", d.display());
+                }
+                bail!("{} corpus/hip files differ from a rebuild", differ.len());
             }
             Ok(())
         }

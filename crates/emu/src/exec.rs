@@ -802,7 +802,7 @@ fn smem_soffset(wave: &Wave, enc: u32, null: u32, inst: &Instruction) -> Result<
     }
 }
 
-/// s_load_*: scalar loads of dwords from global memory.
+/// s_load_*: scalar loads of dwords (and, on GFX12, of one byte or short) from global memory.
 fn exec_smem_load(wave: &mut Wave, inst: &Instruction, group: &mut Group<'_>) -> Result<Flow, EmuError> {
     let mut dst = None;
     let mut base = None;
@@ -841,6 +841,27 @@ fn exec_smem_load(wave: &mut Wave, inst: &Instruction, group: &mut Group<'_>) ->
     }
     let (Some(dst), Some(base)) = (dst, base) else { return Err(unsupported(inst, "operands")) };
     let addr = (base as i64).wrapping_add(offset).wrapping_add(soffset as i64) as u64;
+    // GFX12 sub-dword loads (s_load_u8/i8/u16/i16): one naturally aligned byte or short, zero- or
+    // sign-extended into the dword SGPR.
+    let sub = match inst.mnemonic() {
+        "s_load_u8" => Some((1usize, false)),
+        "s_load_i8" => Some((1, true)),
+        "s_load_u16" => Some((2, false)),
+        "s_load_i16" => Some((2, true)),
+        _ => None,
+    };
+    if let Some((width, signed)) = sub {
+        let mut b = [0u8; 2];
+        group.mem.read(addr, &mut b[..width], width as u64)?;
+        let v = match (width, signed) {
+            (1, false) => b[0] as u32,
+            (1, true) => b[0] as i8 as i32 as u32,
+            (_, false) => u16::from_le_bytes(b) as u32,
+            (_, true) => i16::from_le_bytes(b) as i32 as u32,
+        };
+        wave.write_sgprs(Reg { dwords: 1, ..dst }, &[v])?;
+        return Ok(Flow::Next);
+    }
     let mut bytes = vec![0u8; 4 * dst.dwords as usize];
     group.mem.read(addr, &mut bytes, 4)?;
     let words: Vec<u32> = bytes.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();

@@ -13,8 +13,9 @@
 //!   * [`Space::Lds`]: a byte offset into the workgroup's LDS.
 //!   * [`Space::Scratch`]: a byte offset into the lane's own private memory.
 //!   * [`Space::Flat`]: routed by the high 32 bits: [`crate::SHARED_APERTURE_HI`] → LDS at the low
-//!     32 bits, [`crate::PRIVATE_APERTURE_HI`] → the lane's scratch at the low 32 bits, anything
-//!     else → global memory at the full address. A flat *atomic* that lands in private memory is
+//!     32 bits, [`crate::PRIVATE_APERTURE_HI`] → the lane's scratch at the low 32 bits, bits 63:58
+//!     equal to [`crate::FLAT_SCRATCH_BASE`]'s → gfx1250 globally addressable scratch (the lane
+//!     the address names, at its low 32 bits), anything else → global memory at the full address. A flat *atomic* that lands in private memory is
 //!     refused ([`EmuError::Unsupported`]): the hardware does not promise it.
 //! * Order within a wave: lanes are processed in increasing lane order, so for stores from several
 //!   lanes to the same bytes the highest lane wins, and atomics are applied one lane after the
@@ -316,6 +317,9 @@ pub enum Location {
     Global(u64),
     Lds(u64),
     Scratch(u64),
+    /// A gfx1250 globally addressed scratch location: the flat address minus
+    /// [`crate::FLAT_SCRATCH_BASE`], naming a lane and an offset in its scratch.
+    LaneScratch(u64),
 }
 
 /// Routes an address of `space` (flat apertures, see the module documentation).
@@ -330,6 +334,8 @@ pub fn locate(space: Space, addr: u64) -> Location {
                 Location::Lds(lo)
             } else if hi == crate::PRIVATE_APERTURE_HI {
                 Location::Scratch(lo)
+            } else if addr >> 58 == crate::FLAT_SCRATCH_BASE >> 58 {
+                Location::LaneScratch(addr - crate::FLAT_SCRATCH_BASE)
             } else {
                 Location::Global(addr)
             }
@@ -343,11 +349,27 @@ impl Memories<'_> {
         self.scratch.get_mut(lane).ok_or_else(|| EmuError::Launch(format!("lane {lane} has no scratch ({n} lanes)")))
     }
 
+    /// The lane and scratch offset of a [`Location::LaneScratch`] address: the lane in the bits
+    /// from 57 - log2(wave size) to 56, the offset in bits 31:0 (the bits between must be 0).
+    fn lane_scratch(&self, rel: u64) -> Result<(usize, u64), EmuError> {
+        let lanes = self.scratch.len().max(1);
+        let shift = 57 - lanes.trailing_zeros();
+        let lane = (rel >> shift) as usize;
+        if !lanes.is_power_of_two() || lane >= lanes || (rel >> 32) & ((1u64 << (shift - 32)) - 1) != 0 {
+            return Err(EmuError::MemoryFault { space: "scratch", addr: rel.wrapping_add(crate::FLAT_SCRATCH_BASE), len: 0 });
+        }
+        Ok((lane, rel & 0xffff_ffff))
+    }
+
     pub fn read(&mut self, lane: usize, loc: Location, out: &mut [u8], align: u64) -> Result<(), EmuError> {
         match loc {
             Location::Global(a) => self.global.read(a, out, align),
             Location::Lds(a) => self.lds.read(a, out, align),
             Location::Scratch(a) => self.scratch_of(lane)?.read(a, out, align),
+            Location::LaneScratch(rel) => {
+                let (l, a) = self.lane_scratch(rel)?;
+                self.scratch_of(l)?.read(a, out, align)
+            }
         }
     }
 
@@ -356,6 +378,10 @@ impl Memories<'_> {
             Location::Global(a) => self.global.write(a, data, align),
             Location::Lds(a) => self.lds.write(a, data, align),
             Location::Scratch(a) => self.scratch_of(lane)?.write(a, data, align),
+            Location::LaneScratch(rel) => {
+                let (l, a) = self.lane_scratch(rel)?;
+                self.scratch_of(l)?.write(a, data, align)
+            }
         }
     }
 }
@@ -522,7 +548,7 @@ fn atomic(
             _ => 0,
         };
         let loc = locate(op.space, addrs[lane]);
-        if op.space == Space::Flat && matches!(loc, Location::Scratch(_)) {
+        if op.space == Space::Flat && matches!(loc, Location::Scratch(_) | Location::LaneScratch(_)) {
             // The hardware does not guarantee flat atomics on private memory (LLVM guards
             // 64-bit ones with a runtime aperture check); refuse rather than guess.
             return Err(unsupported(format!("a flat atomic on private memory (lane {lane}, {:#x})", addrs[lane])));
@@ -985,7 +1011,7 @@ pub fn ds_swizzle(wave: &mut Wave, dst: Reg, data: Reg, offset: u16) -> Result<(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
+    use crate::{FLAT_SCRATCH_BASE, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
 
     struct Env {
         global: GlobalMemory,
@@ -1134,6 +1160,35 @@ mod tests {
         ));
         // Null pointer.
         assert!(run(MemOp::load(Space::Flat, Width::B32), &mut w, &mut env, &[0, 0], r).is_err());
+    }
+
+    #[test]
+    fn gfx1250_flat_scratch_addresses_name_a_lane_and_an_offset() {
+        // As LLVM 22 forms them: FLAT_SCRATCH_BASE + (lane << (57 - log2(wave size)) | offset).
+        for (lanes, shift) in [(32usize, 52u32), (64, 51)] {
+            let mut env = Env::new(lanes);
+            let mut w = wave(lanes, 0b11);
+            set(&mut w, 2, |l| 0x100 + l as u32);
+            // Lane 0 stores to lane 0's offset 8; lane 1 to lane 3's offset 12 (another lane's scratch).
+            let mut a = vec![0u64; lanes];
+            a[..2].copy_from_slice(&[FLAT_SCRATCH_BASE | 8, FLAT_SCRATCH_BASE + (3u64 << shift) + 12]);
+            run(MemOp::store(Space::Flat, Width::B32), &mut w, &mut env, &a, MemRegs::vgprs(None, Some(2), None)).unwrap();
+            assert_eq!(&env.scratch[0].data[8..12], &0x100u32.to_le_bytes(), "wave{lanes}");
+            assert_eq!(&env.scratch[3].data[12..16], &0x101u32.to_le_bytes(), "wave{lanes}");
+            assert!(env.scratch[1].data.iter().all(|&b| b == 0), "wave{lanes}: lane 1's own scratch untouched");
+            run(MemOp::load(Space::Flat, Width::B32), &mut w, &mut env, &a, MemRegs::vgprs(Some(5), None, None)).unwrap();
+            assert_eq!(col(&w, 5)[..2], [0x100, 0x101]);
+            // Bits between the offset and the lane field, or a lane past the wave, fault.
+            let bad = [FLAT_SCRATCH_BASE + (1u64 << 40), FLAT_SCRATCH_BASE + ((lanes as u64) << shift)];
+            for b in bad {
+                let r = run(MemOp::load(Space::Flat, Width::B32), &mut w, &mut env, &vec![b; lanes], MemRegs::vgprs(Some(5), None, None));
+                assert!(matches!(r, Err(EmuError::MemoryFault { .. })), "wave{lanes} {b:#x}: {r:?}");
+            }
+            // A flat atomic on private memory stays refused.
+            let at = MemOp::atomic(Space::Flat, AtomicOp::Add, Width::B32, false);
+            assert!(matches!(run(at, &mut w, &mut env, &a, MemRegs::vgprs(None, Some(2), None)), Err(EmuError::Unsupported { .. })));
+        }
+        assert_eq!(locate(Space::Flat, FLAT_SCRATCH_BASE + 4), Location::LaneScratch(4));
     }
 
     #[test]

@@ -126,6 +126,7 @@ impl Wave {
             RegClass::SharedLimit if index & 1 == 1 => crate::SHARED_APERTURE_HI,
             RegClass::PrivateLimit if index & 1 == 1 => crate::PRIVATE_APERTURE_HI,
             RegClass::SharedLimit | RegClass::PrivateLimit => u32::MAX,
+            RegClass::FlatScratchBase => (crate::FLAT_SCRATCH_BASE >> (32 * (index & 1))) as u32,
             other => return Err(EmuError::Register(format!("reading {other:?} is not modelled"))),
         })
     }

@@ -1398,6 +1398,30 @@ impl<'ctx> Raiser<'ctx, '_> {
         // Global (addrspace 1) loads: the address is uniform per source wave only, not per target
         // wave, so a scalar load cannot be promised to the backend.
         let ptr = self.b.build_int_to_ptr(addr, self.ctx.ptr_type(AddressSpace::from(1u16)), "")?;
+        // GFX12 sub-dword loads: one naturally aligned byte or short, zero- or sign-extended.
+        let sub = match inst.mnemonic() {
+            "s_load_u8" => Some((self.ctx.i8_type(), false)),
+            "s_load_i8" => Some((self.ctx.i8_type(), true)),
+            "s_load_u16" => Some((self.ctx.i16_type(), false)),
+            "s_load_i16" => Some((self.ctx.i16_type(), true)),
+            _ => None,
+        };
+        if let Some((ty, signed)) = sub {
+            let ld = self.b.build_load(ty, ptr, "")?;
+            if let Some(li) = hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld) {
+                li.set_alignment(ty.get_bit_width() / 8).map_err(|e| self.err(inst, e.to_string()))?;
+            }
+            let v = ld.into_int_value();
+            let v = if signed {
+                self.b.build_int_s_extend(v, self.ctx.i32_type(), "")?
+            } else {
+                self.b.build_int_z_extend(v, self.ctx.i32_type(), "")?
+            };
+            if let Some(slot) = self.sreg_slot(dst.class, dst.index as usize, inst)? {
+                self.b.build_store(slot, v)?;
+            }
+            return Ok(());
+        }
         for i in 0..dst.dwords as usize {
             let p = unsafe { self.b.build_gep(self.ctx.i32_type(), ptr, &[i64t.const_int(i as u64, false)], "")? };
             let ld = self.b.build_load(self.ctx.i32_type(), p, "")?;
