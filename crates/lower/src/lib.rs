@@ -2,6 +2,14 @@
 //! (work-group size bounds, uniform work-group size, denormal modes) and goes through LLVM's
 //! optimisation pipeline and the AMDGPU backend for gfx942 or gfx950, in-process, giving a
 //! relocatable object (or assembly, or the optimised IR) in memory.
+//!
+//! Target machines are pooled for the process, each with its object codegen pipeline when the
+//! crate was built with the C++ pipeline shim (codegen.rs, build.rs); without it, objects are
+//! emitted through LLVM's C API, with the same bytes.
+
+mod codegen;
+pub use codegen::{pipeline_counts, pipeline_status, Codegen, PipelineCounts};
+use codegen::MachineAndPipelines;
 
 use hx_llvm::inkwell::attributes::AttributeLoc;
 use hx_llvm::inkwell::module::Module;
@@ -135,11 +143,24 @@ pub fn lower(module: &Module<'_>, name: &str, options: &LowerOptions, emit: Emit
 /// [`lower`] for a module the caller has just verified (attributes applied after the verifier
 /// ran are fine): the verifier does not run twice on the same IR.
 pub fn lower_verified(module: &Module<'_>, name: &str, options: &LowerOptions, emit: Emit) -> Result<Vec<u8>, LowerError> {
+    lower_verified_via(module, name, options, emit, Codegen::default_path())
+}
+
+/// [`lower_verified`] with the way objects and assembly are emitted chosen by the caller
+/// ([`Codegen::Pipeline`] is an error in a build without the shim).
+pub fn lower_verified_via(module: &Module<'_>, name: &str, options: &LowerOptions, emit: Emit, codegen: Codegen) -> Result<Vec<u8>, LowerError> {
     if options.target == GpuTarget::Gfx1250 {
         return Err(LowerError::NotATarget { target: options.target });
     }
-    let machine = Machine::take(options)?;
-    Ok(hx_llvm::emit_verified_with(module, name, &machine, options.opt.raised_pipeline(), emit)?)
+    let mut machine = Machine::take(options)?;
+    let m = machine.get();
+    let tm = &m.tm;
+    module.set_triple(&tm.get_triple());
+    module.set_data_layout(&tm.get_target_data().get_data_layout());
+    hx_llvm::run_pipeline(module, name, tm, options.opt.raised_pipeline())?;
+    // The pipeline must leave a valid module; check again before the backend sees it.
+    hx_llvm::verify(module, name)?;
+    Ok(m.emit(module, name, emit, codegen)?)
 }
 
 /// Makes the process's first lowering for `options` as fast as a later one: a target machine
@@ -167,12 +188,14 @@ fn machine_key(options: &LowerOptions) -> MachineKey {
     (options.target, options.opt, options.features())
 }
 
-/// A target machine in [`MACHINES`]: the next lowering to take it may run on another thread.
-struct PooledMachine(hx_llvm::inkwell::targets::TargetMachine);
+/// A target machine in [`MACHINES`], with its codegen pipelines: the next lowering to take it
+/// may run on another thread.
+struct PooledMachine(MachineAndPipelines);
 
-// SAFETY: LLVM ties a TargetMachine to no thread; what it forbids is two threads using one at
-// the same time (its lazily built caches are not locked). The pool hands each machine to one
-// lowering at a time, and a lowering uses it on its own thread only.
+// SAFETY: LLVM ties a TargetMachine (and a pass manager built for it) to no thread; what it
+// forbids is two threads using one at the same time (its lazily built caches are not locked).
+// The pool hands each machine to one lowering at a time, and a lowering uses it on its own
+// thread only.
 unsafe impl Send for PooledMachine {}
 
 /// The target machines no lowering is using, with their key (target, optimisation level,
@@ -181,12 +204,13 @@ unsafe impl Send for PooledMachine {}
 /// modules in turn, so they are kept for the process: a lowering takes one and puts it back.
 /// Machines are shared by all threads rather than kept per thread, so that a thread's first
 /// lowering (a new rayon worker, a runtime thread) finds a warm machine another thread made.
+/// Each keeps the codegen pipelines built for it (codegen.rs), which are as costly to build.
 static MACHINES: std::sync::Mutex<Vec<(MachineKey, PooledMachine)>> = std::sync::Mutex::new(Vec::new());
 
 /// A target machine taken from [`MACHINES`] (or made) for one lowering; it goes back on drop.
 struct Machine {
     key: MachineKey,
-    tm: Option<hx_llvm::inkwell::targets::TargetMachine>,
+    m: Option<MachineAndPipelines>,
 }
 
 impl Machine {
@@ -196,31 +220,33 @@ impl Machine {
             let mut pool = MACHINES.lock().unwrap_or_else(|e| e.into_inner());
             pool.iter().position(|(k, _)| *k == key).map(|i| pool.swap_remove(i).1 .0)
         };
-        let tm = match pooled {
-            Some(tm) => tm,
-            None => options.target.target_machine_with(options.opt, &key.2)?,
+        let m = match pooled {
+            Some(m) => m,
+            None => MachineAndPipelines::new(options.target.target_machine_with(options.opt, &key.2)?),
         };
-        Ok(Machine { key, tm: Some(tm) })
+        Ok(Machine { key, m: Some(m) })
     }
-}
 
-impl std::ops::Deref for Machine {
-    type Target = hx_llvm::inkwell::targets::TargetMachine;
-    fn deref(&self) -> &Self::Target {
-        self.tm.as_ref().expect("present until drop")
+    fn get(&mut self) -> &mut MachineAndPipelines {
+        self.m.as_mut().expect("present until drop")
+    }
+
+    #[cfg(test)]
+    fn as_mut_ptr(&self) -> hx_llvm::llvm_sys::target_machine::LLVMTargetMachineRef {
+        self.m.as_ref().expect("present until drop").tm.as_mut_ptr()
     }
 }
 
 impl Drop for Machine {
     fn drop(&mut self) {
-        // A lowering cut short by a panic may have left the machine's caches half built: it is
-        // not shared again.
+        // A lowering cut short by a panic may have left the machine's caches or its pipelines
+        // half built: it is not shared again.
         if std::thread::panicking() {
             return;
         }
-        if let Some(tm) = self.tm.take() {
+        if let Some(m) = self.m.take() {
             let mut pool = MACHINES.lock().unwrap_or_else(|e| e.into_inner());
-            pool.push((self.key.clone(), PooledMachine(tm)));
+            pool.push((self.key.clone(), PooledMachine(m)));
         }
     }
 }
@@ -233,11 +259,16 @@ pub fn pooled_machines(options: &LowerOptions) -> usize {
 
 /// Parses IR text, applies the attributes and lowers it, in a fresh context.
 pub fn lower_ir(ir: &str, name: &str, kernels: &[KernelAttrs], options: &LowerOptions, emit: Emit) -> Result<Vec<u8>, LowerError> {
+    lower_ir_via(ir, name, kernels, options, emit, Codegen::default_path())
+}
+
+/// [`lower_ir`] with the way objects and assembly are emitted chosen by the caller.
+pub fn lower_ir_via(ir: &str, name: &str, kernels: &[KernelAttrs], options: &LowerOptions, emit: Emit, codegen: Codegen) -> Result<Vec<u8>, LowerError> {
     let ctx = hx_llvm::inkwell::context::Context::create();
     let diags = hx_llvm::Diagnostics::install(&ctx);
     let module = hx_llvm::parse_ir(&ctx, ir, name)?;
     apply_kernel_attrs(&module, kernels)?;
-    let out = lower_verified(&module, name, options, emit)?;
+    let out = lower_verified_via(&module, name, options, emit, codegen)?;
     diags.check(name)?;
     Ok(out)
 }

@@ -1,0 +1,78 @@
+// hx-lower's codegen pipeline: a legacy::PassManager with LLVM's codegen passes added once for a
+// target machine and an emit kind (object or assembly), run on one verified module after
+// another, its output buffer cleared before each run (as `llc -compile-twice` does). The C API's
+// LLVMTargetMachineEmitToMemoryBuffer builds and frees this pipeline on every call; per emit it
+// is the same passes in the same order, so the bytes are the same (tests/tests/codegen_pipeline.rs).
+//
+// Compiled by crates/lower/build.rs against LLVM 22 headers (Debian's llvm-22-dev) and linked to
+// the Rust toolchain's libLLVM, which exports these C++ symbols (shared/LLVM.md). Nothing here
+// throws or aborts on its own: the caller hands only modules that passed the verifier.
+
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CodeGen.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm-c/TargetMachine.h"
+#include "llvm-c/Core.h"
+
+#include <cstddef>
+#include <new>
+
+namespace {
+
+struct Pipeline {
+  llvm::TargetMachine *tm;
+  llvm::legacy::PassManager pm;
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream out;
+  Pipeline(llvm::TargetMachine *tm) : tm(tm), out(buffer) {}
+};
+
+} // namespace
+
+extern "C" {
+
+// The LLVM version of the headers this file was compiled against.
+void hx_codegen_pipeline_header_version(unsigned *major, unsigned *minor, unsigned *patch) {
+  *major = LLVM_VERSION_MAJOR;
+  *minor = LLVM_VERSION_MINOR;
+  *patch = LLVM_VERSION_PATCH;
+}
+
+// A pipeline emitting objects (assembly != 0: assembly text) with `tm`, which must outlive it.
+// Null if the target machine cannot emit that kind of file.
+void *hx_codegen_pipeline_create(LLVMTargetMachineRef tm_ref, int assembly) {
+  // The C API's own conversion (TargetMachine.cpp): the handle is the TargetMachine.
+  llvm::TargetMachine *tm = reinterpret_cast<llvm::TargetMachine *>(tm_ref);
+  Pipeline *p = new (std::nothrow) Pipeline(tm);
+  if (!p)
+    return nullptr;
+  llvm::CodeGenFileType kind = assembly ? llvm::CodeGenFileType::AssemblyFile : llvm::CodeGenFileType::ObjectFile;
+  // The arguments LLVMTargetMachineEmitToMemoryBuffer passes: no dwo stream, verifier off (the
+  // caller verified), the pass manager makes its own MachineModuleInfo.
+  if (tm->addPassesToEmitFile(p->pm, p->out, nullptr, kind)) {
+    delete p;
+    return nullptr;
+  }
+  return p;
+}
+
+// Runs the pipeline on `module`; `*data`/`*len` is the emitted file, valid until the next run or
+// the pipeline's disposal.
+void hx_codegen_pipeline_run(void *pipeline, LLVMModuleRef module_ref, const char **data, size_t *len) {
+  Pipeline *p = static_cast<Pipeline *>(pipeline);
+  llvm::Module *m = llvm::unwrap(module_ref);
+  p->buffer.clear();
+  // As the C API does before every emit.
+  m->setDataLayout(p->tm->createDataLayout());
+  p->pm.run(*m);
+  *data = p->buffer.data();
+  *len = p->buffer.size();
+}
+
+void hx_codegen_pipeline_dispose(void *pipeline) { delete static_cast<Pipeline *>(pipeline); }
+
+} // extern "C"
