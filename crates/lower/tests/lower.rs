@@ -87,3 +87,36 @@ fn target_machines_move_between_threads() {
     let fresh = hx_llvm::emit_verified_with(&m, "saxpy", &tm, OptLevel::O1.raised_pipeline(), Emit::Assembly).unwrap();
     assert_eq!(String::from_utf8(pooled).unwrap(), String::from_utf8(fresh).unwrap());
 }
+
+/// The pooled codegen pipeline (when this build has the shim) emits the C API's bytes, and is
+/// built once and reused; a build without the shim refuses it by name and lowers through the C
+/// API. The whole corpus is compared in tests/tests/codegen_pipeline.rs.
+#[test]
+fn pipeline_emits_the_c_api_bytes_or_is_refused() {
+    use hx_lower::{lower_ir_via, pipeline_counts, pipeline_status, Codegen, OptLevel};
+    // Options no other test here uses: their machine and pipeline are this test's.
+    let o = LowerOptions { target: GpuTarget::Gfx942, opt: OptLevel::O2, xnack: Some(false), sramecc: Some(true) };
+    let c_api = lower_ir_via(&saxpy_ir(), "saxpy", &[], &o, Emit::Object, Codegen::CApi).unwrap();
+    assert!(CodeObject::parse(&c_api).is_ok());
+    match pipeline_status() {
+        Ok(headers) => {
+            assert!(headers.starts_with("22.1."), "{headers}");
+            assert_eq!(Codegen::default_path(), Codegen::Pipeline);
+            let before = pipeline_counts();
+            for _ in 0..3 {
+                let p = lower_ir_via(&saxpy_ir(), "saxpy", &[], &o, Emit::Object, Codegen::Pipeline).unwrap();
+                assert!(p == c_api, "pipeline {} bytes, C API {}", p.len(), c_api.len());
+            }
+            let after = pipeline_counts();
+            assert!(after.runs - before.runs >= 3, "{before:?} {after:?}");
+        }
+        Err(why) => {
+            eprintln!("no codegen pipeline in this build: {why}");
+            assert_eq!(Codegen::default_path(), Codegen::CApi);
+            let e = lower_ir_via(&saxpy_ir(), "saxpy", &[], &o, Emit::Object, Codegen::Pipeline).unwrap_err();
+            assert!(e.to_string().contains("without the codegen pipeline shim"), "{e}");
+            // The default path still lowers.
+            assert!(lower_ir(&saxpy_ir(), "saxpy", &[], &o, Emit::Object).unwrap() == c_api);
+        }
+    }
+}
