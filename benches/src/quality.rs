@@ -57,3 +57,26 @@ pub fn static_count(bytes: &[u8], prefix: &str) -> Result<usize> {
     }
     Ok(n)
 }
+
+/// Register use of one kernel from its metadata: VGPRs, AGPRs, VGPR and SGPR spills.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RegisterUse {
+    pub vgprs: u64,
+    pub agprs: u64,
+    pub vgpr_spills: u64,
+    pub sgpr_spills: u64,
+}
+
+/// [`RegisterUse`] of `kernel` (`.vgpr_count`, `.agpr_count`, `.vgpr_spill_count`,
+/// `.sgpr_spill_count`; absent fields count 0).
+pub fn register_use(bytes: &[u8], kernel: &str) -> Result<RegisterUse> {
+    let co = CodeObject::parse(bytes)?;
+    let m = co.metadata.as_ref().and_then(|m| m.kernel(kernel)).with_context(|| format!("no metadata for kernel {kernel}"))?;
+    let get = |k: &str| m.raw.get(k).and_then(|v| v.as_u64()).unwrap_or(0);
+    Ok(RegisterUse {
+        vgprs: get(".vgpr_count"),
+        agprs: get(".agpr_count"),
+        vgpr_spills: get(".vgpr_spill_count"),
+        sgpr_spills: get(".sgpr_spill_count"),
+    })
+}

@@ -73,3 +73,59 @@ impl ShellOut {
         Ok(std::fs::read(&out)?)
     }
 }
+
+/// The real shell-out: Debian's LLVM 22 tools (`opt-22`, `llc-22`, `ld.lld-22`, package llvm-22
+/// and lld-22) as separate processes on the raised IR, the pipeline AMD's HotSwap shells out to.
+pub struct RealTools {
+    pub opt: PathBuf,
+    pub llc: PathBuf,
+    pub lld: PathBuf,
+    work: PathBuf,
+}
+
+/// `name` in a directory of `$PATH`.
+pub fn which(name: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(name)).find(|p| p.is_file())
+}
+
+impl RealTools {
+    /// `Err` naming the missing tool when any is not installed.
+    pub fn find(work: &Path) -> Result<RealTools> {
+        let get = |n: &str| which(n).with_context(|| format!("{n} is not installed (Debian: apt-get install llvm-22 lld-22)"));
+        std::fs::create_dir_all(work)?;
+        Ok(RealTools { opt: get("opt-22")?, llc: get("llc-22")?, lld: get("ld.lld-22")?, work: work.to_path_buf() })
+    }
+
+    fn run(cmd: &mut Command, what: &str) -> Result<()> {
+        let o = cmd.output().with_context(|| format!("running {what}"))?;
+        if !o.status.success() {
+            let err = String::from_utf8_lossy(&o.stderr);
+            bail!("{what} failed ({}): {}", o.status, err.lines().next().unwrap_or(""));
+        }
+        Ok(())
+    }
+
+    /// `opt-22 -O2`, `llc-22 -O2 -mcpu=<target>`, `ld.lld-22 -shared` on IR text; the code object.
+    pub fn compile_and_link(&self, ir: &str, cpu: &str) -> Result<Vec<u8>> {
+        let (ll, bc, obj, out) =
+            (self.work.join("k.ll"), self.work.join("k.bc"), self.work.join("k.o"), self.work.join("k.hsaco"));
+        std::fs::write(&ll, ir)?;
+        Self::run(Command::new(&self.opt).arg("-O2").arg(format!("-mcpu={cpu}")).arg(&ll).arg("-o").arg(&bc), "opt-22")?;
+        self.llc_only(&bc, cpu, &obj)?;
+        Self::run(Command::new(&self.lld).args(["-shared", "--no-undefined", "-o"]).arg(&out).arg(&obj), "ld.lld-22")?;
+        Ok(std::fs::read(&out)?)
+    }
+
+    /// `llc-22 -O2 -mcpu=<cpu> -filetype=obj` on an IR file (text or bitcode).
+    pub fn llc_only(&self, input: &Path, cpu: &str, obj: &Path) -> Result<()> {
+        Self::run(
+            Command::new(&self.llc).args(["-O2", "-mtriple=amdgcn-amd-amdhsa", "-filetype=obj"]).arg(format!("-mcpu={cpu}")).arg(input).arg("-o").arg(obj),
+            "llc-22",
+        )
+    }
+
+    /// The scratch directory.
+    pub fn work(&self) -> &Path {
+        &self.work
+    }
+}

@@ -10,7 +10,7 @@ fn quick_report_has_every_section() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    for n in 1..=8 {
+    for n in 1..=11 {
         assert!(stdout.contains(&format!("## {n}. ")), "section {n} missing:\n{stdout}");
     }
     assert!(!stdout.contains("This section failed"), "{stdout}");

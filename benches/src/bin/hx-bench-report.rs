@@ -8,6 +8,7 @@
 use anyhow::{bail, Context, Result};
 use hotswap::{GpuTarget, Options};
 use hx_benches::measure::{ms, pool, sample, translate_on, Sample};
+use std::ffi::OsStr;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -77,6 +78,28 @@ fn main() -> Result<()> {
         }
         return Ok(());
     }
+    if args.first().map(String::as_str) == Some("raise") {
+        // The raised IR of FILE for gfx942 written to OUT: the in-process part of the real shell-out.
+        let [_, file, out] = args.as_slice() else { bail!("usage: hx-bench-report raise FILE OUT") };
+        std::fs::write(out, hotswap::translate::raised_ir(&std::fs::read(file)?, &gfx942())?)?;
+        return Ok(());
+    }
+    if args.first().map(String::as_str) == Some("codegen-loop") {
+        // N lowerings of the raised IR of FILE through hx-lower, emitting with the C API (`capi`)
+        // or the pooled pipeline (`pipeline`): the callgrind workload of section 11.
+        let [_, file, n, mode] = args.as_slice() else { bail!("usage: hx-bench-report codegen-loop FILE N capi|pipeline") };
+        let ir = hotswap::translate::raised_ir(&std::fs::read(file)?, &gfx942())?;
+        let codegen = match mode.as_str() {
+            "capi" => hx_lower::Codegen::CApi,
+            "pipeline" => hx_lower::Codegen::Pipeline,
+            _ => bail!("mode must be capi or pipeline"),
+        };
+        let o = hx_lower::LowerOptions::new(GpuTarget::Gfx942);
+        for _ in 0..n.parse::<usize>()? {
+            hx_lower::lower_ir_via(&ir, "k", &[], &o, hx_lower::Emit::Object, codegen)?;
+        }
+        return Ok(());
+    }
     if args.first().map(String::as_str) == Some("noop") {
         // Process start and exit with libLLVM loaded, nothing run.
         return Ok(());
@@ -102,8 +125,9 @@ fn main() -> Result<()> {
     std::fs::create_dir_all(&work)?;
     let cfg = Cfg { quick, work: work.clone(), headline: Default::default() };
     let mut out = String::new();
-    let sections: [(&str, fn(&Cfg, &mut String) -> Result<()>); 9] = [
+    let sections: [(&str, fn(&Cfg, &mut String) -> Result<()>); 13] = [
         ("1. Translation latency: in-process against the shell-out pipeline", latency),
+        ("1b. The real shell-out: Debian's LLVM 22 tools beside the hx-llc stand-in", real_shellout),
         ("2. Cold, warm and cached translations", cold_warm),
         ("3. Decode throughput against LLVM's disassembler", decode),
         ("4. Scaling: kernels per object, threads, kernel size", scaling),
@@ -112,11 +136,14 @@ fn main() -> Result<()> {
         ("6. Peak memory of a translation", peak_memory),
         ("7. Where the time of a translation goes", breakdown),
         ("8. Instruction counts (callgrind)", callgrind),
+        ("9. Big kernels: translation against the native compile", big_kernels),
+        ("10. Whole-object throughput", throughput),
+        ("11. The reused codegen pipeline against the C API", pipeline_reuse),
     ];
-    // `--only 5b`: the sections whose number starts so (for working on one section).
+    // `--only 5b` or `--only 1b,9`: the sections with these numbers (for working on some).
     let only = args.iter().position(|a| a == "--only").and_then(|i| args.get(i + 1)).cloned();
     for (title, f) in sections {
-        if only.as_ref().is_some_and(|o| !title.starts_with(&format!("{o}."))) {
+        if only.as_ref().is_some_and(|o| !o.split(',').any(|n| title.starts_with(&format!("{n}.")))) {
             continue;
         }
         let started = Instant::now();
@@ -1104,6 +1131,344 @@ diagnostics, the runtime).\n"
         }
     }
     let _ = writeln!(out);
+}
+
+/// Objects section 1b measures: the small ones and two larger ones the issue names.
+fn real_shellout_objects(cfg: &Cfg) -> Result<Vec<(String, Vec<u8>, usize)>> {
+    Ok(corpus_gfx1250(cfg)?
+        .into_iter()
+        .filter_map(|(n, b)| {
+            let insts = hx_benches::synth::instruction_count(&b).unwrap_or(usize::MAX);
+            (insts <= SMALL_OBJECT || n == "lds_bitonic" || n == "wmma_fp8").then_some((n, b, insts))
+        })
+        .collect())
+}
+
+/// Median of `runs` runs of `f`, in ms.
+fn median_ms(runs: usize, mut f: impl FnMut() -> Result<()>) -> Result<f64> {
+    let mut t = Vec::new();
+    for _ in 0..runs.max(1) {
+        let started = Instant::now();
+        f()?;
+        t.push(started.elapsed().as_secs_f64() * 1e3);
+    }
+    t.sort_by(f64::total_cmp);
+    Ok(t[t.len() / 2])
+}
+
+fn range(v: &[f64]) -> String {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    match (v.first(), v.last()) {
+        (Some(a), Some(b)) => format!("{a:.1}-{b:.1}x"),
+        _ => "none".into(),
+    }
+}
+
+fn real_shellout(cfg: &Cfg, out: &mut String) -> Result<()> {
+    let real = match hx_benches::shellout::RealTools::find(&cfg.work.join("real")) {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = writeln!(out, "Not measured on this machine: {e:#}.\n");
+            return Ok(());
+        }
+    };
+    let shell = hx_benches::shellout::ShellOut::new(hx_benches::shellout::find_llc()?, &cfg.work.join("shellout1b"))?;
+    let p1 = pool(1)?;
+    let o = gfx942();
+    let version = std::process::Command::new(&real.llc).arg("--version").output().ok().and_then(|o| {
+        String::from_utf8_lossy(&o.stdout).lines().find(|l| l.contains("LLVM version")).map(|l| l.trim().to_string())
+    });
+    let _ = writeln!(
+        out,
+        "The pipeline AMD's HotSwap shells out to, with the real tools ({}): the raised IR (raised in-process, \
+written to a file) goes through `opt-22 -O2`, `llc-22 -O2 -mcpu=gfx942 -filetype=obj` and `ld.lld-22 -shared` as \
+three processes, and the code object is read back. Beside it, section 1's stand-in (`hx-llc` on the toolchain's \
+libLLVM, then rust-lld) and the in-process translation. The three run in turn, each twice per round and the second \
+run timed (`hx_benches::measure::interleaved`), so load from elsewhere falls on all alike; ratios are medians \
+of per-round ratios. *Process*: whole processes, median of 3: a `hotswap-xlate`-like process translating the \
+object (`hx-bench-report once`) against a process raising it (`hx-bench-report raise`) followed by the three \
+tools. Objects: the small ones (at most {SMALL_OBJECT} gfx1250 instructions) and lds_bitonic, wmma_fp8.\n",
+        version.as_deref().unwrap_or("version unknown")
+    );
+    let _ = writeln!(out, "| object | gfx1250 instructions | in-process ms | stand-in ms | real tools ms | real / in-process | stand-in / in-process | real / stand-in | process: ours ms | process: real ms | process ratio |");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let (mut small, mut large, mut standin, mut process) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (min_rounds, budget) = if cfg.quick { (1, Duration::ZERO) } else { (5, Duration::from_millis(2500)) };
+    for (name, bytes, insts) in real_shellout_objects(cfg)? {
+        let ir = match hotswap::translate::raised_ir(&bytes, &o) {
+            Ok(ir) => ir,
+            Err(e) => {
+                let _ = writeln!(out, "| {name} | {insts} | fails: {} | | | | | | | | |", short(&e));
+                continue;
+            }
+        };
+        if let Err(e) = real.compile_and_link(&ir, "gfx942") {
+            let _ = writeln!(out, "| {name} | {insts} | | | fails: {} | | | | | | |", short(&e));
+            continue;
+        }
+        let mut a = || Ok(translate_on(&p1, &bytes, &o)?.len());
+        let mut b = || Ok(shell.translate(&bytes, &o)?.len());
+        let mut c = || Ok(real.compile_and_link(&hotswap::translate::raised_ir(&bytes, &o)?, "gfx942")?.len());
+        let s = hx_benches::measure::interleaved(min_rounds, 200, budget, &mut [&mut a, &mut b, &mut c])?;
+        let (r_in, s_in, r_s) = (
+            hx_benches::measure::median_ratio(&s[2], &s[0]),
+            hx_benches::measure::median_ratio(&s[1], &s[0]),
+            hx_benches::measure::median_ratio(&s[2], &s[1]),
+        );
+        if insts <= SMALL_OBJECT {
+            small.push(r_in);
+        } else {
+            large.push(r_in);
+        }
+        standin.push(r_s);
+        let file = hx_corpus::corpus_dir().join("gfx1250").join(format!("{name}.hsaco"));
+        let runs = if cfg.quick { 1 } else { 3 };
+        let ours = process_ms(&[OsStr::new("once"), file.as_os_str(), OsStr::new("gfx942")], runs)?;
+        let ll = real.work().join("process.ll");
+        let theirs = median_ms(runs, || {
+            let o = std::process::Command::new(std::env::current_exe()?).arg("raise").arg(&file).arg(&ll).output()?;
+            if !o.status.success() {
+                bail!("raise: {}", String::from_utf8_lossy(&o.stderr).trim());
+            }
+            real.compile_and_link(&std::fs::read_to_string(&ll)?, "gfx942")?;
+            Ok(())
+        })?;
+        process.push(theirs / ours);
+        let _ = writeln!(
+            out,
+            "| {name} | {insts} | {} | {} | {} | {r_in:.1}x | {s_in:.1}x | {r_s:.2}x | {ours:.1} | {theirs:.1} | {:.1}x |",
+            ms(s[0].median()),
+            ms(s[1].median()),
+            ms(s[2].median()),
+            theirs / ours
+        );
+    }
+    let line = format!(
+        "Real shell-out (opt-22, llc-22, ld.lld-22 processes) / warm in-process translation: small objects {}, lds_bitonic and wmma_fp8 {}; whole processes {}; the hx-llc stand-in of section 1 is {} faster than the real tools (real / stand-in), so section 1's ratios understate the real ones.",
+        range(&small),
+        range(&large),
+        range(&process),
+        range(&standin)
+    );
+    let _ = writeln!(out, "\n{line}\n");
+    cfg.headline.borrow_mut().push(line);
+    Ok(())
+}
+
+/// The objects of section 9: vgpr_high and the three largest other translatable objects (gfx1250
+/// instructions); with `--quick`, saxpy.
+fn big_objects(cfg: &Cfg) -> Result<Vec<(String, Vec<u8>, usize)>> {
+    let o = gfx942();
+    let mut v: Vec<(String, Vec<u8>, usize)> = Vec::new();
+    let all = if cfg.quick {
+        corpus_gfx1250(cfg)?
+    } else {
+        hx_corpus::objects()?
+            .into_iter()
+            .filter(|c| c.builds_for("gfx1250"))
+            .filter_map(|c| {
+                let p = hx_corpus::corpus_dir().join("gfx1250").join(format!("{}.hsaco", c.name));
+                std::fs::read(p).ok().map(|b| (c.name, b))
+            })
+            .collect()
+    };
+    for (n, b) in all {
+        if hotswap::translate(&b, &o).is_ok() {
+            let insts = hx_benches::synth::instruction_count(&b).unwrap_or(0);
+            v.push((n, b, insts));
+        }
+    }
+    if cfg.quick {
+        v.retain(|(n, _, _)| n == "saxpy");
+        return Ok(v);
+    }
+    v.sort_by_key(|(n, _, i)| (n != "vgpr_high", std::cmp::Reverse(*i)));
+    v.truncate(4);
+    Ok(v)
+}
+
+fn big_kernels(cfg: &Cfg, out: &mut String) -> Result<()> {
+    use hx_llvm::{inkwell::context::Context, Emit, OptLevel};
+    let p1 = pool(1)?;
+    let o = gfx942();
+    let real = hx_benches::shellout::RealTools::find(&cfg.work.join("big")).ok();
+    let _ = writeln!(
+        out,
+        "vgpr_high (300 values live at once) and the three largest other corpus objects, for gfx942. \
+*Translation*: a warm in-process translation (`hotswap::translate`). *Native compile*: LLVM compiling the \
+object's own source IR (corpus/kernels) in-process at O2 with a kept target machine; the two alternate \
+(one warm-up each, then {} rounds). *llc-22*: Debian's `llc-22 -O2 -mcpu=gfx942 -filetype=obj` process on \
+the source IR, median of 3 (when installed). Registers and spills from each kernel's metadata (`.vgpr_count` \
++ `.agpr_count`, `.vgpr_spill_count`): translated against the native build corpus/gfx942/<name>.hsaco. \
+*Dynamic*: wave-instructions the emulator executes for the launch, translated / native.\n",
+        if cfg.quick { 1 } else { 3 }
+    );
+    let _ = writeln!(out, "| object | gfx1250 instructions | translation ms | native compile ms | translation / native | llc-22 ms | VGPR+AGPR translated / native | VGPR spills translated / native | dynamic translated / native |");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let tm = GpuTarget::Gfx942.target_machine(OptLevel::O2)?;
+    let mut lines = Vec::new();
+    for (name, bytes, insts) in big_objects(cfg)? {
+        let dir = hx_corpus::corpus_dir();
+        let native_path = dir.join("gfx942").join(format!("{name}.hsaco"));
+        let src = dir.join("kernels").join(format!("{name}.ll"));
+        let translated = translate_on(&p1, &bytes, &o)?;
+        let rounds = if cfg.quick { 1 } else { 3 };
+        let (tr_ms, nat) = if native_path.exists() {
+            let ir = std::fs::read_to_string(&src)?;
+            let compile = || -> Result<Vec<u8>> {
+                let ctx = Context::create();
+                let m = hx_llvm::parse_ir(&ctx, &ir, &name)?;
+                Ok(hx_llvm::emit_verified(&m, &name, &tm, OptLevel::O2, Emit::Object)?)
+            };
+            let (mut tt, mut nt) = (Vec::new(), Vec::new());
+            translate_on(&p1, &bytes, &o)?;
+            compile()?;
+            for _ in 0..rounds {
+                let t = Instant::now();
+                translate_on(&p1, &bytes, &o)?;
+                tt.push(t.elapsed());
+                let t = Instant::now();
+                compile()?;
+                nt.push(t.elapsed());
+            }
+            (Sample { times: tt }.median(), Some(Sample { times: nt }.median()))
+        } else {
+            (cfg.sample(0, || Ok(translate_on(&p1, &bytes, &o)?))?.median(), None)
+        };
+        let llc = match (&real, native_path.exists()) {
+            (Some(r), true) => {
+                let obj = r.work().join("native.o");
+                Some(median_ms(rounds, || r.llc_only(&src, "gfx942", &obj))?)
+            }
+            _ => None,
+        };
+        let obj = hx_corpus::object(&name)?;
+        let (mut regs, mut spills, mut dynamic) = (Vec::new(), Vec::new(), Vec::new());
+        if native_path.exists() {
+            let native = std::fs::read(&native_path)?;
+            for k in obj.kernels() {
+                let (t, n) = (hx_benches::quality::register_use(&translated, k)?, hx_benches::quality::register_use(&native, k)?);
+                regs.push(format!("{}/{}", t.vgprs + t.agprs, n.vgprs + n.agprs));
+                spills.push(format!("{}/{}", t.vgpr_spills, n.vgpr_spills));
+            }
+            for l in &obj.launches {
+                match (hx_benches::quality::run_launch(&translated, l, 11), hx_benches::quality::run_launch(&native, l, 11)) {
+                    (Ok(t), Ok(n)) => dynamic.push(format!("{:.2}", t.wave_instructions as f64 / n.wave_instructions as f64)),
+                    _ => dynamic.push("does not run".into()),
+                }
+            }
+        }
+        let ratio = nat.map(|n| tr_ms.as_secs_f64() / n.as_secs_f64());
+        let _ = writeln!(
+            out,
+            "| {name} | {insts} | {} | {} | {} | {} | {} | {} | {} |",
+            ms(tr_ms),
+            nat.map(ms).unwrap_or_default(),
+            ratio.map(|r| format!("{r:.2}x")).unwrap_or_default(),
+            llc.map(|l| format!("{l:.1}")).unwrap_or_default(),
+            regs.join(", "),
+            spills.join(", "),
+            dynamic.join(", ")
+        );
+        lines.push(format!(
+            "{name} {} ms{}",
+            ms(tr_ms),
+            ratio.map(|r| format!(" ({r:.2}x the native compile)")).unwrap_or_default()
+        ));
+    }
+    let line = format!("Big kernels, warm translation for gfx942 (target: vgpr_high at most 500 ms, not slower than the native compile): {}.", lines.join(", "));
+    let _ = writeln!(out, "\n{line}\n");
+    cfg.headline.borrow_mut().push(line);
+    Ok(())
+}
+
+fn throughput(cfg: &Cfg, out: &mut String) -> Result<()> {
+    let k = if cfg.quick { 8 } else { 300 };
+    let work = cfg.work.join("throughput");
+    let bytes = hx_benches::synth::build_gfx1250(&hx_benches::synth::kernels_ir(k, 0), &format!("t{k}"), &work)?;
+    let o = gfx942();
+    let (p1, p2) = (pool(1)?, pool(2)?);
+    let (a, b) = interleaved(cfg, 6000, || Ok(translate_on(&p1, &bytes, &o)?), || Ok(translate_on(&p2, &bytes, &o)?))?;
+    let per_s = |s: &Sample| k as f64 / s.median().as_secs_f64();
+    let _ = writeln!(
+        out,
+        "One generated gfx1250 object of {k} saxpy-like kernels (`hx_benches::synth`), translated for gfx942 in a \
+rayon pool of 1 and of 2 threads, alternately (one warm-up each, then pairs until the time budget). \
+Kernels per second = {k} / median time.\n"
+    );
+    let _ = writeln!(out, "| threads | ms per object | kernels per second |");
+    let _ = writeln!(out, "|---:|---:|---:|");
+    let _ = writeln!(out, "| 1 | {} | {:.0} |", ms(a.median()), per_s(&a));
+    let _ = writeln!(out, "| 2 | {} | {:.0} |", ms(b.median()), per_s(&b));
+    let line = format!("Whole-object throughput ({k} kernels, gfx942): {:.0} kernels/s on 1 thread, {:.0} on 2.", per_s(&a), per_s(&b));
+    let _ = writeln!(out, "\n{line}\n");
+    cfg.headline.borrow_mut().push(line);
+    Ok(())
+}
+
+fn pipeline_reuse(cfg: &Cfg, out: &mut String) -> Result<()> {
+    use hx_lower::{lower_ir_via, Codegen, LowerOptions};
+    if let Err(why) = hx_lower::pipeline_status() {
+        let _ = writeln!(out, "Not measured: {why}.\n");
+        return Ok(());
+    }
+    let o = gfx942();
+    let lo = LowerOptions::new(GpuTarget::Gfx942);
+    let _ = writeln!(
+        out,
+        "hx-lower emits objects through one codegen pipeline per pooled target machine, kept and reused \
+(crates/lower/src/codegen.rs, a C++ shim over LLVM's legacy pass manager), instead of LLVM's C API, which builds \
+and frees the pipeline on every emit; both give the same bytes (tests/tests/codegen_pipeline.rs). Here a \
+lowering (parse the raised IR, middle end, backend) of each small object for gfx942 through each, alternately \
+(one warm-up each, then pairs until the time budget). Callgrind: instructions per lowering of saxpy, from the \
+difference between 6 and 1 lowerings in one process (so process set-up cancels out).\n"
+    );
+    let _ = writeln!(out, "| object | C API ms | pipeline ms | C API / pipeline |");
+    let _ = writeln!(out, "|---|---:|---:|---:|");
+    let mut ratios = Vec::new();
+    for (name, bytes) in corpus_gfx1250(cfg)? {
+        if hx_benches::synth::instruction_count(&bytes).unwrap_or(usize::MAX) > SMALL_OBJECT {
+            continue;
+        }
+        let Ok(ir) = hotswap::translate::raised_ir(&bytes, &o) else { continue };
+        let (a, b) = interleaved(
+            cfg,
+            1500,
+            || Ok(lower_ir_via(&ir, &name, &[], &lo, hx_lower::Emit::Object, Codegen::CApi)?),
+            || Ok(lower_ir_via(&ir, &name, &[], &lo, hx_lower::Emit::Object, Codegen::Pipeline)?),
+        )?;
+        let r = a.median().as_secs_f64() / b.median().as_secs_f64();
+        ratios.push(r);
+        let _ = writeln!(out, "| {name} | {} | {} | {r:.2}x |", ms(a.median()), ms(b.median()));
+    }
+    let mut line = format!("Reused codegen pipeline: a warm lowering of a small object is {} faster than through the C API", range(&ratios));
+    let saxpy = hx_corpus::corpus_dir().join("gfx1250/saxpy.hsaco");
+    let have_valgrind = hx_benches::shellout::which("valgrind").is_some();
+    if !cfg.quick && have_valgrind {
+        let exe = std::env::current_exe()?;
+        let mut per = Vec::new();
+        for mode in ["capi", "pipeline"] {
+            let run = |n: &str| callgrind_ir(&exe, &[OsStr::new("codegen-loop"), saxpy.as_os_str(), OsStr::new(n), OsStr::new(mode)]);
+            per.push((run("6")?.saturating_sub(run("1")?)) / 5);
+        }
+        let _ = writeln!(
+            out,
+            "\nCallgrind, one warm lowering of saxpy: C API {:.1} M instructions, pipeline {:.1} M ({:.0}% fewer).\n",
+            per[0] as f64 / 1e6,
+            per[1] as f64 / 1e6,
+            100.0 * (1.0 - per[1] as f64 / per[0] as f64)
+        );
+        line.push_str(&format!(
+            "; callgrind, saxpy: {:.1} M instructions per lowering against {:.1} M",
+            per[1] as f64 / 1e6,
+            per[0] as f64 / 1e6
+        ));
+    }
+    line.push('.');
+    let _ = writeln!(out, "\n{line}\n");
+    cfg.headline.borrow_mut().push(line);
+    Ok(())
 }
 
 /// What hx_lower does with a raised module: verify, the raised-IR pipeline at O2, the backend.
