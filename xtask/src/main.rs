@@ -23,9 +23,10 @@ const USAGE: &str = "usage: cargo xtask <command>
                      fit one opcode and print its entry (HX_TABLES_DEBUG=1: every rejected kind)
   build-one IR TARGET OUT
                      compile one LLVM IR file for gfx1250|gfx942|gfx950 and link it to OUT
-  bench [--quick] [--out FILE]
+  bench [--quick] [--out FILE] [--only 1b,9]
                      run the benchmarks (crate hx-benches, release) and write BENCHMARKS.md
-                     with machine, date, commit and command (--quick: one run of each, to check)
+                     with machine, date, commit and command (--quick: one run of each, to check;
+                     --only: run these sections and splice them into the existing file)
   install --prefix DIR [--from PROFILE_DIR]
                      build (release) and install libamd_comgr.so.3, libhotswap_capi, libLLVM,
                      hotswap-xlate, headers, pkg-config and share/hotswap/env.sh under DIR
@@ -71,7 +72,8 @@ fn main() -> Result<()> {
         Some("bench") => {
             let quick = args.iter().any(|a| a == "--quick");
             let out = args.iter().position(|a| a == "--out").and_then(|i| args.get(i + 1)).map(std::path::PathBuf::from);
-            xtask::bench::run(quick, out.as_deref())
+            let only = args.iter().position(|a| a == "--only").and_then(|i| args.get(i + 1)).cloned();
+            xtask::bench::run(quick, out.as_deref(), only.as_deref())
         }
         Some("install") => {
             let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).map(std::path::PathBuf::from);
