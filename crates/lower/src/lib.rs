@@ -1,12 +1,14 @@
 //! hx-lower: the lowering stage. A raised LLVM module gets the source kernels' attributes
 //! (work-group size bounds, uniform work-group size, denormal modes) and goes through LLVM's
 //! optimisation pipeline and the AMDGPU backend for gfx942 or gfx950, in-process, giving a
-//! relocatable object (or assembly, or the optimised IR) in memory.
+//! relocatable object (or assembly, or the optimised IR) in memory. Between the two, values live
+//! across long stretches of very big blocks get AGPR homes (agpr_homes.rs).
 //!
 //! Target machines are pooled for the process, each with its object codegen pipeline when the
 //! crate was built with the C++ pipeline shim (codegen.rs, build.rs); without it, objects are
 //! emitted through LLVM's C API, with the same bytes.
 
+pub mod agpr_homes;
 mod codegen;
 pub use codegen::{pipeline_counts, pipeline_status, Codegen, PipelineCounts};
 use codegen::MachineAndPipelines;
@@ -158,6 +160,9 @@ pub fn lower_verified_via(module: &Module<'_>, name: &str, options: &LowerOption
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
     hx_llvm::run_pipeline(module, name, tm, options.opt.raised_pipeline())?;
+    // Values live across long stretches of big blocks get AGPR homes (agpr_homes.rs), so that
+    // the register allocator does not have to find them.
+    agpr_homes::rewrite(module);
     // The pipeline must leave a valid module; check again before the backend sees it.
     hx_llvm::verify(module, name)?;
     Ok(m.emit(module, name, emit, codegen)?)

@@ -120,3 +120,28 @@ fn pipeline_emits_the_c_api_bytes_or_is_refused() {
         }
     }
 }
+
+/// vgpr_high keeps 300 values live in one block, more than gfx942's 256 VGPRs: the longest-lived
+/// get AGPR homes before the backend (agpr_homes.rs), and the kernel then compiles without a
+/// single spill (the native compile of the same IR spills 90 VGPRs to AGPRs). Its results are
+/// checked in the emulator by tests/tests/translate_corpus.rs.
+#[test]
+fn a_kernel_over_the_vgpr_file_gets_agpr_homes_and_no_spills() {
+    let ir = hx_corpus::object("vgpr_high").unwrap().ir().unwrap();
+    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+        let o = LowerOptions::new(target);
+        let opt = String::from_utf8(lower_ir(&ir, "vgpr_high", &[], &o, Emit::LlvmIr).unwrap()).unwrap();
+        let homes = opt.matches("v_accvgpr_write_b32").count();
+        assert!(homes >= 300 - hx_lower::agpr_homes::GOAL, "{target}: {homes} homes");
+        assert!(!opt.contains("\"amdgpu-agpr-alloc\"=\"0\""), "{target}: the attributor's no-AGPR promise stayed");
+        let obj = lower_ir(&ir, "vgpr_high", &[], &o, Emit::Object).unwrap();
+        let co = CodeObject::parse(&obj).unwrap();
+        let k = co.metadata.as_ref().unwrap().kernel("vgpr_high").unwrap();
+        let get = |f: &str| k.raw.get(f).and_then(|v| v.as_u64()).unwrap();
+        assert_eq!(get(".vgpr_spill_count"), 0, "{target}");
+        assert!(get(".agpr_count") >= homes as u64, "{target}: {} AGPRs", get(".agpr_count"));
+    }
+    // A small kernel is left as it was.
+    let opt = String::from_utf8(lower_ir(&saxpy_ir(), "saxpy", &[], &LowerOptions::new(GpuTarget::Gfx942), Emit::LlvmIr).unwrap()).unwrap();
+    assert!(!opt.contains("accvgpr"), "{opt}");
+}
