@@ -134,3 +134,16 @@ pub fn rss_kib() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
     s.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
 }
+
+/// CPU time (user + system) this process has used so far, all threads: on a machine shared
+/// with other work, what a measured operation itself cost when its wall time includes waiting
+/// for a core.
+pub fn process_cpu_time() -> Duration {
+    // SAFETY: getrusage writes one rusage struct.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
+        return Duration::ZERO;
+    }
+    let tv = |t: libc::timeval| Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64);
+    tv(u.ru_utime) + tv(u.ru_stime)
+}
