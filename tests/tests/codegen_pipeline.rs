@@ -1,8 +1,8 @@
 //! hx-lower's two ways to emit (crates/lower/src/codegen.rs) give the same bytes on the whole
 //! corpus: the pooled codegen pipeline of the C++ shim, reused from module to module, and LLVM's
 //! C API, which builds a fresh pipeline per emit. Inputs: every gfx1250 corpus object raised for
-//! gfx942 and gfx950, and every corpus source (corpus/kernels/*.ll) for the gfx9 targets it is
-//! built for, each module parsed into its own context (as translations do). Objects only: assembly
+//! gfx942 and gfx950, every object of the compiled suites (corpus/triton, corpus/hip) that raises,
+//! for gfx942, and every corpus source (corpus/kernels/*.ll) for the gfx9 targets it is built for, each module parsed into its own context (as translations do). Objects only: assembly
 //! is always emitted through the C API (codegen.rs says why).
 //!
 //! In a build without the shim (no LLVM 22 headers or C++ compiler) the test says why and checks
@@ -31,6 +31,18 @@ fn inputs() -> Vec<(String, String, GpuTarget)> {
     // The translator refuses few corpus objects (tensor_refusals.rs); the test must not become
     // vacuous if it starts refusing many.
     assert!(refused.len() <= 6, "raising refused: {refused:#?}");
+    // Real compilers' objects (corpus/triton, corpus/hip) that translate, for gfx942.
+    for suite in hx_corpus::COMPILED_SUITES {
+        for obj in hx_corpus::compiled_suite(suite).unwrap() {
+            if !obj.targets.iter().any(|t| t == "gfx1250") {
+                continue;
+            }
+            let bytes = std::fs::read(obj.object_path("gfx1250")).unwrap();
+            if let Ok(ir) = hotswap::translate::raised_ir(&bytes, &Options::default()) {
+                out.push((format!("{} raised", obj.id()), ir, GpuTarget::Gfx942));
+            }
+        }
+    }
     for o in hx_corpus::objects().unwrap() {
         for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
             if o.builds_for(target.cpu()) {
