@@ -43,10 +43,12 @@ pub const GOAL: usize = 160;
 /// The shortest stretch (instructions between definition and first use) worth a home: two
 /// instructions are added per homed value.
 pub const MIN_STRETCH: usize = 16;
-/// Blocks longer than this are left alone (the work here is blocks x homes).
-pub const MAX_BLOCK: usize = 50_000;
+/// Blocks longer than this are left alone (the work here is block length x homes).
+pub const MAX_BLOCK: usize = 20_000;
 /// At most this many homes per block.
 pub const MAX_HOMES: usize = 256;
+/// At most this many candidates (longest stretches first) are looked at per block.
+pub const MAX_EXAMINED: usize = 4096;
 
 /// The calling convention number of `amdgpu_kernel` (LLVM's CallingConv::AMDGPU_KERNEL).
 const AMDGPU_KERNEL: u32 = 91;
@@ -204,22 +206,32 @@ unsafe fn candidates(insts: &[LLVMValueRef], div: &HashSet<LLVMValueRef>) -> Vec
 }
 
 /// Chooses the candidates to home: while more than [`GOAL`] are live somewhere (and more than
-/// [`TRIGGER`] were at the start), the one with the longest stretch from definition to first use.
+/// [`TRIGGER`] were at the start), the one with the longest stretch from definition to first use
+/// that passes a point above the goal. Bounded: the live counts come from a difference array,
+/// at most [`MAX_EXAMINED`] candidates are looked at, and the peak is recounted only after a
+/// choice (at most [`MAX_HOMES`] of them), so the work is O(block x homes).
 fn choose(cands: &[Candidate], len: usize) -> Vec<usize> {
-    let mut live = vec![0usize; len + 1];
+    let mut delta = vec![0isize; len + 2];
     for c in cands {
-        for l in &mut live[c.def + 1..=c.last_use] {
-            *l += 1;
-        }
+        delta[c.def + 1] += 1;
+        delta[c.last_use + 1] -= 1;
     }
-    if live.iter().copied().max().unwrap_or(0) <= TRIGGER {
+    let mut live = vec![0usize; len + 1];
+    let mut running = 0isize;
+    for (l, d) in live.iter_mut().zip(&delta) {
+        running += d;
+        *l = running.max(0) as usize;
+    }
+    let mut peak = live.iter().copied().max().unwrap_or(0);
+    if peak <= TRIGGER {
         return Vec::new();
     }
     let mut order: Vec<usize> = (0..cands.len()).filter(|&k| cands[k].first_use - cands[k].def >= MIN_STRETCH).collect();
     order.sort_by_key(|&k| (std::cmp::Reverse(cands[k].first_use - cands[k].def), cands[k].def));
+    order.truncate(MAX_EXAMINED);
     let mut chosen = Vec::new();
     for k in order {
-        if chosen.len() >= MAX_HOMES || live.iter().copied().max().unwrap_or(0) <= GOAL {
+        if chosen.len() >= MAX_HOMES || peak <= GOAL {
             break;
         }
         let c = &cands[k];
@@ -231,6 +243,7 @@ fn choose(cands: &[Candidate], len: usize) -> Vec<usize> {
             *l -= 1;
         }
         chosen.push(k);
+        peak = live.iter().copied().max().unwrap_or(0);
     }
     chosen
 }
@@ -327,5 +340,21 @@ mod tests {
         assert_eq!(chosen.len(), n - GOAL, "{chosen:?}");
         // The first defined (used last) are the longest stretches.
         assert!(chosen.iter().all(|&k| k < n - GOAL), "{chosen:?}");
+    }
+}
+
+#[cfg(test)]
+mod bounds {
+    use super::*;
+
+    /// The largest block the step takes, every value live to its end: the choice stays within
+    /// its bounds (homes, candidates looked at) and ends.
+    #[test]
+    fn a_huge_block_is_bounded() {
+        let n = MAX_BLOCK / 2;
+        let cands: Vec<Candidate> =
+            (0..n).map(|i| Candidate { value: std::ptr::null_mut(), def: i, first_use: MAX_BLOCK - 1, last_use: MAX_BLOCK - 1 }).collect();
+        let chosen = choose(&cands, MAX_BLOCK);
+        assert_eq!(chosen.len(), MAX_HOMES);
     }
 }
