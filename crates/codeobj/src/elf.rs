@@ -217,7 +217,13 @@ fn check_header(b: &[u8]) -> Result<(ElfKind, u8), CodeObjectError> {
 
 /// Parses the notes in one note section or segment.
 fn parse_notes(b: &[u8], start: u64, size: u64, out: &mut Vec<Note>) -> Result<(), CodeObjectError> {
-    let end = start + size;
+    // Bounded by the file whatever the header said (found by fuzzing: start + size overflowed).
+    let end = start.checked_add(size).filter(|&e| e <= b.len() as u64).ok_or_else(|| CodeObjectError::OutOfBounds {
+        what: "note section or segment".into(),
+        offset: start,
+        size,
+        file_size: b.len() as u64,
+    })?;
     let mut at = start;
     while at < end {
         let bad = |msg: String| CodeObjectError::Note { offset: at, msg };

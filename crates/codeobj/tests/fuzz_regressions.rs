@@ -33,3 +33,11 @@ fn kernel_code_outside_the_file_is_an_error() {
     let err = CodeObject::parse(&std::fs::read(path).unwrap()).unwrap_err().to_string();
     assert!(err.contains("code of kernel") || err.contains("not inside .text"), "{err}");
 }
+
+/// The second finding: a note section whose offset plus size overflowed u64 (a panic with
+/// overflow checks on, a skipped note without). Now an error.
+#[test]
+fn note_extent_past_u64_is_an_error() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions/codeobj-note-size-overflow.bin");
+    assert!(CodeObject::parse(&std::fs::read(path).unwrap()).is_err());
+}
