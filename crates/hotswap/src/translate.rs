@@ -58,6 +58,10 @@ fn merge_metadata(source: &Metadata, target: &Metadata) -> Result<Metadata, Erro
     for tk in out.kernels.iter_mut() {
         let sk = source.kernel(&tk.name).ok_or_else(|| Error::Run(format!("kernel {} has no source metadata", tk.name)))?;
         let mut merged = sk.clone();
+        // The descriptor symbol is the output's (`<name>.kd`), whatever the source named its
+        // own (found by fuzzing: a source whose .symbol differed from `<name>.kd` translated
+        // into an object whose metadata named a symbol it does not have).
+        merged.symbol = tk.symbol.clone();
         merged.sgpr_count = tk.sgpr_count;
         merged.vgpr_count = tk.vgpr_count;
         merged.agpr_count = tk.agpr_count;
