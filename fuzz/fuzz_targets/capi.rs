@@ -1,15 +1,17 @@
-//! The C API entry point `hx_translate` on any bytes, with options from the input's first byte
-//! (target, optimisation level, lenient flag, a small input limit): a status, never a crash.
+//! The C API entry point `hx_translate` on any bytes (seeded from the gfx1250 corpus), with
+//! options from the input's length (target, optimisation level, lenient flag, a small input
+//! limit): a status, never a crash.
 //! An OK result is a buffer the library frees; any other status has a message and no buffer.
 #![no_main]
 use hotswap_capi::*;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&sel, input)) = data.split_first() else { return };
+    let input = data;
     if input.is_empty() {
         return;
     }
+    let sel = (input.len() % 32) as u8;
     let mut o = std::mem::MaybeUninit::<hx_options>::uninit();
     unsafe {
         assert_eq!(hx_options_init(o.as_mut_ptr()), hx_status::HX_STATUS_OK);

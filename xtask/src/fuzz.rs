@@ -21,7 +21,7 @@ pub const TARGETS: &[(&str, &[&str])] = &[
     ("decode_gfx950", &[]),
     ("translate", &["corpus/gfx1250"]),
     ("emulate", &["corpus/gfx1250", "corpus/gfx942", "corpus/gfx950"]),
-    ("capi", &[]),
+    ("capi", &["corpus/gfx1250"]),
 ];
 
 fn repo_root() -> PathBuf {
