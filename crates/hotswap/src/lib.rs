@@ -3,6 +3,8 @@
 //! Pipeline (one crate per stage): codeobj (read) -> isa (decode) -> raise (LLVM IR) ->
 //! lower (gfx942/gfx950 object) -> relink (code object). Today the read stage and inspection
 //! exist; [`translate`] fails closed, naming kernel, offset and mnemonic, on what they do not handle.
+//! [`limits`] bounds every translation (input size, kernels, instructions per kernel, memory
+//! estimate) before the work, with a named error for each.
 
 pub use hx_codeobj as codeobj;
 pub use hx_llvm::{GpuTarget, OptLevel};
