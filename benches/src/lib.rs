@@ -33,6 +33,7 @@ pub fn decodable_corpus_code(target: Target) -> Vec<u8> {
 
 pub mod measure;
 pub mod quality;
+pub mod scale;
 pub mod shellout;
 pub mod synth;
 

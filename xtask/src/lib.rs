@@ -7,6 +7,7 @@
 //! - [`hip`]: build corpus/hip with clang 22 (HIP, OpenCL C) and llc 22, with host references
 //!   ([`hip_ref`]).
 //! - [`bench`]: run the benchmarks (crate hx-benches) and write BENCHMARKS.md.
+//! - [`fuzz`]: build and run the coverage-guided fuzz targets of `fuzz/`.
 
 pub mod bench;
 pub mod corpus;
@@ -14,3 +15,4 @@ pub mod hip;
 pub mod hip_ref;
 pub mod triton;
 pub mod install;
+pub mod fuzz;

@@ -30,7 +30,10 @@ const USAGE: &str = "usage: cargo xtask <command>
   install --prefix DIR [--from PROFILE_DIR]
                      build (release) and install libamd_comgr.so.3, libhotswap_capi, libLLVM,
                      hotswap-xlate, headers, pkg-config and share/hotswap/env.sh under DIR
-                     (--from: install what is already built there, build nothing)";
+                     (--from: install what is already built there, build nothing)
+  fuzz TARGET [--time S] [--jobs N] [-- LIBFUZZER ARGS]
+                     build fuzz/ (libFuzzer, stable toolchain) and run TARGET for S seconds
+                     (default 60) seeded from the corpus; TARGET `list` prints the targets";
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -79,6 +82,17 @@ fn main() -> Result<()> {
             let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).map(std::path::PathBuf::from);
             let prefix = value("--prefix").ok_or_else(|| anyhow::anyhow!("install needs --prefix DIR"))?;
             xtask::install::run(&prefix, value("--from").as_deref())
+        }
+        Some("fuzz") if args.len() >= 2 => {
+            if args[1] == "list" {
+                xtask::fuzz::TARGETS.iter().for_each(|(t, _)| println!("{t}"));
+                return Ok(());
+            }
+            let (ours, extra) = args.split_at(args.iter().position(|a| a == "--").unwrap_or(args.len()));
+            let flag = |f: &str| ours.iter().position(|a| a == f).and_then(|i| ours.get(i + 1)).map(|v| v.parse::<u64>()).transpose();
+            let time = flag("--time")?.unwrap_or(60);
+            let jobs = flag("--jobs")?.unwrap_or(1) as u32;
+            xtask::fuzz::run(&args[1], time, jobs, extra.get(1..).unwrap_or(&[]))
         }
         Some("tables") => {
             let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/isa/src/tables");

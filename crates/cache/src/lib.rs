@@ -18,6 +18,11 @@
 //!   Within one process, concurrent [`Cache::get_or_insert_with`] calls for one key run the
 //!   producer once; other processes may duplicate the work, never corrupt the result.
 //! - **Read-only mode** serves hits and never creates, writes or removes anything.
+//! - **Only regular files are entries.** A lookup opens the entry without following a symlink
+//!   and without blocking, checks with fstat that it is a regular file no larger than
+//!   [`MAX_ENTRY_BYTES`] whose size is what its header declares, and reads no more than that; a
+//!   FIFO, device, socket, symlink (e.g. to `/dev/zero`), oversized or sparse entry, or a layout
+//!   directory that is a symlink out of the cache, is corrupt, never a hang or an unbounded read.
 //! - A failed producer is not cached: only successful translations are stored.
 
 pub mod env;
@@ -178,20 +183,51 @@ impl Cache {
     }
 
     /// Looks `key` up, verifying the entry.
+    ///
+    /// Only a regular file is read, and only as much of it as its header declares, never more
+    /// than [`MAX_ENTRY_BYTES`]: the entry is opened without following a symlink and without
+    /// blocking (O_NOFOLLOW | O_NONBLOCK, so a FIFO cannot hang the caller), its type and size are
+    /// taken from the open descriptor (fstat) before anything is read, and the layout directories
+    /// must be real directories inside the root, not symlinks out of it. Anything else (a FIFO,
+    /// device, socket, symlink, directory, oversized or sparse entry) is [`Lookup::Corrupt`]:
+    /// removed and rebuilt in read-write mode, skipped in read-only mode.
     pub fn get(&self, key: &Key) -> Lookup {
         let path = self.entry_path(key);
-        let mut file = match fs::File::open(&path) {
-            Ok(f) => f,
-            Err(_) => return Lookup::Miss,
-        };
-        let mut raw = Vec::new();
-        if let Err(e) = file.read_to_end(&mut raw) {
-            return self.corrupt(&path, format!("cannot read {}: {e}", path.display()));
+        if let Err(why) = self.check_layout_dirs(key) {
+            // Never remove a directory tree through a symlink: the layout directory is only
+            // reported, and `put` refuses to write through it.
+            return why.map_or(Lookup::Miss, Lookup::Corrupt);
         }
-        match decode(&raw, key) {
+        let file = match open_entry(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Lookup::Miss,
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+                return self.corrupt(&path, format!("{}: is a symlink (cache entries are regular files)", path.display()));
+            }
+            Err(e) => return self.corrupt(&path, format!("cannot open {}: {e}", path.display())),
+        };
+        match read_entry(file, key) {
             Ok(payload) => Lookup::Hit(payload),
             Err(why) => self.corrupt(&path, format!("{}: {why}", path.display())),
         }
+    }
+
+    /// Ok when the entry's layout directories (`v1`, `v1/<k[0..2]>`) are absent or real
+    /// directories; Err(None) when absent (a miss), Err(Some(why)) when one is not a directory.
+    fn check_layout_dirs(&self, key: &Key) -> Result<(), Option<String>> {
+        let h = key.hex();
+        let v1 = self.root.join(LAYOUT_DIR);
+        for dir in [v1.clone(), v1.join(&h[..2])] {
+            match fs::symlink_metadata(&dir) {
+                Ok(m) if m.file_type().is_dir() => {}
+                Ok(m) => {
+                    let what = if m.file_type().is_symlink() { "a symlink" } else { "not a directory" };
+                    return Err(Some(format!("{}: cache layout directory is {what}", dir.display())));
+                }
+                Err(_) => return Err(None),
+            }
+        }
+        Ok(())
     }
 
     fn corrupt(&self, path: &Path, why: String) -> Lookup {
@@ -218,8 +254,13 @@ impl Cache {
             return Ok(false);
         }
         let path = self.entry_path(key);
-        let dir = path.parent().expect("entry paths have a parent");
+        let Some(dir) = path.parent() else {
+            return Err(io::Error::other(format!("{}: entry path has no directory", path.display())));
+        };
         fs::create_dir_all(dir)?;
+        if let Err(Some(why)) = self.check_layout_dirs(key) {
+            return Err(io::Error::other(why));
+        }
         let tmp = dir.join(temp_name(key));
         let result = (|| {
             let mut f = fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
@@ -245,15 +286,18 @@ impl Cache {
         key: &Key,
         produce: impl FnOnce() -> Result<Vec<u8>, E>,
     ) -> Result<(Vec<u8>, Outcome), E> {
-        if let Lookup::Hit(v) = self.get(key) {
-            return Ok((v, Outcome::Hit));
-        }
+        let first_corrupt = match self.get(key) {
+            Lookup::Hit(v) => return Ok((v, Outcome::Hit)),
+            Lookup::Miss => None,
+            Lookup::Corrupt(why) => Some(why),
+        };
         // Single-flight inside this process: the first thread produces, the others then hit.
         let lock = inflight_lock(&self.entry_path(key));
         let _guard = lock.lock().unwrap_or_else(|p| p.into_inner());
         let replaced_corrupt = match self.get(key) {
             Lookup::Hit(v) => return Ok((v, Outcome::Hit)),
-            Lookup::Miss => None,
+            // The first lookup's corrupt entry was removed (read-write mode): report it.
+            Lookup::Miss => first_corrupt,
             Lookup::Corrupt(why) => Some(why),
         };
         let value = produce()?;
@@ -263,6 +307,84 @@ impl Cache {
         };
         Ok((value, Outcome::Miss { replaced_corrupt, stored, write_error }))
     }
+}
+
+/// The largest entry (header and payload) a lookup reads; a larger one is corrupt. Translated
+/// code objects are bounded by the translator's input limit (hotswap's `Limits::max_input_bytes`,
+/// 256 MiB by default) and grow by a small factor at most; an entry past this is not one this
+/// cache wrote.
+pub const MAX_ENTRY_BYTES: u64 = 1 << 30;
+
+/// Opens an entry for reading: no symlink followed (ELOOP), no blocking open of a FIFO.
+fn open_entry(path: &Path) -> io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC).open(path)
+}
+
+/// Reads and verifies an open entry: a regular file (fstat) of at most [`MAX_ENTRY_BYTES`]
+/// whose size is exactly what its header declares; reads no more than that.
+fn read_entry(file: fs::File, key: &Key) -> Result<Vec<u8>, String> {
+    let meta = file.metadata().map_err(|e| format!("cannot stat: {e}"))?;
+    let ft = meta.file_type();
+    if !ft.is_file() {
+        use std::os::unix::fs::FileTypeExt;
+        let what = if ft.is_fifo() {
+            "a FIFO"
+        } else if ft.is_char_device() || ft.is_block_device() {
+            "a device"
+        } else if ft.is_socket() {
+            "a socket"
+        } else if ft.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file"
+        };
+        return Err(format!("is {what} (cache entries are regular files)"));
+    }
+    let size = meta.len();
+    if size > MAX_ENTRY_BYTES {
+        return Err(format!("entry of {size} bytes is over the {MAX_ENTRY_BYTES}-byte cap"));
+    }
+    if size < HEADER_LEN as u64 {
+        return Err(format!("truncated header ({size} bytes)"));
+    }
+    let mut file = file;
+    let mut header = [0u8; HEADER_LEN];
+    file.read_exact(&mut header).map_err(|e| format!("cannot read the header: {e}"))?;
+    let declared = check_header(&header, key)?;
+    if declared != size - HEADER_LEN as u64 {
+        return Err(format!("payload is {} bytes, header says {declared}", size - HEADER_LEN as u64));
+    }
+    let mut payload = Vec::new();
+    payload.try_reserve_exact(declared as usize).map_err(|e| format!("cannot allocate {declared} bytes: {e}"))?;
+    // One byte more than declared: a file that grew since fstat is caught, and reading stops.
+    file.take(declared + 1).read_to_end(&mut payload).map_err(|e| format!("cannot read: {e}"))?;
+    if payload.len() as u64 != declared {
+        return Err(format!("payload is {} bytes, header says {declared}", payload.len()));
+    }
+    if Sha256::digest(&payload).as_slice() != &header[48..80] {
+        return Err("payload checksum mismatch".into());
+    }
+    Ok(payload)
+}
+
+/// Checks magic, format and key of a header; returns the declared payload length.
+fn check_header(raw: &[u8; HEADER_LEN], key: &Key) -> Result<u64, String> {
+    if &raw[0..4] != MAGIC {
+        return Err("bad magic".into());
+    }
+    let mut format = [0u8; 4];
+    format.copy_from_slice(&raw[4..8]);
+    let format = u32::from_le_bytes(format);
+    if format != FORMAT {
+        return Err(format!("entry format {format}, expected {FORMAT}"));
+    }
+    if &raw[8..40] != key.bytes() {
+        return Err("entry belongs to another key".into());
+    }
+    let mut len = [0u8; 8];
+    len.copy_from_slice(&raw[40..48]);
+    Ok(u64::from_le_bytes(len))
 }
 
 /// A temporary file older than this belongs to a writer that is gone.
@@ -312,21 +434,10 @@ fn encode(key: &Key, payload: &[u8]) -> Vec<u8> {
     out
 }
 
+#[cfg(test)]
 fn decode(raw: &[u8], key: &Key) -> Result<Vec<u8>, String> {
-    if raw.len() < HEADER_LEN {
-        return Err(format!("truncated header ({} bytes)", raw.len()));
-    }
-    if &raw[0..4] != MAGIC {
-        return Err("bad magic".into());
-    }
-    let format = u32::from_le_bytes(raw[4..8].try_into().unwrap());
-    if format != FORMAT {
-        return Err(format!("entry format {format}, expected {FORMAT}"));
-    }
-    if &raw[8..40] != key.bytes() {
-        return Err("entry belongs to another key".into());
-    }
-    let len = u64::from_le_bytes(raw[40..48].try_into().unwrap());
+    let header: &[u8; HEADER_LEN] = raw.get(..HEADER_LEN).and_then(|h| h.try_into().ok()).ok_or_else(|| format!("truncated header ({} bytes)", raw.len()))?;
+    let len = check_header(header, key)?;
     let payload = &raw[HEADER_LEN..];
     if payload.len() as u64 != len {
         return Err(format!("payload is {} bytes, header says {len}", payload.len()));

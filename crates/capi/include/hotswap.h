@@ -69,11 +69,25 @@ typedef enum hx_status {
    The translator refused or failed; the message names kernel, offset and mnemonic.
    */
   HX_STATUS_TRANSLATION_FAILED = 7,
+  /*
+   A limit refused the input before the work (input size, kernels per object, instructions
+   per kernel, memory budget: the message names which), or a large buffer could not be
+   allocated. Nothing was translated; the process is unharmed.
+   */
+  HX_STATUS_OUT_OF_RESOURCES = 8,
 } hx_status;
 
 /*
  Options of one translation. Fill it with `hx_options_init` (which sets `struct_size`), then
  change fields. A NULL `const hx_options*` means the defaults.
+
+ Limits (the `max_*` and `memory_budget_bytes` fields; 0 = no limit): `hx_options_init` sets the
+ built-in defaults (input 256 MiB, 10000 kernels per object, 250000 instructions per kernel,
+ memory budget 2 GiB), overridden by the environment variables HSA_HOTSWAP_MAX_INPUT_BYTES,
+ HSA_HOTSWAP_MAX_KERNELS, HSA_HOTSWAP_MAX_KERNEL_INSTRUCTIONS and HSA_HOTSWAP_MEMORY_BUDGET
+ (bytes, or a number with a K, M or G suffix). A translation past a limit is refused before the
+ work with HX_STATUS_OUT_OF_RESOURCES. A caller built against the first version of this struct
+ (`struct_size` 24, without the limits) gets the defaults and the environment.
  */
 typedef struct hx_options {
   /*
@@ -96,6 +110,22 @@ typedef struct hx_options {
    NUL-terminated directory of the translation cache, or NULL for no cache.
    */
   const char *cache_dir;
+  /*
+   Largest input accepted, in bytes.
+   */
+  uint64_t max_input_bytes;
+  /*
+   Most kernels in one code object.
+   */
+  uint64_t max_kernels;
+  /*
+   Most gfx1250 instructions in one kernel.
+   */
+  uint64_t max_kernel_instructions;
+  /*
+   Estimated peak memory of one translation, in bytes.
+   */
+  uint64_t memory_budget_bytes;
 } hx_options;
 
 /*
@@ -136,7 +166,9 @@ enum hx_status hx_prewarm(const struct hx_options *options);
 void hx_buffer_free(struct hx_buffer *buf);
 
 /*
- Fills `*options` with the defaults (gfx942, -O2, strict, no cache) and sets `struct_size`.
+ Fills `*options` with the defaults (gfx942, -O2, strict, no cache, the limits of the
+ environment or the built-in ones) and sets `struct_size`. When a limit variable does not
+ parse, the built-in limits are filled in and HX_STATUS_INVALID_ARGUMENT names the variable.
  */
 enum hx_status hx_options_init(struct hx_options *options);
 

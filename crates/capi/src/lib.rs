@@ -41,6 +41,10 @@ pub enum hx_status {
     HX_STATUS_INTERNAL = 6,
     /// The translator refused or failed; the message names kernel, offset and mnemonic.
     HX_STATUS_TRANSLATION_FAILED = 7,
+    /// A limit refused the input before the work (input size, kernels per object, instructions
+    /// per kernel, memory budget: the message names which), or a large buffer could not be
+    /// allocated. Nothing was translated; the process is unharmed.
+    HX_STATUS_OUT_OF_RESOURCES = 8,
 }
 
 /// Translate for gfx942 (MI300, CDNA3).
@@ -57,6 +61,14 @@ pub const HX_FLAGS_KNOWN: u32 = HX_FLAG_LENIENT | HX_FLAG_CACHE_READ_ONLY;
 
 /// Options of one translation. Fill it with `hx_options_init` (which sets `struct_size`), then
 /// change fields. A NULL `const hx_options*` means the defaults.
+///
+/// Limits (the `max_*` and `memory_budget_bytes` fields; 0 = no limit): `hx_options_init` sets the
+/// built-in defaults (input 256 MiB, 10000 kernels per object, 250000 instructions per kernel,
+/// memory budget 2 GiB), overridden by the environment variables HSA_HOTSWAP_MAX_INPUT_BYTES,
+/// HSA_HOTSWAP_MAX_KERNELS, HSA_HOTSWAP_MAX_KERNEL_INSTRUCTIONS and HSA_HOTSWAP_MEMORY_BUDGET
+/// (bytes, or a number with a K, M or G suffix). A translation past a limit is refused before the
+/// work with HX_STATUS_OUT_OF_RESOURCES. A caller built against the first version of this struct
+/// (`struct_size` 24, without the limits) gets the defaults and the environment.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 pub struct hx_options {
@@ -70,7 +82,29 @@ pub struct hx_options {
     pub flags: u32,
     /// NUL-terminated directory of the translation cache, or NULL for no cache.
     pub cache_dir: *const c_char,
+    /// Largest input accepted, in bytes.
+    pub max_input_bytes: u64,
+    /// Most kernels in one code object.
+    pub max_kernels: u64,
+    /// Most gfx1250 instructions in one kernel.
+    pub max_kernel_instructions: u64,
+    /// Estimated peak memory of one translation, in bytes.
+    pub memory_budget_bytes: u64,
 }
+
+/// `hx_options` as its first version had it (no limits): still accepted.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct hx_options_v1 {
+    struct_size: u32,
+    target: u32,
+    opt_level: u32,
+    flags: u32,
+    cache_dir: *const c_char,
+}
+
+/// The size of the first version of `hx_options` (24 on 64-bit targets).
+const HX_OPTIONS_V1_SIZE: usize = std::mem::size_of::<hx_options_v1>();
 
 /// A byte buffer owned by the library. Release it with `hx_buffer_free`.
 #[repr(C)]
@@ -123,6 +157,7 @@ pub fn status_of(e: &hotswap::Error) -> hx_status {
         K::Unsupported => hx_status::HX_STATUS_UNSUPPORTED,
         K::Internal => hx_status::HX_STATUS_INTERNAL,
         K::Failed => hx_status::HX_STATUS_TRANSLATION_FAILED,
+        K::OutOfResources => hx_status::HX_STATUS_OUT_OF_RESOURCES,
     }
 }
 
@@ -142,20 +177,30 @@ pub fn is_code_object_for(bytes: &[u8], target: hotswap::GpuTarget) -> bool {
 }
 
 fn parse_options(opts: *const hx_options) -> Result<(hotswap::Options, Option<hx_cache::Cache>), String> {
-    let mut options = hotswap::Options::default();
+    let mut options = hotswap::Options { limits: hotswap::limits::Limits::from_env()?, ..hotswap::Options::default() };
     if opts.is_null() {
         return Ok((options, None));
     }
     // Read the size first: a caller built against an older, smaller struct must not make us read
     // past its end.
     let size = unsafe { std::ptr::read_unaligned(opts as *const u32) } as usize;
-    if size < std::mem::size_of::<hx_options>() {
+    if size < HX_OPTIONS_V1_SIZE {
         return Err(format!(
-            "hx_options.struct_size is {size}, this library needs at least {} (call hx_options_init)",
-            std::mem::size_of::<hx_options>()
+            "hx_options.struct_size is {size}, this library needs at least {HX_OPTIONS_V1_SIZE} (call hx_options_init)"
         ));
     }
-    let o = unsafe { std::ptr::read_unaligned(opts) };
+    let o = if size >= std::mem::size_of::<hx_options>() {
+        let o = unsafe { std::ptr::read_unaligned(opts) };
+        options.limits = hotswap::limits::Limits {
+            max_input_bytes: o.max_input_bytes,
+            max_kernels: o.max_kernels,
+            max_kernel_instructions: o.max_kernel_instructions,
+            memory_budget_bytes: o.memory_budget_bytes,
+        };
+        hx_options_v1 { struct_size: o.struct_size, target: o.target, opt_level: o.opt_level, flags: o.flags, cache_dir: o.cache_dir }
+    } else {
+        unsafe { std::ptr::read_unaligned(opts as *const hx_options_v1) }
+    };
     options.target = match o.target {
         HX_TARGET_GFX942 => hotswap::GpuTarget::Gfx942,
         HX_TARGET_GFX950 => hotswap::GpuTarget::Gfx950,
@@ -219,6 +264,10 @@ pub unsafe extern "C" fn hx_translate(
             Ok(x) => x,
             Err(e) => return fail(hx_status::HX_STATUS_INVALID_ARGUMENT, format!("hx_translate: {e}")),
         };
+        // Before the cache is even keyed (hashing reads the whole input).
+        if let Err(e) = opts.limits.check_input(len) {
+            return fail(hx_status::HX_STATUS_OUT_OF_RESOURCES, format!("hx_translate: {e}"));
+        }
         let input = unsafe { std::slice::from_raw_parts(data, len) };
         let produce = || {
             TRANSLATOR_CALLS.fetch_add(1, Ordering::SeqCst);
@@ -288,13 +337,17 @@ pub unsafe extern "C" fn hx_buffer_free(buf: *mut hx_buffer) {
     });
 }
 
-/// Fills `*options` with the defaults (gfx942, -O2, strict, no cache) and sets `struct_size`.
+/// Fills `*options` with the defaults (gfx942, -O2, strict, no cache, the limits of the
+/// environment or the built-in ones) and sets `struct_size`. When a limit variable does not
+/// parse, the built-in limits are filled in and HX_STATUS_INVALID_ARGUMENT names the variable.
 #[no_mangle]
 pub unsafe extern "C" fn hx_options_init(options: *mut hx_options) -> hx_status {
     guard(|| {
         if options.is_null() {
             return fail(hx_status::HX_STATUS_INVALID_ARGUMENT, "hx_options_init: options is NULL");
         }
+        let env = hotswap::limits::Limits::from_env();
+        let limits = env.clone().unwrap_or_default();
         unsafe {
             options.write(hx_options {
                 struct_size: std::mem::size_of::<hx_options>() as u32,
@@ -302,9 +355,16 @@ pub unsafe extern "C" fn hx_options_init(options: *mut hx_options) -> hx_status 
                 opt_level: 2,
                 flags: 0,
                 cache_dir: std::ptr::null(),
+                max_input_bytes: limits.max_input_bytes,
+                max_kernels: limits.max_kernels,
+                max_kernel_instructions: limits.max_kernel_instructions,
+                memory_budget_bytes: limits.memory_budget_bytes,
             })
         };
-        hx_status::HX_STATUS_OK
+        match env {
+            Ok(_) => hx_status::HX_STATUS_OK,
+            Err(e) => fail(hx_status::HX_STATUS_INVALID_ARGUMENT, format!("hx_options_init: {e}")),
+        }
     })
 }
 
@@ -328,6 +388,7 @@ pub extern "C" fn hx_status_name(status: i32) -> *const c_char {
         5 => c"HX_STATUS_NOT_IMPLEMENTED",
         6 => c"HX_STATUS_INTERNAL",
         7 => c"HX_STATUS_TRANSLATION_FAILED",
+        8 => c"HX_STATUS_OUT_OF_RESOURCES",
         _ => c"HX_STATUS_UNKNOWN",
     };
     s.as_ptr()
@@ -363,7 +424,7 @@ mod tests {
 
     #[test]
     fn status_names_cover_every_status() {
-        for s in 0..=7 {
+        for s in 0..=8 {
             let n = unsafe { CStr::from_ptr(hx_status_name(s)) }.to_str().unwrap();
             assert!(n.starts_with("HX_STATUS_") && n != "HX_STATUS_UNKNOWN", "{s}");
         }

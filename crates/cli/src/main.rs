@@ -264,6 +264,7 @@ fn run(cli: Cli) -> Result<()> {
                 strict: env.strict.unwrap_or(true),
                 skip_kernels: cli.skip_kernels.clone(),
                 wmma: wmma_lowering(&cli.wmma)?,
+                limits: hotswap::limits::Limits::from_env().map_err(anyhow::Error::msg)?,
                 ..Default::default()
             }
                 .with_target_id(&target_name)?;

@@ -217,7 +217,13 @@ fn check_header(b: &[u8]) -> Result<(ElfKind, u8), CodeObjectError> {
 
 /// Parses the notes in one note section or segment.
 fn parse_notes(b: &[u8], start: u64, size: u64, out: &mut Vec<Note>) -> Result<(), CodeObjectError> {
-    let end = start + size;
+    // Bounded by the file whatever the header said (found by fuzzing: start + size overflowed).
+    let end = start.checked_add(size).filter(|&e| e <= b.len() as u64).ok_or_else(|| CodeObjectError::OutOfBounds {
+        what: "note section or segment".into(),
+        offset: start,
+        size,
+        file_size: b.len() as u64,
+    })?;
     let mut at = start;
     while at < end {
         let bad = |msg: String| CodeObjectError::Note { offset: at, msg };
@@ -357,13 +363,21 @@ impl CodeObject {
             .or_else(|| self.symbols.iter().find(|s| s.name == name))
     }
 
-    /// Code bytes of a kernel.
+    /// Code bytes of a kernel (empty for a kernel that is not this object's: never a panic).
     pub fn kernel_code(&self, kernel: &Kernel) -> &[u8] {
-        &self.bytes[kernel.code_offset as usize..(kernel.code_offset + kernel.code_size) as usize]
+        self.range(kernel.code_offset, kernel.code_size)
     }
 
+    /// Code bytes of a device function (empty for a function that is not this object's).
     pub fn function_code(&self, f: &Function) -> &[u8] {
-        &self.bytes[f.offset as usize..(f.offset + f.size) as usize]
+        self.range(f.offset, f.size)
+    }
+
+    fn range(&self, offset: u64, size: u64) -> &[u8] {
+        offset
+            .checked_add(size)
+            .and_then(|end| self.bytes.get(usize::try_from(offset).ok()?..usize::try_from(end).ok()?))
+            .unwrap_or(&[])
     }
 
     pub fn kernel(&self, name: &str) -> Option<&Kernel> {
@@ -426,8 +440,19 @@ impl CodeObject {
                     .unwrap_or(text.addr + text.size);
                 next.saturating_sub(code_addr)
             });
-            if !text.contains_addr(code_addr, size.max(1)) {
+            if text.is_nobits() || !text.contains_addr(code_addr, size.max(1)) {
                 return Err(CodeObjectError::CodeOutsideText { kernel: km.name.clone(), addr: code_addr, descriptor: kd_addr });
+            }
+            // Inside .text by address; its bytes must be in the file too (found by fuzzing:
+            // a .text whose file image did not hold the code made kernel_code panic).
+            let code_offset = text.offset + (code_addr - text.addr);
+            if code_offset.checked_add(size).is_none_or(|end| end > self.bytes.len() as u64) {
+                return Err(CodeObjectError::OutOfBounds {
+                    what: format!("code of kernel {}", km.name),
+                    offset: code_offset,
+                    size,
+                    file_size: self.bytes.len() as u64,
+                });
             }
             kernels.push(Kernel {
                 name: km.name.clone(),
@@ -436,7 +461,7 @@ impl CodeObject {
                 descriptor_offset: kd_off,
                 descriptor_addr: kd_addr,
                 code_addr,
-                code_offset: text.offset + (code_addr - text.addr),
+                code_offset,
                 code_size: size,
             });
         }
@@ -444,7 +469,7 @@ impl CodeObject {
     }
 
     fn locate_functions(&self) -> Vec<Function> {
-        let Some(text) = self.section(".text") else { return Vec::new() };
+        let Some(text) = self.section(".text").filter(|t| !t.is_nobits()) else { return Vec::new() };
         let mut out: Vec<Function> = Vec::new();
         for s in self.symbols.iter().filter(|s| s.sym_type == sym::STT_FUNC && s.section == text.index) {
             if self.kernels.iter().any(|k| k.name == s.name) || out.iter().any(|f| f.name == s.name) {

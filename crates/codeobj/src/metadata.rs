@@ -130,8 +130,22 @@ impl Metadata {
         match top.get("amdhsa.kernels") {
             None => {}
             Some(Value::Array(ks)) => {
+                // A name or descriptor symbol listed twice leaves the kernel ambiguous: bad input,
+                // found here rather than by a later stage as an internal failure.
+                let mut names = std::collections::HashMap::new();
+                let mut symbols = std::collections::HashMap::new();
                 for (i, k) in ks.iter().enumerate() {
-                    kernels.push(parse_kernel(k).map_err(|m| bad(format!("amdhsa.kernels[{i}]: {m}")))?);
+                    let k = parse_kernel(k).map_err(|m| bad(format!("amdhsa.kernels[{i}]: {m}")))?;
+                    if let Some(j) = names.insert(k.name.clone(), i) {
+                        return Err(bad(format!("amdhsa.kernels[{i}]: kernel {} is listed twice (also amdhsa.kernels[{j}])", k.name)));
+                    }
+                    if let Some(j) = symbols.insert(k.symbol.clone(), i) {
+                        return Err(bad(format!(
+                            "amdhsa.kernels[{i}]: kernel {}: descriptor symbol {} is also that of amdhsa.kernels[{j}]",
+                            k.name, k.symbol
+                        )));
+                    }
+                    kernels.push(k);
                 }
             }
             Some(_) => return Err(bad("amdhsa.kernels is not an array".into())),
@@ -219,13 +233,17 @@ fn parse_kernel(v: &Value) -> Result<KernelMeta, String> {
         }
         Some(_) => return Err(".args is not an array".into()),
     }
+    let name = req_str(&m, ".name")?;
+    let max_flat_workgroup_size = opt_u64(&m, ".max_flat_workgroup_size")?;
+    let reqd_workgroup_size = opt_u64x3(&m, ".reqd_workgroup_size")?;
+    check_workgroup_sizes(max_flat_workgroup_size, reqd_workgroup_size).map_err(|e| format!("kernel {name}: {e}"))?;
     let uses_dynamic_stack = match m.get(".uses_dynamic_stack") {
         None => None,
         Some(Value::Boolean(b)) => Some(*b),
         Some(_) => return Err(".uses_dynamic_stack is not a boolean".into()),
     };
     Ok(KernelMeta {
-        name: req_str(&m, ".name")?,
+        name,
         symbol: req_str(&m, ".symbol")?,
         args,
         kernarg_segment_size: req_u64(&m, ".kernarg_segment_size")?,
@@ -238,12 +256,39 @@ fn parse_kernel(v: &Value) -> Result<KernelMeta, String> {
         agpr_count: opt_u64(&m, ".agpr_count")?,
         sgpr_spill_count: opt_u64(&m, ".sgpr_spill_count")?,
         vgpr_spill_count: opt_u64(&m, ".vgpr_spill_count")?,
-        max_flat_workgroup_size: opt_u64(&m, ".max_flat_workgroup_size")?,
-        reqd_workgroup_size: opt_u64x3(&m, ".reqd_workgroup_size")?,
+        max_flat_workgroup_size,
+        reqd_workgroup_size,
         workgroup_size_hint: opt_u64x3(&m, ".workgroup_size_hint")?,
         uses_dynamic_stack,
         raw: m,
     })
+}
+
+/// The most work-items a work-group of any AMDGPU processor holds (AMDGPUUsage: the flat
+/// work-group size is 1 to 1024).
+pub const MAX_WORKGROUP_SIZE: u64 = 1024;
+
+/// Work-group sizes no dispatch can have: a `.max_flat_workgroup_size` outside
+/// 1..=[`MAX_WORKGROUP_SIZE`], a `.reqd_workgroup_size` with a zero dimension, more than
+/// [`MAX_WORKGROUP_SIZE`] work-items, or more than the maximum flat size.
+fn check_workgroup_sizes(max_flat: Option<u64>, reqd: Option<[u64; 3]>) -> Result<(), String> {
+    if let Some(m) = max_flat {
+        if !(1..=MAX_WORKGROUP_SIZE).contains(&m) {
+            return Err(format!(".max_flat_workgroup_size {m} is not 1 to {MAX_WORKGROUP_SIZE}"));
+        }
+    }
+    if let Some(r) = reqd {
+        let items = r.iter().try_fold(1u64, |acc, &d| acc.checked_mul(d));
+        if r.contains(&0) || items.is_none_or(|n| n > MAX_WORKGROUP_SIZE) {
+            return Err(format!(".reqd_workgroup_size {r:?} is not 1 to {MAX_WORKGROUP_SIZE} work-items"));
+        }
+        if let (Some(n), Some(m)) = (items, max_flat) {
+            if n > m {
+                return Err(format!(".reqd_workgroup_size {r:?} has {n} work-items, more than .max_flat_workgroup_size {m}"));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn arr3(v: [u64; 3]) -> Value {

@@ -148,6 +148,7 @@ fn fail_reason_of(e: &hotswap::Error) -> &'static str {
         K::Unsupported => "unsupported",
         K::Internal => "internal",
         K::Failed => "translation_failed",
+        K::OutOfResources => "out_of_resources",
     }
 }
 
@@ -222,6 +223,14 @@ fn run(input: &[u8], source_isa: &str, target_isa: &str, req: &Request, env: &En
             "disabled",
             "HotSwap translation is disabled by HSA_HOTSWAP_DISABLE".into(),
         );
+    }
+    // Limits first: nothing (not even the parse below) works on an input they refuse.
+    let limits = match hotswap::limits::Limits::from_env() {
+        Ok(l) => l,
+        Err(e) => return r.fail(AMD_COMGR_STATUS_ERROR, "bad_environment", format!("HotSwap environment: {e}")),
+    };
+    if let Err(e) = limits.check_input(input.len()) {
+        return r.fail(AMD_COMGR_STATUS_ERROR, "out_of_resources", e.to_string());
     }
     let source = match IsaName::parse(source_isa) {
         Ok(s) => s,
@@ -328,6 +337,7 @@ fn run(input: &[u8], source_isa: &str, target_isa: &str, req: &Request, env: &En
         strict: req.strict || env.strict.unwrap_or(hotswap::Options::default().strict),
         opt_level: req.opt_level.unwrap_or(hotswap::Options::default().opt_level),
         skip_kernels,
+        limits,
         ..hotswap::Options::default()
     };
     let mut extra: Vec<(&str, &str)> = Vec::new();

@@ -64,16 +64,20 @@ impl LoadedCode {
             _ => return Err(EmuError::Launch(format!("cannot emulate {}", co.target_id()))),
         };
         let loads: Vec<_> = co.program_headers.iter().filter(|p| p.p_type == 1).collect();
-        let size = loads.iter().map(|p| p.vaddr + p.memsz).max().unwrap_or(0);
+        let size = loads.iter().map(|p| p.vaddr.saturating_add(p.memsz)).max().unwrap_or(0);
         if size > 1 << 30 {
             return Err(EmuError::Launch(format!("code object image of {size} bytes is too large")));
         }
         let mut image = vec![0u8; size as usize];
         for p in loads {
-            let src = co.bytes.get(p.offset as usize..(p.offset + p.filesz) as usize).ok_or_else(|| {
+            let src = p.offset.checked_add(p.filesz).and_then(|end| co.bytes.get(p.offset as usize..end as usize)).ok_or_else(|| {
                 EmuError::Launch(format!("segment at file offset {:#x} is outside the file", p.offset))
             })?;
-            image[p.vaddr as usize..(p.vaddr + p.filesz) as usize].copy_from_slice(src);
+            // A segment's file image larger than its memory image (found by fuzzing) is refused.
+            let dst = p.vaddr.checked_add(p.filesz).and_then(|end| image.get_mut(p.vaddr as usize..end as usize)).ok_or_else(|| {
+                EmuError::Launch(format!("segment at {:#x}: {} file bytes do not fit its {} bytes in memory", p.vaddr, p.filesz, p.memsz))
+            })?;
+            dst.copy_from_slice(src);
         }
         let base = mem.alloc_code(image.clone());
         // PF_X segments: instructions, not data.

@@ -3,6 +3,8 @@
 //! Pipeline (one crate per stage): codeobj (read) -> isa (decode) -> raise (LLVM IR) ->
 //! lower (gfx942/gfx950 object) -> relink (code object). Today the read stage and inspection
 //! exist; [`translate`] fails closed, naming kernel, offset and mnemonic, on what they do not handle.
+//! [`limits`] bounds every translation (input size, kernels, instructions per kernel, memory
+//! estimate) before the work, with a named error for each.
 
 pub use hx_codeobj as codeobj;
 pub use hx_llvm::{GpuTarget, OptLevel};
@@ -11,6 +13,7 @@ pub use hx_raise::WmmaLowering;
 pub mod disasm;
 pub mod heap;
 pub mod inspect;
+pub mod limits;
 pub mod run;
 pub mod translate;
 
@@ -40,6 +43,8 @@ pub enum Error {
     Lower(#[from] hx_lower::LowerError),
     #[error(transparent)]
     Relink(#[from] hx_relink::RelinkError),
+    #[error(transparent)]
+    Limit(#[from] limits::LimitError),
     #[error("bundle entry {id}: {cause}")]
     BundleEntry { id: String, cause: Box<Error> },
 }
@@ -61,6 +66,9 @@ pub enum ErrorKind {
     Internal,
     /// Anything else that stopped the translation.
     Failed,
+    /// A limit ([`limits::Limits`]) refused the translation before the work, or a large buffer
+    /// could not be allocated.
+    OutOfResources,
 }
 
 impl Error {
@@ -71,6 +79,7 @@ impl Error {
             Error::UnsupportedProcessor { .. } | Error::Raise(_) => ErrorKind::Unsupported,
             Error::Llvm(_) | Error::Lower(_) | Error::Relink(_) => ErrorKind::Internal,
             Error::BundleEntry { cause, .. } => cause.kind(),
+            Error::Limit(_) => ErrorKind::OutOfResources,
             Error::Emu(_) | Error::Run(_) => ErrorKind::Failed,
         }
     }
@@ -93,6 +102,9 @@ pub struct Options {
     /// How dense WMMA is lowered: onto the target's MFMAs where exact (the default), or the
     /// cross-lane path (hx_raise::wmma_plan).
     pub wmma: WmmaLowering,
+    /// Bounds on the translation, each refused before the work ([`limits`]). Not part of the
+    /// cache key: a limit decides whether a translation runs, never what it produces.
+    pub limits: limits::Limits,
 }
 
 impl Default for Options {
@@ -105,6 +117,7 @@ impl Default for Options {
             sramecc: None,
             skip_kernels: Vec::new(),
             wmma: WmmaLowering::default(),
+            limits: limits::Limits::default(),
         }
     }
 }
@@ -127,7 +140,7 @@ impl Options {
     /// The destructuring has no `..`: a new field fails to compile here until it is part of
     /// every translation cache key (C API, COMGR shim, CLI).
     pub fn key_fields(&self, key: hx_cache::KeyBuilder) -> hx_cache::KeyBuilder {
-        let Options { target, opt_level, strict, xnack, sramecc, skip_kernels, wmma } = self;
+        let Options { target, opt_level, strict, xnack, sramecc, skip_kernels, wmma, limits: _ } = self;
         key.field("target", target.cpu())
             .field("opt_level", format!("{opt_level:?}"))
             .field("strict", [*strict as u8])
@@ -190,6 +203,7 @@ pub struct Translated {
 /// nothing is ever returned untranslated.
 pub fn translate(bytes: &[u8], options: &Options) -> Result<Translated, Error> {
     options.check_target()?;
+    options.limits.check_input(bytes.len())?;
     heap::keep_translation_heap();
     if hx_codeobj::bundle::is_bundle(bytes) {
         return Ok(Translated { bytes: translate::translate_bundle(bytes, options)? });

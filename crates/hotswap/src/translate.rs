@@ -58,6 +58,10 @@ fn merge_metadata(source: &Metadata, target: &Metadata) -> Result<Metadata, Erro
     for tk in out.kernels.iter_mut() {
         let sk = source.kernel(&tk.name).ok_or_else(|| Error::Run(format!("kernel {} has no source metadata", tk.name)))?;
         let mut merged = sk.clone();
+        // The descriptor symbol is the output's (`<name>.kd`), whatever the source named its
+        // own (found by fuzzing: a source whose .symbol differed from `<name>.kd` translated
+        // into an object whose metadata named a symbol it does not have).
+        merged.symbol = tk.symbol.clone();
         merged.sgpr_count = tk.sgpr_count;
         merged.vgpr_count = tk.vgpr_count;
         merged.agpr_count = tk.agpr_count;
@@ -89,7 +93,7 @@ struct CodeImage {
 }
 
 impl CodeImage {
-    fn of(co: &CodeObject, k: &hx_codeobj::Kernel) -> Result<CodeImage, Error> {
+    fn of(co: &CodeObject, k: &hx_codeobj::Kernel, limits: &crate::limits::Limits) -> Result<CodeImage, Error> {
         let delta = k.code_addr.wrapping_sub(k.code_offset);
         // (file offset, address, size, name) of the kernel's and each function's code.
         let mut ranges = vec![(k.code_offset, k.code_addr, k.code_size, &k.name)];
@@ -107,7 +111,7 @@ impl CodeImage {
             lo = lo.min(*addr);
             hi = hi.max(end);
         }
-        let mut bytes = vec![0u8; hi as usize];
+        let mut bytes = limits.zeroed(hi as usize, &format!("kernel {}: its code image", k.name))?;
         for (off, addr, size, name) in &ranges {
             let src = off
                 .checked_add(*size)
@@ -132,7 +136,7 @@ impl CodeImage {
 /// variables, constant tables) read; the raiser gives the module a copy. None when the loader
 /// would patch it (dynamic relocations: a GOT, pointers in data), which a copy cannot follow:
 /// PC-relative loads are then refused.
-fn loaded_image(co: &CodeObject) -> Result<Option<Vec<u8>>, Error> {
+fn loaded_image(co: &CodeObject, limits: &crate::limits::Limits) -> Result<Option<Vec<u8>>, Error> {
     // SHT_RELA sections that are allocated (the loader applies them).
     if co.sections.iter().any(|s| s.sh_type == 4 && s.flags & 2 != 0 && s.size > 0) {
         return Ok(None);
@@ -142,7 +146,7 @@ fn loaded_image(co: &CodeObject) -> Result<Option<Vec<u8>>, Error> {
     if size > 1 << 30 {
         return Err(Error::Run(format!("the source's loaded image of {size} bytes is over 1 GiB")));
     }
-    let mut image = vec![0u8; size as usize];
+    let mut image = limits.zeroed(size as usize, "the source's loaded image")?;
     for p in loads {
         let src = p.offset.checked_add(p.filesz).and_then(|end| co.bytes.get(p.offset as usize..end as usize));
         let src = src.ok_or_else(|| Error::Run(format!("a loadable segment at file offset {:#x} runs past the end of the file", p.offset)))?;
@@ -180,10 +184,12 @@ pub fn translate_code_object(bytes: &[u8], options: &Options) -> Result<Vec<u8>,
 /// linked together: the work of an object with many kernels spreads over the threads. The
 /// inspection stages (IR, assembly) are one module holding every kernel.
 pub fn translate_code_object_to(bytes: &[u8], options: &Options, output: Output) -> Result<Vec<u8>, Error> {
+    options.limits.check_input(bytes.len())?;
     let co = CodeObject::parse(bytes)?;
     if co.processor() != Some("gfx1250") {
         return Err(Error::NotGfx1250 { found: co.target_id() });
     }
+    crate::limits::check_object(&options.limits, &co, &options.skip_kernels)?;
     let source_md = co.metadata.as_ref().ok_or_else(|| Error::Run("the code object has no metadata note".into()))?;
     for name in &options.skip_kernels {
         if co.kernel(name).is_none() {
@@ -194,7 +200,7 @@ pub fn translate_code_object_to(bytes: &[u8], options: &Options, output: Output)
     if kernels.is_empty() {
         return Err(Error::Run("every kernel is skipped: nothing to translate".into()));
     }
-    let data = loaded_image(&co)?;
+    let data = loaded_image(&co, &options.limits)?;
     let emit = match output {
         Output::RaisedIr => None,
         Output::OptimizedIr => Some(hx_lower::Emit::LlvmIr),
@@ -275,7 +281,7 @@ fn compile(co: &CodeObject, data: Option<&[u8]>, kernels: &[&hx_codeobj::Kernel]
         let mut abi = hx_raise::KernelAbi::from_descriptor(&k.name, &k.descriptor)?;
         let kattrs = kernel_attrs(co, k)?;
         abi.one_source_wave = one_source_wave(&kattrs);
-        let image = CodeImage::of(co, k)?;
+        let image = CodeImage::of(co, k, &options.limits)?;
         let raise = hx_raise::RaiseOptions { target: options.target, wmma: options.wmma };
         hx_raise::raise_program_with(&ctx, &module, &k.name, &image.program(data), &abi, &raise)?;
         attrs.push(kattrs);
