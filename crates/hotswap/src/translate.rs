@@ -7,7 +7,9 @@ use hx_codeobj::descriptor::Generation;
 use hx_codeobj::metadata::Metadata;
 use hx_codeobj::CodeObject;
 use hx_llvm::inkwell::context::Context;
+use crate::report::{count_instructions, KernelReport, Refusal, Report, Resources, StageTimes, Status};
 use hx_lower::{Denormals, KernelAttrs};
+use std::time::{Duration, Instant};
 
 /// Keys of a kernel's metadata that describe the target compile (taken from it); every other
 /// key (the argument list, kernarg segment size and alignment, language, unknown keys) is kept
@@ -23,6 +25,10 @@ const TARGET_KEYS: &[&str] = &[
     ".private_segment_fixed_size",
     ".uses_dynamic_stack",
 ];
+
+/// The metadata key of a refused kernel's trap stub: why the kernel was not translated (what a
+/// runtime or debugger can show when the stub traps).
+pub const REFUSED_KEY: &str = ".hotswap_refused";
 
 fn kernel_attrs(co: &CodeObject, k: &hx_codeobj::Kernel) -> Result<KernelAttrs, Error> {
     let meta = co.metadata.as_ref().and_then(|m| m.kernel(&k.name));
@@ -180,11 +186,27 @@ pub fn translate_code_object(bytes: &[u8], options: &Options) -> Result<Vec<u8>,
 /// linked together: the work of an object with many kernels spreads over the threads. The
 /// inspection stages (IR, assembly) are one module holding every kernel.
 pub fn translate_code_object_to(bytes: &[u8], options: &Options, output: Output) -> Result<Vec<u8>, Error> {
+    let emit = match output {
+        Output::RaisedIr => None,
+        Output::OptimizedIr => Some(hx_lower::Emit::LlvmIr),
+        Output::Assembly => Some(hx_lower::Emit::Assembly),
+        Output::Relocatable | Output::CodeObject => return translate_whole(bytes, options, output).map(|(b, _)| b),
+    };
     let co = CodeObject::parse(bytes)?;
+    let kernels = kernels_to_translate(&co, options)?;
+    let data = loaded_image(&co)?;
+    compile(&co, data.as_deref(), &kernels, options, emit).map(|c| c.object).map_err(CompileFailure::into_error)
+}
+
+/// The kernels of `co` to translate (all but the skipped ones); Err unless `co` is a gfx1250
+/// code object with metadata and at least one such kernel.
+fn kernels_to_translate<'c>(co: &'c CodeObject, options: &Options) -> Result<Vec<&'c hx_codeobj::Kernel>, Error> {
     if co.processor() != Some("gfx1250") {
         return Err(Error::NotGfx1250 { found: co.target_id() });
     }
-    let source_md = co.metadata.as_ref().ok_or_else(|| Error::Run("the code object has no metadata note".into()))?;
+    if co.metadata.is_none() {
+        return Err(Error::Run("the code object has no metadata note".into()));
+    }
     for name in &options.skip_kernels {
         if co.kernel(name).is_none() {
             return Err(Error::Run(format!("kernel {name} (to be skipped) is not in the code object")));
@@ -194,26 +216,164 @@ pub fn translate_code_object_to(bytes: &[u8], options: &Options, output: Output)
     if kernels.is_empty() {
         return Err(Error::Run("every kernel is skipped: nothing to translate".into()));
     }
+    Ok(kernels)
+}
+
+/// One code object translated to an object (`Output::Relocatable`) or a code object, with its
+/// report. Every kernel is tried: a kernel a stage refuses is taken out of its module and the
+/// rest of the module is compiled again without it ([`compile_group`]). Then strict mode
+/// refuses the object, naming every refusal; lenient mode gives each refused kernel a trap stub
+/// ([`trap_stubs`]) so that its symbol, descriptor and interface stay.
+pub(crate) fn translate_whole(bytes: &[u8], options: &Options, output: Output) -> Result<(Vec<u8>, Report), Error> {
+    let started = Instant::now();
+    let co = CodeObject::parse(bytes)?;
+    let kernels = kernels_to_translate(&co, options)?;
+    let source_md = co.metadata.as_ref().ok_or_else(|| Error::Run("the code object has no metadata note".into()))?;
     let data = loaded_image(&co)?;
-    let emit = match output {
-        Output::RaisedIr => None,
-        Output::OptimizedIr => Some(hx_lower::Emit::LlvmIr),
-        Output::Assembly => Some(hx_lower::Emit::Assembly),
-        Output::Relocatable | Output::CodeObject => {
-            use rayon::prelude::*;
-            // Every group runs; the first error in kernel order is reported, whatever the threads.
-            let groups = module_groups(&kernels);
-            let results: Vec<Result<Vec<u8>, Error>> =
-                groups.par_iter().map(|g| compile(&co, data.as_deref(), g, options, Some(hx_lower::Emit::Object))).collect();
-            let objects = results.into_iter().collect::<Result<Vec<_>, Error>>()?;
-            let refs: Vec<&[u8]> = objects.iter().map(Vec::as_slice).collect();
-            if output == Output::Relocatable {
-                return Ok(hx_relink::merge_objects(&refs, true)?);
-            }
-            return link(&co, source_md, &refs);
+    let mut times = StageTimes { parse: started.elapsed(), ..Default::default() };
+
+    let compiling = Instant::now();
+    use rayon::prelude::*;
+    let groups = module_groups(&kernels);
+    let results: Vec<(Vec<Compiled>, Vec<(String, Error)>)> = groups.into_par_iter().map(|g| compile_group(&co, data.as_deref(), g, options)).collect();
+    times.compile = compiling.elapsed();
+    let mut compiled = Vec::new();
+    let mut refusals: Vec<(String, Error)> = Vec::new();
+    for (c, r) in results {
+        compiled.extend(c);
+        refusals.extend(r);
+    }
+    // In kernel order, whatever the threads and retries.
+    refusals.sort_by_key(|(name, _)| co.kernels.iter().position(|k| &k.name == name));
+    let described: Vec<(String, Refusal)> = refusals
+        .iter()
+        .map(|(name, e)| {
+            let r = match co.kernel(name) {
+                Some(k) => Refusal::of_kernel(e, &co, k),
+                None => Refusal::of(e),
+            };
+            (name.clone(), r)
+        })
+        .collect();
+    if options.strict && !refusals.is_empty() {
+        return Err(if refusals.len() == 1 { refusals.remove(0).1 } else { Error::Refused { refusals: described } });
+    }
+    let stubbing = Instant::now();
+    let stub = if refusals.is_empty() { None } else { Some(trap_stubs(&co, &refusals, options)?) };
+    times.stubs = stubbing.elapsed();
+
+    let linking = Instant::now();
+    let mut refs: Vec<&[u8]> = compiled.iter().map(|c| c.object.as_slice()).collect();
+    if let Some(s) = &stub {
+        refs.push(s);
+    }
+    let notes: Vec<(String, String)> = described.iter().map(|(k, r)| (k.clone(), stub_message(&r.line(k)))).collect();
+    let out = if output == Output::Relocatable { hx_relink::merge_objects(&refs, true)? } else { link(&co, source_md, &refs, &notes)? };
+    times.link = linking.elapsed();
+
+    let reporting = Instant::now();
+    let mut report = Report { target: options.target.cpu().to_string(), strict: options.strict, kernels: Vec::new(), times };
+    let target_isa = if options.target == hx_llvm::GpuTarget::Gfx950 { hx_isa::Target::Gfx950 } else { hx_isa::Target::Gfx942 };
+    let out_co = if output == Output::CodeObject { CodeObject::parse(&out).ok() } else { None };
+    for k in &co.kernels {
+        let refusal = described.iter().find(|(n, _)| n == &k.name).map(|(_, r)| r.clone());
+        let module = compiled.iter().find(|c| c.raise.iter().any(|(n, _)| n == &k.name));
+        let status = if options.skip_kernels.contains(&k.name) {
+            Status::Skipped
+        } else if refusal.is_some() {
+            Status::Refused
+        } else {
+            Status::Translated
+        };
+        let out_kernel = out_co.as_ref().and_then(|o| o.kernel(&k.name).map(|ok| (o, ok)));
+        report.kernels.push(KernelReport {
+            entry: None,
+            name: k.name.clone(),
+            status,
+            refusal,
+            source_instructions: count_instructions(hx_isa::Target::Gfx1250, &co.bytes, k.code_offset, k.code_size),
+            target_instructions: out_kernel.and_then(|(o, ok)| count_instructions(target_isa, &o.bytes, ok.code_offset, ok.code_size)),
+            source: Resources::of(&co, &k.name),
+            target: out_kernel.and_then(|(o, _)| Resources::of(o, &k.name)),
+            raise_time: module.and_then(|m| m.raise.iter().find(|(n, _)| n == &k.name)).map(|(_, t)| *t),
+            lower_time: module.map(|m| m.lower),
+            module_kernels: module.map_or(0, |m| m.raise.len()),
+        });
+    }
+    report.times.report = reporting.elapsed();
+    report.times.total = started.elapsed();
+    Ok((out, report))
+}
+
+/// The message a refused kernel's stub carries in its metadata (`.hotswap_refused`).
+fn stub_message(why: &str) -> String {
+    format!("not translated by hotswap-xlate (the kernel traps): {why}")
+}
+
+/// Compiles one module group, taking out each kernel a stage refuses and compiling the rest
+/// again: the objects compiled, and the refused kernels with their errors. A refusal raised
+/// while raising a kernel names it; one that only the module's lowering shows is found by
+/// compiling its kernels one by one. Bounded: every retry has one kernel fewer, or splits the
+/// group into single kernels once.
+fn compile_group<'k>(co: &CodeObject, data: Option<&[u8]>, group: Vec<&'k hx_codeobj::Kernel>, options: &Options) -> (Vec<Compiled>, Vec<(String, Error)>) {
+    let mut done = Vec::new();
+    let mut refused = Vec::new();
+    let mut todo = vec![group];
+    while let Some(mut g) = todo.pop() {
+        if g.is_empty() {
+            continue;
         }
-    };
-    compile(&co, data.as_deref(), &kernels, options, emit)
+        match compile(co, data, &g, options, Some(hx_lower::Emit::Object)) {
+            Ok(c) => done.push(c),
+            Err(CompileFailure::Kernel { kernel, error }) => {
+                g.retain(|k| k.name != kernel);
+                refused.push((kernel, error));
+                todo.push(g);
+            }
+            Err(CompileFailure::Module(error)) if g.len() == 1 => refused.push((g[0].name.clone(), error)),
+            // Singletons, last pushed first: compiled in kernel order.
+            Err(CompileFailure::Module(_)) => todo.extend(g.into_iter().rev().map(|k| vec![k])),
+        }
+    }
+    (done, refused)
+}
+
+/// One object of trap stubs, a kernel for each refused one: the same name and kernel attributes
+/// (work-group sizes, float modes), a body that calls `llvm.trap` (the target's `s_trap 2`, the
+/// wave ends there), lowered by the same backend as every other kernel so that descriptor and
+/// metadata are the target's own; [`link`] gives them the source's interface.
+fn trap_stubs(co: &CodeObject, refused: &[(String, Error)], options: &Options) -> Result<Vec<u8>, Error> {
+    let ctx = Context::create();
+    let diags = hx_llvm::Diagnostics::install(&ctx);
+    let module = ctx.create_module("hotswap_trap_stubs");
+    hx_llvm::set_amdgpu_layout(&module)?;
+    let void = ctx.void_type();
+    let trap = module.add_function("llvm.trap", void.fn_type(&[], false), None);
+    let builder = ctx.create_builder();
+    let mut attrs = Vec::new();
+    for (name, _) in refused {
+        let k = co.kernel(name).ok_or_else(|| Error::Run(format!("refused kernel {name} is not in the code object")))?;
+        let f = module.add_function(name, void.fn_type(&[], false), None);
+        f.set_call_conventions(91); // amdgpu_kernel
+        let entry = ctx.append_basic_block(f, "entry");
+        builder.position_at_end(entry);
+        let built = builder.build_call(trap, &[], "").and_then(|_| builder.build_unreachable());
+        built.map_err(|e| Error::Run(format!("kernel {name}: building its trap stub: {e}")))?;
+        // The source's attributes where they carry over; the defaults where they did not.
+        attrs.push(kernel_attrs(co, k).unwrap_or(KernelAttrs {
+            name: name.clone(),
+            flat_workgroup_size: None,
+            reqd_workgroup_size: None,
+            uniform_work_group_size: false,
+            denormals_f32: Denormals::Ieee,
+            denormals_f16_f64: Denormals::Ieee,
+        }));
+    }
+    hx_lower::apply_kernel_attrs(&module, &attrs)?;
+    hx_llvm::verify(&module, "hotswap_trap_stubs")?;
+    let out = hx_lower::lower_verified(&module, "hotswap_trap_stubs", &options.lower_options(), hx_lower::Emit::Object)?;
+    diags.check("hotswap_trap_stubs")?;
+    Ok(out)
 }
 
 /// Source code bytes up to which consecutive kernels share a module (about 250 instructions).
@@ -263,37 +423,73 @@ fn group_sizes(sizes: &[u64]) -> Vec<std::ops::Range<usize>> {
     runs
 }
 
+/// A compiled module: its object (or text), each kernel's raise time, the lowering's time.
+pub(crate) struct Compiled {
+    object: Vec<u8>,
+    raise: Vec<(String, Duration)>,
+    lower: Duration,
+}
+
+/// Why [`compile`] failed: a kernel it was raising (named), or the module as a whole.
+enum CompileFailure {
+    Kernel { kernel: String, error: Error },
+    Module(Error),
+}
+
+impl CompileFailure {
+    fn into_error(self) -> Error {
+        match self {
+            CompileFailure::Kernel { error, .. } | CompileFailure::Module(error) => error,
+        }
+    }
+}
+
+fn module_failure<E: Into<Error>>(e: E) -> CompileFailure {
+    CompileFailure::Module(e.into())
+}
+
 /// Raises `kernels` into one module and lowers it for the target (`emit` None: the raised IR);
 /// `data` is the source's loaded image (what PC-relative loads read).
-fn compile(co: &CodeObject, data: Option<&[u8]>, kernels: &[&hx_codeobj::Kernel], options: &Options, emit: Option<hx_lower::Emit>) -> Result<Vec<u8>, Error> {
+fn compile(co: &CodeObject, data: Option<&[u8]>, kernels: &[&hx_codeobj::Kernel], options: &Options, emit: Option<hx_lower::Emit>) -> Result<Compiled, CompileFailure> {
     let ctx = Context::create();
     // LLVM's error diagnostics come back as errors instead of ending the process.
     let diags = hx_llvm::Diagnostics::install(&ctx);
     let module = ctx.create_module("hotswap");
     let mut attrs = Vec::new();
+    let mut raise_times = Vec::new();
     for k in kernels {
-        let mut abi = hx_raise::KernelAbi::from_descriptor(&k.name, &k.descriptor)?;
-        let kattrs = kernel_attrs(co, k)?;
-        abi.one_source_wave = one_source_wave(&kattrs);
-        let image = CodeImage::of(co, k)?;
-        let raise = hx_raise::RaiseOptions { target: options.target, wmma: options.wmma };
-        hx_raise::raise_program_with(&ctx, &module, &k.name, &image.program(data), &abi, &raise)?;
-        attrs.push(kattrs);
+        let started = Instant::now();
+        let raised = (|| -> Result<KernelAttrs, Error> {
+            let mut abi = hx_raise::KernelAbi::from_descriptor(&k.name, &k.descriptor)?;
+            let kattrs = kernel_attrs(co, k)?;
+            abi.one_source_wave = one_source_wave(&kattrs);
+            let image = CodeImage::of(co, k)?;
+            let raise = hx_raise::RaiseOptions { target: options.target, wmma: options.wmma };
+            hx_raise::raise_program_with(&ctx, &module, &k.name, &image.program(data), &abi, &raise)?;
+            Ok(kattrs)
+        })();
+        match raised {
+            Ok(kattrs) => attrs.push(kattrs),
+            Err(error) => return Err(CompileFailure::Kernel { kernel: k.name.clone(), error }),
+        }
+        raise_times.push((k.name.clone(), started.elapsed()));
     }
-    hx_lower::apply_kernel_attrs(&module, &attrs)?;
-    hx_llvm::verify(&module, "hotswap")?;
+    hx_lower::apply_kernel_attrs(&module, &attrs).map_err(module_failure)?;
+    hx_llvm::verify(&module, "hotswap").map_err(module_failure)?;
     let Some(emit) = emit else {
-        return Ok(module.print_to_string().to_bytes().to_vec());
+        return Ok(Compiled { object: module.print_to_string().to_bytes().to_vec(), raise: raise_times, lower: Duration::ZERO });
     };
+    let started = Instant::now();
     let lower = options.lower_options();
-    let out = hx_lower::lower_verified(&module, "hotswap", &lower, emit)?;
-    diags.check("hotswap")?;
-    Ok(out)
+    let out = hx_lower::lower_verified(&module, "hotswap", &lower, emit).map_err(module_failure)?;
+    diags.check("hotswap").map_err(module_failure)?;
+    Ok(Compiled { object: out, raise: raise_times, lower: started.elapsed() })
 }
 
 /// Links the kernels' objects into the code object, with the source's kernel interfaces and the
 /// target compiles' resources in its metadata.
-fn link(co: &CodeObject, source_md: &Metadata, objects: &[&[u8]]) -> Result<Vec<u8>, Error> {
+/// `refused` names the kernels whose code is a trap stub, with the message their metadata carries.
+fn link(co: &CodeObject, source_md: &Metadata, objects: &[&[u8]], refused: &[(String, String)]) -> Result<Vec<u8>, Error> {
     let mut target_md: Option<Metadata> = None;
     let mut patched = Vec::with_capacity(objects.len());
     for object in objects {
@@ -314,7 +510,12 @@ fn link(co: &CodeObject, source_md: &Metadata, objects: &[&[u8]]) -> Result<Vec<
         patched.push(obj.bytes);
     }
     let target_md = target_md.ok_or_else(|| Error::Run("no kernel was compiled".into()))?;
-    let merged = merge_metadata(source_md, &target_md)?;
+    let mut merged = merge_metadata(source_md, &target_md)?;
+    for (name, message) in refused {
+        if let Some(k) = merged.kernels.iter_mut().find(|k| &k.name == name) {
+            k.raw.set(REFUSED_KEY, rmpv::Value::from(message.as_str()));
+        }
+    }
     let link = hx_relink::LinkOptions { e_flags_override: None, metadata: Some(merged.to_msgpack()) };
     let refs: Vec<&[u8]> = patched.iter().map(Vec::as_slice).collect();
     Ok(hx_relink::link_objects(&refs, &link)?)
@@ -325,7 +526,13 @@ fn link(co: &CodeObject, source_md: &Metadata, objects: &[&[u8]]) -> Result<Vec<
 /// written back in the format it came in. An entry the target already has natively is kept
 /// and its gfx1250 sibling is not translated.
 pub fn translate_bundle(bytes: &[u8], options: &Options) -> Result<Vec<u8>, Error> {
+    translate_bundle_with_report(bytes, options).map(|(b, _)| b)
+}
+
+/// [`translate_bundle`] with the report of every entry translated (each kernel names its entry).
+pub fn translate_bundle_with_report(bytes: &[u8], options: &Options) -> Result<(Vec<u8>, Report), Error> {
     use hx_codeobj::bundle::{parse_id, Bundle, BundleEntry};
+    let started = Instant::now();
     let mut bundle = Bundle::parse(bytes)?;
     let mut todo = Vec::new();
     for e in &bundle.entries {
@@ -348,12 +555,19 @@ pub fn translate_bundle(bytes: &[u8], options: &Options) -> Result<Vec<u8>, Erro
     let added = todo
         .par_iter()
         .map(|(e, target_id)| {
-            let data = translate_code_object(&e.data, options).map_err(|c| Error::BundleEntry { id: e.id.clone(), cause: Box::new(c) })?;
-            Ok(BundleEntry { id: target_id.clone(), data })
+            let (data, report) =
+                translate_whole(&e.data, options, Output::CodeObject).map_err(|c| Error::BundleEntry { id: e.id.clone(), cause: Box::new(c) })?;
+            Ok((BundleEntry { id: target_id.clone(), data }, (e.id.clone(), report)))
         })
         .collect::<Result<Vec<_>, Error>>()?;
-    bundle.entries.extend(added);
-    Ok(bundle.write()?)
+    let mut report = Report { target: options.target.cpu().to_string(), strict: options.strict, ..Default::default() };
+    for (entry, (id, r)) in added {
+        bundle.entries.push(entry);
+        report.append(r, &id);
+    }
+    let out = bundle.write()?;
+    report.times.total = started.elapsed();
+    Ok((out, report))
 }
 
 /// The raised, unoptimised LLVM IR of a gfx1250 code object as text (what `--emit raised-ir`
