@@ -169,18 +169,39 @@ impl Options {
             Some(t) if t != GpuTarget::Gfx1250 => t,
             _ => return Err(Error::Run(format!("unknown target {cpu} (expected gfx942 or gfx950)"))),
         };
+        let (mut xnack, mut sramecc) = (None, None);
         for f in parts {
             let (name, on) = match f.strip_suffix('+') {
                 Some(n) => (n, true),
                 None => (f.strip_suffix('-').ok_or_else(|| Error::Run(format!("target feature {f:?} has no + or -")))?, false),
             };
-            match name {
-                "xnack" => self.xnack = Some(on),
-                "sramecc" => self.sramecc = Some(on),
+            let slot = match name {
+                "xnack" => &mut xnack,
+                "sramecc" => &mut sramecc,
                 _ => return Err(Error::Run(format!("unknown target feature {name:?} (expected xnack or sramecc)"))),
+            };
+            if slot.is_some() {
+                return Err(Error::Run(format!("target ID {id}: feature {name} is given twice")));
             }
+            *slot = Some(on);
         }
+        self.xnack = xnack.or(self.xnack);
+        self.sramecc = sramecc.or(self.sramecc);
         Ok(self)
+    }
+
+    /// The target ID of the output as clang writes it: `gfx942`, `gfx942:sramecc+:xnack-`
+    /// (features in LLVM's order, only those set).
+    pub fn target_id(&self) -> String {
+        let mut id = self.target.cpu().to_string();
+        let sign = |on: bool| if on { '+' } else { '-' };
+        if let Some(on) = self.sramecc {
+            id.push_str(&format!(":sramecc{}", sign(on)));
+        }
+        if let Some(on) = self.xnack {
+            id.push_str(&format!(":xnack{}", sign(on)));
+        }
+        id
     }
 }
 
@@ -215,12 +236,22 @@ pub struct Translated {
 /// every refused kernel, in lenient mode as a trap stub and a line of the report. Untranslated
 /// code is never returned.
 pub fn translate(bytes: &[u8], options: &Options) -> Result<Translated, Error> {
+    translate_inner(bytes, options, None)
+}
+
+/// [`translate`], calling `progress(kernels done, kernels in total)` as kernels finish (from the
+/// translating threads; the total grows as a bundle's entries start).
+pub fn translate_with_progress(bytes: &[u8], options: &Options, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Translated, Error> {
+    translate_inner(bytes, options, Some(&translate::Progress::new(progress)))
+}
+
+fn translate_inner(bytes: &[u8], options: &Options, progress: Option<&translate::Progress>) -> Result<Translated, Error> {
     options.check_target()?;
     heap::keep_translation_heap();
     let (bytes, report) = if hx_codeobj::bundle::is_bundle(bytes) {
-        translate::translate_bundle_with_report(bytes, options)?
+        translate::translate_bundle_with_report(bytes, options, progress)?
     } else {
-        translate::translate_whole(bytes, options, translate::Output::CodeObject)?
+        translate::translate_whole(bytes, options, translate::Output::CodeObject, progress)?
     };
     Ok(Translated { bytes, report })
 }

@@ -173,6 +173,8 @@ pub struct Report {
     pub target: String,
     pub strict: bool,
     pub kernels: Vec<KernelReport>,
+    /// What a person should know that is not a kernel's line (a bundle entry left alone).
+    pub notes: Vec<String>,
     pub times: StageTimes,
 }
 
@@ -262,6 +264,7 @@ impl Report {
                 "report": ms(self.times.report),
                 "total": ms(self.times.total),
             },
+            "notes": self.notes,
             "kernels": kernels,
         })
     }
@@ -269,6 +272,9 @@ impl Report {
     /// One line per refused kernel, then the totals.
     pub fn summary(&self) -> String {
         let mut out = String::new();
+        for n in &self.notes {
+            out.push_str(&format!("note: {n}\n"));
+        }
         for k in self.refused() {
             let entry = k.entry.as_deref().map(|e| format!("{e}: ")).unwrap_or_default();
             let Some(r) = &k.refusal else { continue };

@@ -45,7 +45,24 @@ fn splitmix(state: &mut u64) -> u64 {
 
 /// The explicit arguments of `meta` made from the options: buffers of seeded bytes (each
 /// argument its own stream), values as given or zero.
+///
+/// A value is given by the argument's name, or by its index among the explicit arguments
+/// (`3`; an argument without a name, as Triton writes them, is called `argN` by its index N).
+/// A value for no by-value argument of the kernel is an error naming the arguments it has.
 pub fn seeded_args(meta: &KernelMeta, o: &RunOptions) -> Result<Vec<(String, Arg)>, Error> {
+    let explicit: Vec<(String, &str)> =
+        meta.args.iter().filter(|a| !a.is_hidden()).enumerate().map(|(i, a)| (a.name.clone().unwrap_or_else(|| format!("arg{i}")), a.value_kind.as_str())).collect();
+    for (given, _) in &o.values {
+        let found = explicit.iter().enumerate().find(|(i, (name, _))| name == given || i.to_string() == *given);
+        match found {
+            Some((_, (_, "by_value"))) => {}
+            Some((_, (name, kind))) => return Err(Error::Run(format!("--value {given}: argument {name} of kernel {} is a {kind}, not a by-value argument", meta.name))),
+            None => {
+                let names: Vec<String> = explicit.iter().enumerate().map(|(i, (n, k))| format!("{i}={n} ({k})")).collect();
+                return Err(Error::Run(format!("--value {given}: kernel {} has no argument {given} (its arguments: {})", meta.name, names.join(", "))));
+            }
+        }
+    }
     let mut out = Vec::new();
     for (i, a) in meta.args.iter().filter(|a| !a.is_hidden()).enumerate() {
         let name = a.name.clone().unwrap_or_else(|| format!("arg{i}"));
@@ -60,7 +77,7 @@ pub fn seeded_args(meta: &KernelMeta, o: &RunOptions) -> Result<Vec<(String, Arg
                 Arg::Buffer(buf)
             }
             "by_value" => {
-                let v = o.values.iter().find(|(n, _)| *n == name).map(|(_, v)| *v).unwrap_or(0);
+                let v = o.values.iter().find(|(n, _)| *n == name || *n == i.to_string()).map(|(_, v)| *v).unwrap_or(0);
                 let size = a.size as usize;
                 if size > 8 {
                     return Err(Error::Run(format!("by-value argument {name} of {size} bytes cannot be given on the command line")));
@@ -116,6 +133,9 @@ pub struct VerifyReport {
     pub checks: Vec<BufferCheck>,
     pub source_stats: Vec<(String, Stats)>,
     pub translated_stats: Vec<(String, Stats)>,
+    /// Kernels of the source not compared, with why: left out of the translation (skipped), or
+    /// refused (a trap stub in a lenient translation).
+    pub not_compared: Vec<(String, String)>,
 }
 
 impl VerifyReport {
@@ -124,17 +144,30 @@ impl VerifyReport {
     }
 }
 
-/// Translates `bytes` and runs every kernel (or `only`) of the source and of the translation in
-/// the emulator on the same seeded buffers, comparing every buffer byte for byte.
+/// Translates `bytes` and runs every kernel (or `only`: then only that kernel is translated) of
+/// the source and of the translation in the emulator on the same seeded buffers, comparing every
+/// buffer byte for byte. Kernels skipped or (in lenient mode) refused are listed, not run.
 pub fn verify(bytes: &[u8], options: &crate::Options, run_options: &RunOptions, only: Option<&str>) -> Result<VerifyReport, Error> {
-    let translated = crate::translate(bytes, options)?;
+    let mut options = options.clone();
+    if let Some(o) = only {
+        let co = CodeObject::parse(bytes)?;
+        if co.kernel(o).is_none() {
+            return Err(Error::Run(format!("no kernel {o} in the code object")));
+        }
+        if options.skip_kernels.iter().any(|s| s == o) {
+            return Err(Error::Run(format!("kernel {o} is both the one to verify and one to skip")));
+        }
+        options.skip_kernels = co.kernels.iter().filter(|k| k.name != o).map(|k| k.name.clone()).collect();
+    }
+    let translated = crate::translate(bytes, &options)?;
     verify_translation(bytes, &translated.bytes, run_options, only)
 }
 
 /// Runs every kernel (or `only`) of the gfx1250 `source` and of a translation of it made
 /// elsewhere (a file a loader wrote, a cache entry) on the same seeded buffers, comparing every
-/// buffer byte for byte. `translated` must be a gfx942 or gfx950 code object with the source's
-/// kernels.
+/// buffer byte for byte. `translated` must be a gfx942 or gfx950 code object; a source kernel it
+/// does not have (skipped), or has as a trap stub (refused in lenient mode), is listed in
+/// [`VerifyReport::not_compared`], unless `only` names it (an error).
 pub fn verify_translation(bytes: &[u8], translated: &[u8], run_options: &RunOptions, only: Option<&str>) -> Result<VerifyReport, Error> {
     let out = CodeObject::parse(translated)?;
     let cpu = out.processor().unwrap_or("none");
@@ -142,11 +175,23 @@ pub fn verify_translation(bytes: &[u8], translated: &[u8], run_options: &RunOpti
         return Err(Error::Run(format!("the translation is for {cpu}, not gfx942 or gfx950")));
     }
     let co = CodeObject::parse(bytes)?;
-    if let Some(k) = co.kernels.iter().find(|k| out.kernel(&k.name).is_none()) {
-        return Err(Error::Run(format!("the translation has no kernel {}", k.name)));
-    }
-    let mut report = VerifyReport { checks: Vec::new(), source_stats: Vec::new(), translated_stats: Vec::new() };
+    let mut report = VerifyReport { checks: Vec::new(), source_stats: Vec::new(), translated_stats: Vec::new(), not_compared: Vec::new() };
+    let stub = |name: &str| {
+        out.metadata.as_ref().and_then(|m| m.kernel(name)).and_then(|m| m.raw.get(crate::translate::REFUSED_KEY)).and_then(|v| v.as_str()).map(str::to_string)
+    };
     for k in co.kernels.iter().filter(|k| only.is_none_or(|o| o == k.name)) {
+        let why = if out.kernel(&k.name).is_none() {
+            Some("not in the translation (skipped)".to_string())
+        } else {
+            stub(&k.name).map(|m| format!("refused: {m}"))
+        };
+        if let Some(why) = why {
+            if only.is_some() {
+                return Err(Error::Run(format!("kernel {}: {why}", k.name)));
+            }
+            report.not_compared.push((k.name.clone(), why));
+            continue;
+        }
         let a = run(bytes, &k.name, run_options)?;
         let b = run(translated, &k.name, run_options)?;
         for ((name, x), (_, y)) in a.buffers.iter().zip(&b.buffers) {

@@ -190,7 +190,7 @@ pub fn translate_code_object_to(bytes: &[u8], options: &Options, output: Output)
         Output::RaisedIr => None,
         Output::OptimizedIr => Some(hx_lower::Emit::LlvmIr),
         Output::Assembly => Some(hx_lower::Emit::Assembly),
-        Output::Relocatable | Output::CodeObject => return translate_whole(bytes, options, output).map(|(b, _)| b),
+        Output::Relocatable | Output::CodeObject => return translate_whole(bytes, options, output, None).map(|(b, _)| b),
     };
     let co = CodeObject::parse(bytes)?;
     let kernels = kernels_to_translate(&co, options)?;
@@ -224,10 +224,13 @@ fn kernels_to_translate<'c>(co: &'c CodeObject, options: &Options) -> Result<Vec
 /// rest of the module is compiled again without it ([`compile_group`]). Then strict mode
 /// refuses the object, naming every refusal; lenient mode gives each refused kernel a trap stub
 /// ([`trap_stubs`]) so that its symbol, descriptor and interface stay.
-pub(crate) fn translate_whole(bytes: &[u8], options: &Options, output: Output) -> Result<(Vec<u8>, Report), Error> {
+pub(crate) fn translate_whole(bytes: &[u8], options: &Options, output: Output, progress: Option<&Progress>) -> Result<(Vec<u8>, Report), Error> {
     let started = Instant::now();
     let co = CodeObject::parse(bytes)?;
     let kernels = kernels_to_translate(&co, options)?;
+    if let Some(p) = progress {
+        p.add_total(kernels.len());
+    }
     let source_md = co.metadata.as_ref().ok_or_else(|| Error::Run("the code object has no metadata note".into()))?;
     let data = loaded_image(&co)?;
     let mut times = StageTimes { parse: started.elapsed(), ..Default::default() };
@@ -235,7 +238,7 @@ pub(crate) fn translate_whole(bytes: &[u8], options: &Options, output: Output) -
     let compiling = Instant::now();
     use rayon::prelude::*;
     let groups = module_groups(&kernels);
-    let results: Vec<(Vec<Compiled>, Vec<(String, Error)>)> = groups.into_par_iter().map(|g| compile_group(&co, data.as_deref(), g, options)).collect();
+    let results: Vec<(Vec<Compiled>, Vec<(String, Error)>)> = groups.into_par_iter().map(|g| compile_group(&co, data.as_deref(), g, options, progress)).collect();
     times.compile = compiling.elapsed();
     let mut compiled = Vec::new();
     let mut refusals: Vec<(String, Error)> = Vec::new();
@@ -272,7 +275,7 @@ pub(crate) fn translate_whole(bytes: &[u8], options: &Options, output: Output) -
     times.link = linking.elapsed();
 
     let reporting = Instant::now();
-    let mut report = Report { target: options.target.cpu().to_string(), strict: options.strict, kernels: Vec::new(), times };
+    let mut report = Report { target: options.target.cpu().to_string(), strict: options.strict, kernels: Vec::new(), notes: Vec::new(), times };
     let target_isa = if options.target == hx_llvm::GpuTarget::Gfx950 { hx_isa::Target::Gfx950 } else { hx_isa::Target::Gfx942 };
     let out_co = if output == Output::CodeObject { CodeObject::parse(&out).ok() } else { None };
     for k in &co.kernels {
@@ -315,7 +318,12 @@ fn stub_message(why: &str) -> String {
 /// while raising a kernel names it; one that only the module's lowering shows is found by
 /// compiling its kernels one by one. Bounded: every retry has one kernel fewer, or splits the
 /// group into single kernels once.
-fn compile_group<'k>(co: &CodeObject, data: Option<&[u8]>, group: Vec<&'k hx_codeobj::Kernel>, options: &Options) -> (Vec<Compiled>, Vec<(String, Error)>) {
+fn compile_group<'k>(co: &CodeObject, data: Option<&[u8]>, group: Vec<&'k hx_codeobj::Kernel>, options: &Options, progress: Option<&Progress>) -> (Vec<Compiled>, Vec<(String, Error)>) {
+    let tick = |n: usize| {
+        if let Some(p) = progress {
+            p.done(n);
+        }
+    };
     let mut done = Vec::new();
     let mut refused = Vec::new();
     let mut todo = vec![group];
@@ -324,13 +332,20 @@ fn compile_group<'k>(co: &CodeObject, data: Option<&[u8]>, group: Vec<&'k hx_cod
             continue;
         }
         match compile(co, data, &g, options, Some(hx_lower::Emit::Object)) {
-            Ok(c) => done.push(c),
+            Ok(c) => {
+                tick(c.raise.len());
+                done.push(c);
+            }
             Err(CompileFailure::Kernel { kernel, error }) => {
+                tick(1);
                 g.retain(|k| k.name != kernel);
                 refused.push((kernel, error));
                 todo.push(g);
             }
-            Err(CompileFailure::Module(error)) if g.len() == 1 => refused.push((g[0].name.clone(), error)),
+            Err(CompileFailure::Module(error)) if g.len() == 1 => {
+                tick(1);
+                refused.push((g[0].name.clone(), error));
+            }
             // Singletons, last pushed first: compiled in kernel order.
             Err(CompileFailure::Module(_)) => todo.extend(g.into_iter().rev().map(|k| vec![k])),
         }
@@ -526,29 +541,39 @@ fn link(co: &CodeObject, source_md: &Metadata, objects: &[&[u8]], refused: &[(St
 /// written back in the format it came in. An entry the target already has natively is kept
 /// and its gfx1250 sibling is not translated.
 pub fn translate_bundle(bytes: &[u8], options: &Options) -> Result<Vec<u8>, Error> {
-    translate_bundle_with_report(bytes, options).map(|(b, _)| b)
+    translate_bundle_with_report(bytes, options, None).map(|(b, _)| b)
 }
 
-/// [`translate_bundle`] with the report of every entry translated (each kernel names its entry).
-pub fn translate_bundle_with_report(bytes: &[u8], options: &Options) -> Result<(Vec<u8>, Report), Error> {
+/// [`translate_bundle`] with the report of every entry translated (each kernel names its entry;
+/// the report's notes name the gfx1250 entries left alone because the target's entry exists).
+/// A bundle without a gfx1250 code-object entry is an error that lists its entries.
+pub fn translate_bundle_with_report(bytes: &[u8], options: &Options, progress: Option<&Progress>) -> Result<(Vec<u8>, Report), Error> {
     use hx_codeobj::bundle::{parse_id, Bundle, BundleEntry};
     let started = Instant::now();
     let mut bundle = Bundle::parse(bytes)?;
     let mut todo = Vec::new();
+    let mut notes = Vec::new();
+    // The target ID the entries are added under keeps the options' features (gfx942:xnack+).
+    let target = options.target_id();
     for e in &bundle.entries {
         let id = parse_id(&e.id);
         if id.processor() != "gfx1250" || !id.triple.starts_with("amdgcn") {
             continue;
         }
-        let target_id = format!("{}-{}--{}", id.kind, id.triple, options.target.cpu());
-        let native = bundle.entries.iter().any(|o| {
+        let target_id = format!("{}-{}--{target}", id.kind, id.triple);
+        let native = bundle.entries.iter().find(|o| {
             let p = parse_id(&o.id);
             p.kind == id.kind && p.processor() == options.target.cpu()
         });
-        if native {
+        if let Some(n) = native {
+            notes.push(format!("bundle entry {} is not translated: the bundle already has {}", e.id, n.id));
             continue;
         }
         todo.push((e, target_id));
+    }
+    if todo.is_empty() && notes.is_empty() {
+        let ids: Vec<&str> = bundle.entries.iter().map(|e| e.id.as_str()).collect();
+        return Err(Error::Run(format!("the bundle has no gfx1250 code-object entry to translate (entries: {})", ids.join(", "))));
     }
     // Entries are independent translations: in parallel, results in entry order.
     use rayon::prelude::*;
@@ -556,11 +581,11 @@ pub fn translate_bundle_with_report(bytes: &[u8], options: &Options) -> Result<(
         .par_iter()
         .map(|(e, target_id)| {
             let (data, report) =
-                translate_whole(&e.data, options, Output::CodeObject).map_err(|c| Error::BundleEntry { id: e.id.clone(), cause: Box::new(c) })?;
+                translate_whole(&e.data, options, Output::CodeObject, progress).map_err(|c| Error::BundleEntry { id: e.id.clone(), cause: Box::new(c) })?;
             Ok((BundleEntry { id: target_id.clone(), data }, (e.id.clone(), report)))
         })
         .collect::<Result<Vec<_>, Error>>()?;
-    let mut report = Report { target: options.target.cpu().to_string(), strict: options.strict, ..Default::default() };
+    let mut report = Report { target: options.target.cpu().to_string(), strict: options.strict, notes, ..Default::default() };
     for (entry, (id, r)) in added {
         bundle.entries.push(entry);
         report.append(r, &id);
@@ -568,6 +593,33 @@ pub fn translate_bundle_with_report(bytes: &[u8], options: &Options) -> Result<(
     let out = bundle.write()?;
     report.times.total = started.elapsed();
     Ok((out, report))
+}
+
+/// Kernels done out of the total, for a progress bar: a translation adds each code object's
+/// kernels to the total when it starts and counts each kernel when its module is compiled or it
+/// is refused. The callback runs on the translating threads.
+pub struct Progress<'a> {
+    total: std::sync::atomic::AtomicUsize,
+    finished: std::sync::atomic::AtomicUsize,
+    callback: &'a (dyn Fn(usize, usize) + Sync),
+}
+
+impl<'a> Progress<'a> {
+    pub fn new(callback: &'a (dyn Fn(usize, usize) + Sync)) -> Progress<'a> {
+        Progress { total: 0.into(), finished: 0.into(), callback }
+    }
+
+    fn add_total(&self, n: usize) {
+        use std::sync::atomic::Ordering::SeqCst;
+        let total = self.total.fetch_add(n, SeqCst) + n;
+        (self.callback)(self.finished.load(SeqCst), total);
+    }
+
+    fn done(&self, n: usize) {
+        use std::sync::atomic::Ordering::SeqCst;
+        let done = self.finished.fetch_add(n, SeqCst) + n;
+        (self.callback)(done, self.total.load(SeqCst));
+    }
 }
 
 /// The raised, unoptimised LLVM IR of a gfx1250 code object as text (what `--emit raised-ir`
