@@ -76,7 +76,12 @@ fn keep_going_translates_295_verified_kernels_and_traps_the_5_refused() {
     }
 
     let options = Options { target: GpuTarget::Gfx942, strict: false, ..Default::default() };
-    let t = hotswap::translate(&source, &options).unwrap();
+    // With progress: every kernel counted once, never past the total.
+    let seen = std::sync::Mutex::new(Vec::new());
+    let t = hotswap::translate_with_progress(&source, &options, &|done, total| seen.lock().unwrap().push((done, total))).unwrap();
+    let seen = seen.into_inner().unwrap();
+    assert!(seen.iter().all(|&(d, t)| d <= t && t == KERNELS), "{seen:?}");
+    assert_eq!(seen.iter().map(|&(d, _)| d).max(), Some(KERNELS));
     let out = hotswap::codeobj::CodeObject::parse(&t.bytes).unwrap();
     assert_eq!(out.processor(), Some("gfx942"));
     assert_eq!(out.kernels.len(), KERNELS, "every kernel keeps its symbol and descriptor");

@@ -229,7 +229,7 @@ unsafe fn translate_into(data: *const u8, len: usize, options: *const hx_options
         };
         let input = unsafe { std::slice::from_raw_parts(data, len) };
         let mut json = None;
-        let produce = || {
+        let mut produce = || {
             TRANSLATOR_CALLS.fetch_add(1, Ordering::SeqCst);
             hotswap::translate(input, &opts).map(|t| {
                 json = Some(t.report.to_json().to_string());
