@@ -238,7 +238,7 @@ pub(crate) fn translate_whole(bytes: &[u8], options: &Options, output: Output, p
     let compiling = Instant::now();
     use rayon::prelude::*;
     let groups = module_groups(&kernels);
-    let results: Vec<(Vec<Compiled>, Vec<(String, Error)>)> = groups.into_par_iter().map(|g| compile_group(&co, data.as_deref(), g, options, progress)).collect();
+    let results: Vec<GroupResult> = groups.into_par_iter().map(|g| compile_group(&co, data.as_deref(), g, options, progress)).collect();
     times.compile = compiling.elapsed();
     let mut compiled = Vec::new();
     let mut refusals: Vec<(String, Error)> = Vec::new();
@@ -246,7 +246,8 @@ pub(crate) fn translate_whole(bytes: &[u8], options: &Options, output: Output, p
         compiled.extend(c);
         refusals.extend(r);
     }
-    // In kernel order, whatever the threads and retries.
+    // In kernel order, whatever the threads and retries. Strict mode lowers every group even
+    // after a refusal, so that the error lists the same refusals on any number of threads.
     refusals.sort_by_key(|(name, _)| co.kernels.iter().position(|k| &k.name == name));
     let described: Vec<(String, Refusal)> = refusals
         .iter()
@@ -313,12 +314,15 @@ fn stub_message(why: &str) -> String {
     format!("not translated by hotswap-xlate (the kernel traps): {why}")
 }
 
+/// What [`compile_group`] gives: the objects compiled, and each refused kernel with its error.
+type GroupResult = (Vec<Compiled>, Vec<(String, Error)>);
+
 /// Compiles one module group, taking out each kernel a stage refuses and compiling the rest
 /// again: the objects compiled, and the refused kernels with their errors. A refusal raised
 /// while raising a kernel names it; one that only the module's lowering shows is found by
 /// compiling its kernels one by one. Bounded: every retry has one kernel fewer, or splits the
 /// group into single kernels once.
-fn compile_group<'k>(co: &CodeObject, data: Option<&[u8]>, group: Vec<&'k hx_codeobj::Kernel>, options: &Options, progress: Option<&Progress>) -> (Vec<Compiled>, Vec<(String, Error)>) {
+fn compile_group(co: &CodeObject, data: Option<&[u8]>, group: Vec<&hx_codeobj::Kernel>, options: &Options, progress: Option<&Progress>) -> GroupResult {
     let tick = |n: usize| {
         if let Some(p) = progress {
             p.done(n);
@@ -339,12 +343,12 @@ fn compile_group<'k>(co: &CodeObject, data: Option<&[u8]>, group: Vec<&'k hx_cod
             Err(CompileFailure::Kernel { kernel, error }) => {
                 tick(1);
                 g.retain(|k| k.name != kernel);
-                refused.push((kernel, error));
+                refused.push((kernel, *error));
                 todo.push(g);
             }
             Err(CompileFailure::Module(error)) if g.len() == 1 => {
                 tick(1);
-                refused.push((g[0].name.clone(), error));
+                refused.push((g[0].name.clone(), *error));
             }
             // Singletons, last pushed first: compiled in kernel order.
             Err(CompileFailure::Module(_)) => todo.extend(g.into_iter().rev().map(|k| vec![k])),
@@ -447,20 +451,20 @@ pub(crate) struct Compiled {
 
 /// Why [`compile`] failed: a kernel it was raising (named), or the module as a whole.
 enum CompileFailure {
-    Kernel { kernel: String, error: Error },
-    Module(Error),
+    Kernel { kernel: String, error: Box<Error> },
+    Module(Box<Error>),
 }
 
 impl CompileFailure {
     fn into_error(self) -> Error {
         match self {
-            CompileFailure::Kernel { error, .. } | CompileFailure::Module(error) => error,
+            CompileFailure::Kernel { error, .. } | CompileFailure::Module(error) => *error,
         }
     }
 }
 
 fn module_failure<E: Into<Error>>(e: E) -> CompileFailure {
-    CompileFailure::Module(e.into())
+    CompileFailure::Module(Box::new(e.into()))
 }
 
 /// Raises `kernels` into one module and lowers it for the target (`emit` None: the raised IR);
@@ -485,7 +489,7 @@ fn compile(co: &CodeObject, data: Option<&[u8]>, kernels: &[&hx_codeobj::Kernel]
         })();
         match raised {
             Ok(kattrs) => attrs.push(kattrs),
-            Err(error) => return Err(CompileFailure::Kernel { kernel: k.name.clone(), error }),
+            Err(error) => return Err(CompileFailure::Kernel { kernel: k.name.clone(), error: Box::new(error) }),
         }
         raise_times.push((k.name.clone(), started.elapsed()));
     }
