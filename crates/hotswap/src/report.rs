@@ -324,3 +324,45 @@ pub(crate) fn count_instructions(target: hx_isa::Target, bytes: &[u8], offset: u
     }
     Some(n)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_a_person_writes_them() {
+        assert_eq!(human_duration(Duration::from_micros(850)), "850 µs");
+        assert_eq!(human_duration(Duration::from_micros(12_340)), "12.3 ms");
+        assert_eq!(human_duration(Duration::from_millis(1_420)), "1.42 s");
+        assert_eq!(human_duration(Duration::from_secs(125)), "2 min 5 s");
+    }
+
+    #[test]
+    fn summary_is_a_line_per_refused_kernel_and_the_totals() {
+        let kernel = |name: &str, status, refusal| KernelReport {
+            entry: None,
+            name: name.into(),
+            status,
+            refusal,
+            source_instructions: None,
+            target_instructions: None,
+            source: None,
+            target: None,
+            raise_time: None,
+            lower_time: None,
+            module_kernels: 0,
+        };
+        let refusal = Refusal { kind: ErrorKind::Unsupported, offset: Some(0x1a14), mnemonic: Some("v_foo".into()), reason: "not raised".into(), message: String::new() };
+        let r = Report {
+            target: "gfx942".into(),
+            strict: false,
+            kernels: vec![kernel("a", Status::Translated, None), kernel("b", Status::Refused, Some(refusal)), kernel("c", Status::Skipped, None)],
+            notes: vec![],
+            times: StageTimes { total: Duration::from_millis(5), ..Default::default() },
+        };
+        assert_eq!(r.summary(), "refused: kernel b, offset 0x1a14, v_foo: not raised\n3 kernels: 1 translated, 1 refused, 1 skipped (5.0 ms for gfx942)\n");
+        let json = r.to_json();
+        assert_eq!(json["kernels"][1]["refusal"]["offset_hex"], "0x1a14");
+        assert_eq!(json["totals"]["skipped"], 1);
+    }
+}
