@@ -372,3 +372,18 @@ fn version_names_llvm_and_the_translator() {
     let text = stdout(&o);
     assert!(text.contains("LLVM 22.") && text.contains(hotswap::TRANSLATOR_ID), "{text}");
 }
+
+#[test]
+fn refusals_spell_the_hwreg_by_name() {
+    let ir = "define amdgpu_kernel void @hw(ptr addrspace(1) %out) #0 {\n  %x = call i32 asm sideeffect \"s_getreg_b32 $0, hwreg(HW_REG_WAVE_HW_ID1)\", \"=s\"()\n  store i32 %x, ptr addrspace(1) %out\n  ret void\n}\nattributes #0 = { \"amdgpu-flat-work-group-size\"=\"64,64\" }\n!llvm.module.flags = !{!0}\n!0 = !{i32 1, !\"amdhsa_code_object_version\", i32 500}\n";
+    let rel = hx_llvm::compile_ir(ir, "hw", GpuTarget::Gfx1250, hx_llvm::OptLevel::O1, hx_llvm::Emit::Object).unwrap();
+    let path = tmp("hwreg.hsaco");
+    std::fs::write(&path, hx_relink::link(&rel).unwrap()).unwrap();
+    let o = run(&[p(&path), "--keep-going", "--json", "-o", p(&tmp("hwreg.out.hsaco"))]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let r = &json["kernels"][0]["refusal"];
+    assert_eq!(r["mnemonic"], "s_getreg_b32", "{r}");
+    assert!(r["instruction"].as_str().unwrap().contains("hwreg(HW_REG_WAVE_HW_ID1)"), "{r}");
+    assert!(stderr(&o).contains("[s_getreg_b32 s") && stderr(&o).contains("hwreg(HW_REG_WAVE_HW_ID1)]"), "{}", stderr(&o));
+}

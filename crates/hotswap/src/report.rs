@@ -44,33 +44,47 @@ pub struct Refusal {
     pub reason: String,
     /// The whole error message (kernel, offset, mnemonic and reason).
     pub message: String,
+    /// The refused instruction as the decoder (or, for one it does not know, LLVM's
+    /// disassembler) prints it: hwregs and operands by name.
+    pub instruction: Option<String>,
 }
 
 impl Refusal {
-    /// `kernel K, offset 0x..., MNEMONIC: reason`, as the text summary and strict errors print it.
+    /// `kernel K, offset 0x..., MNEMONIC: reason [instruction]`, as the text summary and strict
+    /// errors print it.
     pub fn line(&self, kernel: &str) -> String {
+        let text = self.instruction.as_deref().map(|t| format!(" [{t}]")).unwrap_or_default();
         match (self.offset, &self.mnemonic) {
-            (Some(o), Some(m)) => format!("kernel {kernel}, offset {o:#x}, {m}: {}", self.reason),
-            (Some(o), None) => format!("kernel {kernel}, offset {o:#x}: {}", self.reason),
+            (Some(o), Some(m)) => format!("kernel {kernel}, offset {o:#x}, {m}: {}{text}", self.reason),
+            (Some(o), None) => format!("kernel {kernel}, offset {o:#x}: {}{text}", self.reason),
             _ => format!("kernel {kernel}: {}", self.reason),
         }
     }
 
-    /// The refusal of `error` for kernel `k` of `co`. An instruction the project's decoder does
-    /// not know is named by LLVM's disassembler (the reason says so).
+    /// The refusal of `error` for kernel `k` of `co`, with the refused instruction's text (its
+    /// hwregs and operands by name). An instruction the project's decoder does not know is named
+    /// by LLVM's disassembler (the reason says so).
     pub(crate) fn of_kernel(error: &Error, co: &CodeObject, k: &hx_codeobj::Kernel) -> Refusal {
         let mut r = Refusal::of(error);
-        if let (Some(offset), None) = (r.offset, &r.mnemonic) {
-            let file = (offset as u64).checked_sub(k.code_addr).and_then(|d| d.checked_add(k.code_offset));
-            let code = file.and_then(|f| co.bytes.get(f as usize..(k.code_offset + k.code_size) as usize));
-            let text = code.and_then(|c| hx_llvm::Disassembler::new(hx_llvm::GpuTarget::Gfx1250).ok()?.decode(c, offset as u64));
-            if let Some((_, text)) = text {
-                let m = text.split_whitespace().next().unwrap_or_default().to_string();
-                if !m.is_empty() {
-                    r.reason = format!("{} (LLVM decodes `{text}`)", r.reason);
-                    r.mnemonic = Some(m);
-                }
+        let Some(offset) = r.offset else { return r };
+        // The offset is an address in the kernel's code, or in a device function's.
+        let mut ranges = vec![(k.code_addr, k.code_offset, k.code_size)];
+        ranges.extend(co.functions.iter().map(|f| (f.addr, f.offset, f.size)));
+        let at = offset as u64;
+        let Some(&(addr, file, size)) = ranges.iter().find(|(a, _, s)| (*a..a.saturating_add(*s)).contains(&at)) else { return r };
+        let code = co.bytes.get((file + (at - addr)) as usize..(file + size) as usize).unwrap_or_default();
+        if let Ok(inst) = hx_isa::decode(hx_isa::Target::Gfx1250, code, 0) {
+            r.instruction = Some(inst.text());
+            return r;
+        }
+        let text = hx_llvm::Disassembler::new(hx_llvm::GpuTarget::Gfx1250).ok().and_then(|mut d| d.decode(code, at));
+        if let Some((_, text)) = text {
+            let m = text.split_whitespace().next().unwrap_or_default().to_string();
+            if r.mnemonic.is_none() && !m.is_empty() {
+                r.reason = format!("{} (named by LLVM's disassembler)", r.reason);
+                r.mnemonic = Some(m);
             }
+            r.instruction = Some(text);
         }
         r
     }
@@ -82,7 +96,7 @@ impl Refusal {
             Error::Raise(hx_raise::RaiseError::Kernel { msg, .. }) => (None, None, msg.clone()),
             other => (None, None, other.to_string()),
         };
-        Refusal { kind: error.kind(), offset, mnemonic, reason, message: error.to_string() }
+        Refusal { kind: error.kind(), offset, mnemonic, reason, message: error.to_string(), instruction: None }
     }
 }
 
@@ -240,6 +254,7 @@ impl Report {
                         "offset": r.offset,
                         "offset_hex": r.offset.map(|o| format!("{o:#x}")),
                         "mnemonic": r.mnemonic,
+                        "instruction": r.instruction,
                         "reason": r.reason,
                         "message": r.message,
                     });
@@ -352,7 +367,7 @@ mod tests {
             lower_time: None,
             module_kernels: 0,
         };
-        let refusal = Refusal { kind: ErrorKind::Unsupported, offset: Some(0x1a14), mnemonic: Some("v_foo".into()), reason: "not raised".into(), message: String::new() };
+        let refusal = Refusal { kind: ErrorKind::Unsupported, offset: Some(0x1a14), mnemonic: Some("v_foo".into()), reason: "not raised".into(), message: String::new(), instruction: Some("v_foo v0".into()) };
         let r = Report {
             target: "gfx942".into(),
             strict: false,
@@ -360,7 +375,7 @@ mod tests {
             notes: vec![],
             times: StageTimes { total: Duration::from_millis(5), ..Default::default() },
         };
-        assert_eq!(r.summary(), "refused: kernel b, offset 0x1a14, v_foo: not raised\n3 kernels: 1 translated, 1 refused, 1 skipped (5.0 ms for gfx942)\n");
+        assert_eq!(r.summary(), "refused: kernel b, offset 0x1a14, v_foo: not raised [v_foo v0]\n3 kernels: 1 translated, 1 refused, 1 skipped (5.0 ms for gfx942)\n");
         let json = r.to_json();
         assert_eq!(json["kernels"][1]["refusal"]["offset_hex"], "0x1a14");
         assert_eq!(json["totals"]["skipped"], 1);
