@@ -72,7 +72,8 @@ impl Refusal {
         ranges.extend(co.functions.iter().map(|f| (f.addr, f.offset, f.size)));
         let at = offset as u64;
         let Some(&(addr, file, size)) = ranges.iter().find(|(a, _, s)| (*a..a.saturating_add(*s)).contains(&at)) else { return r };
-        let code = co.bytes.get((file + (at - addr)) as usize..(file + size) as usize).unwrap_or_default();
+        let (start, end) = (file.saturating_add(at - addr), file.saturating_add(size));
+        let code = co.bytes.get(start as usize..end as usize).unwrap_or_default();
         if let Ok(inst) = hx_isa::decode(hx_isa::Target::Gfx1250, code, 0) {
             r.instruction = Some(inst.text());
             return r;

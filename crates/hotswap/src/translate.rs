@@ -1,6 +1,9 @@
-//! The whole translation of one gfx1250 code object: raise every kernel into one LLVM module,
-//! lower it for the target in-process, relink it in-process, and give the result the source's
-//! kernel interface (argument list, kernarg segment size) with the target compile's resources.
+//! The whole translation of one gfx1250 code object (or every gfx1250 entry of a bundle): raise
+//! the kernels into LLVM modules of a few kernels each, lower them for the target in-process,
+//! relink them in-process, and give the result the source's kernel interface (argument list,
+//! kernarg segment size) with the target compile's resources. Every kernel is tried: strict mode
+//! then refuses the object listing every refused kernel, lenient mode gives each refused kernel a
+//! trap stub. The per-kernel [`Report`] is built here.
 
 use crate::{Error, Options};
 use hx_codeobj::descriptor::Generation;
