@@ -282,9 +282,16 @@ pub(crate) fn translate_whole(bytes: &[u8], options: &Options, output: Output, p
     let mut report = Report { target: options.target.cpu().to_string(), strict: options.strict, kernels: Vec::new(), notes: Vec::new(), times };
     let target_isa = if options.target == hx_llvm::GpuTarget::Gfx950 { hx_isa::Target::Gfx950 } else { hx_isa::Target::Gfx942 };
     let out_co = if output == Output::CodeObject { CodeObject::parse(&out).ok() } else { None };
+    // Each kernel's module and raise time, by name (objects with thousands of kernels).
+    let mut raised: std::collections::HashMap<&str, (&Compiled, Duration)> = std::collections::HashMap::new();
+    for c in &compiled {
+        for (name, t) in &c.raise {
+            raised.insert(name.as_str(), (c, *t));
+        }
+    }
     for k in &co.kernels {
         let refusal = described.iter().find(|(n, _)| n == &k.name).map(|(_, r)| r.clone());
-        let module = compiled.iter().find(|c| c.raise.iter().any(|(n, _)| n == &k.name));
+        let module = raised.get(k.name.as_str()).copied();
         let status = if options.skip_kernels.contains(&k.name) {
             Status::Skipped
         } else if refusal.is_some() {
@@ -302,9 +309,9 @@ pub(crate) fn translate_whole(bytes: &[u8], options: &Options, output: Output, p
             target_instructions: out_kernel.and_then(|(o, ok)| count_instructions(target_isa, &o.bytes, ok.code_offset, ok.code_size)),
             source: Resources::of(&co, &k.name),
             target: out_kernel.and_then(|(o, _)| Resources::of(o, &k.name)),
-            raise_time: module.and_then(|m| m.raise.iter().find(|(n, _)| n == &k.name)).map(|(_, t)| *t),
-            lower_time: module.map(|m| m.lower),
-            module_kernels: module.map_or(0, |m| m.raise.len()),
+            raise_time: module.map(|(_, t)| t),
+            lower_time: module.map(|(m, _)| m.lower),
+            module_kernels: module.map_or(0, |(m, _)| m.raise.len()),
         });
     }
     report.times.report = reporting.elapsed();
