@@ -579,6 +579,10 @@ fn run(cli: Cli) -> Result<()> {
                 if report_to.is_some() {
                     bail!("--report and --json need --emit code-object");
                 }
+                // The IR and assembly stages hold every kernel in one module: nothing to keep going past.
+                if cli.translate.keep_going && stage != hotswap::translate::Output::Relocatable {
+                    bail!("--keep-going applies to --emit code-object and relocatable, not to the IR and assembly stages");
+                }
                 let out = hotswap::translate::translate_code_object_to(&bytes, &options, stage)
                     .with_context(|| format!("translating {}", input.display()))?;
                 let path = cli.output.clone().unwrap_or_else(|| default_path(ext));

@@ -387,3 +387,19 @@ fn refusals_spell_the_hwreg_by_name() {
     assert!(r["instruction"].as_str().unwrap().contains("hwreg(HW_REG_WAVE_HW_ID1)"), "{r}");
     assert!(stderr(&o).contains("[s_getreg_b32 s") && stderr(&o).contains("hwreg(HW_REG_WAVE_HW_ID1)]"), "{}", stderr(&o));
 }
+
+#[test]
+fn keep_going_is_no_silent_no_op_on_ir_stages() {
+    let input = mixed_object();
+    let o = run(&[p(&input), "--keep-going", "--emit", "asm", "-o", p(&tmp("mixed.s"))]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--keep-going applies to --emit code-object and relocatable"), "{}", stderr(&o));
+    // The relocatable stage keeps going: the refused kernels' stubs are in it.
+    let rel = tmp("mixed.o");
+    let o = run(&[p(&input), "--keep-going", "--emit", "relocatable", "-o", p(&rel)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let co = CodeObject::parse(&std::fs::read(&rel).unwrap()).unwrap();
+    let mut descriptors: Vec<&str> = co.symbols.iter().filter_map(|s| s.name.strip_suffix(".kd")).collect();
+    descriptors.sort();
+    assert_eq!(descriptors, ["k0", "k1", "k2", "k3", "k4", "k5"], "every kernel's descriptor, the stubs' too");
+}
