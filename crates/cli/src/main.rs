@@ -468,6 +468,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Run { file, kernel, entry, launch, dump }) => {
             let options = launch.options()?;
             let bytes = code_object_of(read_input(&file)?, entry.as_deref(), &file)?;
+            hotswap::run::check_values(&bytes, Some(&kernel), &options.values)?;
             let r = hotswap::run::run(&bytes, &kernel, &options).with_context(|| format!("running {kernel}"))?;
             let mut out = String::new();
             for (name, b) in &r.buffers {
@@ -487,6 +488,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Verify { file, translate, translated, kernel, launch }) => {
             let run = launch.options()?;
             let bytes = source_of(read_input(&file)?, &file)?;
+            hotswap::run::check_values(&bytes, kernel.as_deref(), &run.values)?;
             let env = hx_cache::env::Env::from_process();
             let (report, target) = match translated {
                 Some(out) => {

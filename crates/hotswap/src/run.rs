@@ -48,21 +48,9 @@ fn splitmix(state: &mut u64) -> u64 {
 ///
 /// A value is given by the argument's name, or by its index among the explicit arguments
 /// (`3`; an argument without a name, as Triton writes them, is called `argN` by its index N).
-/// A value for no by-value argument of the kernel is an error naming the arguments it has.
+/// Values for arguments the kernel does not have are ignored here (one set of values may serve
+/// several kernels); [`check_values`] refuses them.
 pub fn seeded_args(meta: &KernelMeta, o: &RunOptions) -> Result<Vec<(String, Arg)>, Error> {
-    let explicit: Vec<(String, &str)> =
-        meta.args.iter().filter(|a| !a.is_hidden()).enumerate().map(|(i, a)| (a.name.clone().unwrap_or_else(|| format!("arg{i}")), a.value_kind.as_str())).collect();
-    for (given, _) in &o.values {
-        let found = explicit.iter().enumerate().find(|(i, (name, _))| name == given || i.to_string() == *given);
-        match found {
-            Some((_, (_, "by_value"))) => {}
-            Some((_, (name, kind))) => return Err(Error::Run(format!("--value {given}: argument {name} of kernel {} is a {kind}, not a by-value argument", meta.name))),
-            None => {
-                let names: Vec<String> = explicit.iter().enumerate().map(|(i, (n, k))| format!("{i}={n} ({k})")).collect();
-                return Err(Error::Run(format!("--value {given}: kernel {} has no argument {given} (its arguments: {})", meta.name, names.join(", "))));
-            }
-        }
-    }
     let mut out = Vec::new();
     for (i, a) in meta.args.iter().filter(|a| !a.is_hidden()).enumerate() {
         let name = a.name.clone().unwrap_or_else(|| format!("arg{i}"));
@@ -89,6 +77,44 @@ pub fn seeded_args(meta: &KernelMeta, o: &RunOptions) -> Result<Vec<(String, Arg
         out.push((name, arg));
     }
     Ok(out)
+}
+
+/// The explicit arguments of a kernel: (name or `argN`, value kind).
+fn explicit_args(meta: &KernelMeta) -> Vec<(String, &str)> {
+    meta.args.iter().filter(|a| !a.is_hidden()).enumerate().map(|(i, a)| (a.name.clone().unwrap_or_else(|| format!("arg{i}")), a.value_kind.as_str())).collect()
+}
+
+/// Err unless every value names (by name or index) a by-value argument of `kernel`, or with
+/// None of at least one kernel of the code object: what `--value` was meant for. The error
+/// lists the arguments there are.
+pub fn check_values(bytes: &[u8], kernel: Option<&str>, values: &[(String, u64)]) -> Result<(), Error> {
+    let co = CodeObject::parse(bytes)?;
+    let Some(md) = co.metadata.as_ref() else { return Ok(()) };
+    let kernels: Vec<&KernelMeta> = md.kernels.iter().filter(|k| kernel.is_none_or(|n| n == k.name)).collect();
+    for (given, _) in values {
+        let mut found = Vec::new();
+        for meta in &kernels {
+            let args = explicit_args(meta);
+            if let Some((i, (name, kind))) = args.iter().enumerate().find(|(i, (name, _))| name == given || i.to_string() == *given) {
+                found.push((meta, i, name.clone(), kind.to_string()));
+            }
+        }
+        if found.iter().any(|(_, _, _, kind)| kind == "by_value") {
+            continue;
+        }
+        if let Some((meta, _, name, kind)) = found.first() {
+            return Err(Error::Run(format!("--value {given}: argument {name} of kernel {} is a {kind}, not a by-value argument", meta.name)));
+        }
+        let list = |m: &KernelMeta| explicit_args(m).iter().enumerate().map(|(i, (n, k))| format!("{i}={n} ({k})")).collect::<Vec<_>>().join(", ");
+        return Err(Error::Run(match kernels.as_slice() {
+            [one] => format!("--value {given}: kernel {} has no argument {given} (its arguments: {})", one.name, list(one)),
+            all => {
+                let lists: Vec<String> = all.iter().map(|m| format!("{}: {}", m.name, list(m))).collect();
+                format!("--value {given}: no kernel has an argument {given} (their arguments: {})", lists.join("; "))
+            }
+        }));
+    }
+    Ok(())
 }
 
 /// Runs `kernel` of the code object in `bytes` in the emulator.
