@@ -48,7 +48,7 @@ fn p(path: &Path) -> &str {
 }
 
 /// Six kernels k0..k5 storing `id + i`; k1 uses v_permlane16_var_b32 (which hx-isa does not decode)
-/// and k3 ds_load_u8 (decoded, not raised): both are refused.
+/// and k3 reads the HW_ID1 hwreg (decoded, not raised): both are refused.
 fn mixed_object() -> PathBuf {
     let path = tmp("mixed.hsaco");
     if path.exists() {
@@ -58,7 +58,7 @@ fn mixed_object() -> PathBuf {
     for i in 0..6 {
         let extra = match i {
             1 => "  %x = call i32 asm sideeffect \"v_permlane16_var_b32 $0, $1, $1\", \"=v,v\"(i32 %id)\n",
-            3 => "  %x = call i32 asm sideeffect \"ds_load_u8 $0, $1\", \"=v,v\"(i32 %id)\n",
+            3 => "  %x = call i32 asm sideeffect \"s_getreg_b32 $0, hwreg(HW_REG_WAVE_HW_ID1)\", \"=s\"()\n",
             _ => "  %x = add i32 %id, 0\n",
         };
         ir.push_str(&format!(
@@ -82,7 +82,7 @@ fn keep_going_writes_stubs_a_summary_and_the_report() {
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(err.contains("2 kernels refused") && err.contains("kernel k1, offset 0x") && err.contains("kernel k3, offset 0x"), "{err}");
-    assert!(err.contains("v_permlane16_var_b32") && err.contains("ds_load_u8"), "{err}");
+    assert!(err.contains("v_permlane16_var_b32") && err.contains("s_getreg_b32"), "{err}");
     assert!(!never.exists());
 
     // --keep-going: exit 0, one line per refused kernel and the totals, the report as JSON.
@@ -94,7 +94,7 @@ fn keep_going_writes_stubs_a_summary_and_the_report() {
     let refused: Vec<&str> = err.lines().filter(|l| l.starts_with("refused: ")).collect();
     assert_eq!(refused.len(), 2, "{err}");
     assert!(refused[0].contains("kernel k1, offset 0x") && refused[0].contains("v_permlane16_var_b32"), "{err}");
-    assert!(refused[1].contains("kernel k3, offset 0x") && refused[1].contains("ds_load_u8"), "{err}");
+    assert!(refused[1].contains("kernel k3, offset 0x") && refused[1].contains("s_getreg_b32"), "{err}");
     assert!(err.contains("6 kernels: 4 translated, 2 refused, 0 skipped"), "{err}");
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
     assert_eq!(json["totals"]["refused"], 2);
