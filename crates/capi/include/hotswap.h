@@ -19,7 +19,9 @@
 #define HX_TARGET_GFX950 950
 
 /*
- `hx_options.flags`: do not fail on forms the translator is not sure of (no lenient mode exists yet; the default is strict).
+ `hx_options.flags`: lenient mode. Every kernel that can be translated is; a refused kernel keeps
+ its symbol and descriptor and its code traps (`s_trap`), and the report names it. Without the
+ flag (strict, the default) one refused kernel refuses the object and the error lists them all.
  */
 #define HX_FLAG_LENIENT (1 << 0)
 
@@ -149,6 +151,21 @@ enum hx_status hx_translate(const uint8_t *data,
                             size_t len,
                             const struct hx_options *options,
                             struct hx_buffer *out);
+
+/*
+ As `hx_translate`, and also the per-kernel report as JSON in `*report` (NUL-terminated, `len`
+ counts the NUL; free it with `hx_buffer_free`). The report lists every kernel with its status
+ ("translated", "refused", "skipped"), a refusal's offset, mnemonic and reason, instruction
+ counts, registers and LDS of source and target, and stage times (the schema of
+ `hotswap-xlate --report`). A translation served from the cache did not run the translator:
+ its report is `{"cache":"hit","kernels":null}`. On any status but HX_STATUS_OK both buffers
+ are {NULL, 0}.
+ */
+enum hx_status hx_translate_with_report(const uint8_t *data,
+                                        size_t len,
+                                        const struct hx_options *options,
+                                        struct hx_buffer *out,
+                                        struct hx_buffer *report);
 
 /*
  Does ahead of time the one-time work of the process's first translation with `options` (NULL:

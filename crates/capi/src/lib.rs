@@ -52,7 +52,9 @@ pub const HX_TARGET_GFX942: u32 = 942;
 /// Translate for gfx950 (MI350, CDNA4).
 pub const HX_TARGET_GFX950: u32 = 950;
 
-/// `hx_options.flags`: do not fail on forms the translator is not sure of (no lenient mode exists yet; the default is strict).
+/// `hx_options.flags`: lenient mode. Every kernel that can be translated is; a refused kernel keeps
+/// its symbol and descriptor and its code traps (`s_trap`), and the report names it. Without the
+/// flag (strict, the default) one refused kernel refuses the object and the error lists them all.
 pub const HX_FLAG_LENIENT: u32 = 1 << 0;
 /// `hx_options.flags`: read the cache at `cache_dir` but never write it.
 pub const HX_FLAG_CACHE_READ_ONLY: u32 = 1 << 1;
@@ -246,7 +248,13 @@ pub unsafe extern "C" fn hx_translate(
     options: *const hx_options,
     out: *mut hx_buffer,
 ) -> hx_status {
-    guard(|| {
+    guard(|| unsafe { translate_into(data, len, options, out, None) })
+}
+
+/// The body of `hx_translate`; with `report`, the translator's report as JSON (None after a cache
+/// hit).
+unsafe fn translate_into(data: *const u8, len: usize, options: *const hx_options, out: *mut hx_buffer, report: Option<&mut Option<String>>) -> hx_status {
+    {
         if out.is_null() {
             return fail(hx_status::HX_STATUS_INVALID_ARGUMENT, "hx_translate: out is NULL");
         }
@@ -269,9 +277,13 @@ pub unsafe extern "C" fn hx_translate(
             return fail(hx_status::HX_STATUS_OUT_OF_RESOURCES, format!("hx_translate: {e}"));
         }
         let input = unsafe { std::slice::from_raw_parts(data, len) };
-        let produce = || {
+        let mut json = None;
+        let mut produce = || {
             TRANSLATOR_CALLS.fetch_add(1, Ordering::SeqCst);
-            hotswap::translate(input, &opts).map(|t| t.bytes)
+            hotswap::translate(input, &opts).map(|t| {
+                json = Some(t.report.to_json().to_string());
+                t.bytes
+            })
         };
         let result = match &cache {
             Some(c) => {
@@ -288,15 +300,53 @@ pub unsafe extern "C" fn hx_translate(
         };
         match result {
             Ok(bytes) => {
-                let boxed = bytes.into_boxed_slice();
-                let len = boxed.len();
-                let data = Box::into_raw(boxed) as *mut u8;
-                unsafe { out.write(hx_buffer { data, len }) };
+                unsafe { out.write(into_buffer(bytes)) };
+                if let Some(r) = report {
+                    *r = json;
+                }
                 hx_status::HX_STATUS_OK
             }
             Err(e) => fail(status_of(&e), e.to_string()),
         }
+    }
+}
+
+/// As `hx_translate`, and also the per-kernel report as JSON in `*report` (NUL-terminated, `len`
+/// counts the NUL; free it with `hx_buffer_free`). The report lists every kernel with its status
+/// ("translated", "refused", "skipped"), a refusal's offset, mnemonic and reason, instruction
+/// counts, registers and LDS of source and target, and stage times (the schema of
+/// `hotswap-xlate --report`). A translation served from the cache did not run the translator:
+/// its report is `{"cache":"hit","kernels":null}`. On any status but HX_STATUS_OK both buffers
+/// are {NULL, 0}.
+#[no_mangle]
+pub unsafe extern "C" fn hx_translate_with_report(
+    data: *const u8,
+    len: usize,
+    options: *const hx_options,
+    out: *mut hx_buffer,
+    report: *mut hx_buffer,
+) -> hx_status {
+    guard(|| {
+        if report.is_null() {
+            return fail(hx_status::HX_STATUS_INVALID_ARGUMENT, "hx_translate_with_report: report is NULL");
+        }
+        unsafe { report.write(hx_buffer { data: std::ptr::null_mut(), len: 0 }) };
+        let mut json = None;
+        let status = unsafe { translate_into(data, len, options, out, Some(&mut json)) };
+        if status == hx_status::HX_STATUS_OK {
+            let text = json.unwrap_or_else(|| r#"{"cache":"hit","kernels":null}"#.to_string());
+            let mut bytes = text.into_bytes();
+            bytes.push(0);
+            unsafe { report.write(into_buffer(bytes)) };
+        }
+        status
     })
+}
+
+fn into_buffer(bytes: Vec<u8>) -> hx_buffer {
+    let boxed = bytes.into_boxed_slice();
+    let len = boxed.len();
+    hx_buffer { data: Box::into_raw(boxed) as *mut u8, len }
 }
 
 /// Does ahead of time the one-time work of the process's first translation with `options` (NULL:

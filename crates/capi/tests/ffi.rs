@@ -182,3 +182,39 @@ fn prewarm_takes_the_options_of_a_translation() {
     assert_eq!(unsafe { hx_prewarm(&o) }, hx_status::HX_STATUS_INVALID_ARGUMENT);
     assert!(last_error().starts_with("hx_prewarm: hx_options.target 1250"), "{}", last_error());
 }
+
+/// `hx_translate_with_report`: lenient mode on the broken fixture (saxpy with an undecodable first
+/// word) writes a code object whose saxpy traps, and a JSON report naming the refusal; strict
+/// mode fails with no buffers; a NULL report pointer is an invalid argument.
+#[test]
+fn the_report_comes_with_the_bytes_and_lenient_mode_keeps_refused_kernels() {
+    let input = corpus("broken/gfx1250_bad_instruction.hsaco");
+    let src = hotswap::codeobj::CodeObject::parse(&input).unwrap();
+    let saxpy = src.kernel("saxpy").unwrap();
+    let mut o = defaults();
+    o.flags = HX_FLAG_LENIENT;
+    let (mut out, mut report) = (empty(), empty());
+    let s = unsafe { hx_translate_with_report(input.as_ptr(), input.len(), &o, &mut out, &mut report) };
+    assert_eq!(s, hx_status::HX_STATUS_OK, "{}", last_error());
+    let json = unsafe { std::slice::from_raw_parts(report.data, report.len) };
+    assert_eq!(json.last(), Some(&0), "NUL-terminated");
+    let json: serde_json::Value = serde_json::from_slice(&json[..json.len() - 1]).unwrap();
+    assert_eq!(json["totals"]["refused"], 1);
+    let k = &json["kernels"][0];
+    assert_eq!(k["name"], "saxpy");
+    assert_eq!(k["status"], "refused");
+    assert_eq!(k["refusal"]["offset"], saxpy.code_addr, "the undecodable first word");
+    let bytes = unsafe { std::slice::from_raw_parts(out.data, out.len) }.to_vec();
+    let co = hotswap::codeobj::CodeObject::parse(&bytes).unwrap();
+    assert_eq!(co.kernel("saxpy").unwrap().descriptor.kernarg_size, saxpy.descriptor.kernarg_size);
+    unsafe { hx_buffer_free(&mut out) };
+    unsafe { hx_buffer_free(&mut report) };
+    assert!(report.data.is_null());
+
+    let s = unsafe { hx_translate_with_report(input.as_ptr(), input.len(), std::ptr::null(), &mut out, &mut report) };
+    assert_eq!(s, hx_status::HX_STATUS_UNSUPPORTED, "strict: {}", last_error());
+    assert!(out.data.is_null() && report.data.is_null());
+    let s = unsafe { hx_translate_with_report(input.as_ptr(), input.len(), &o, &mut out, std::ptr::null_mut()) };
+    assert_eq!(s, hx_status::HX_STATUS_INVALID_ARGUMENT);
+    assert!(last_error().contains("report is NULL"), "{}", last_error());
+}

@@ -125,13 +125,13 @@ fn bad_inputs_are_reported_with_offsets_not_crashes() {
         let path = tmp(name);
         std::fs::write(&path, bytes).unwrap();
         let out = run(&["inspect", path.to_str().unwrap()]);
-        assert_eq!(out.status.code(), Some(1), "{name}");
+        assert_eq!(out.status.code(), Some(2), "{name}: bad input");
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(err.contains(needle), "{name}: {err}");
         assert!(!err.contains("panicked"), "{name}: {err}");
     }
     let out = run(&["inspect", "/nonexistent/file.hsaco"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(5), "an I/O error");
 }
 
 #[test]
@@ -154,7 +154,7 @@ fn translation_writes_a_target_code_object_or_fails_closed() {
     let input = broken_saxpy();
     let out_path = tmp("never-written.hsaco");
     let out = run(&[input.to_str().unwrap(), "--target", "gfx942", "-o", out_path.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(3), "unsupported");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("kernel saxpy, offset 0x1800") && err.contains("cannot decode") && err.contains("[ff ff ff ff"), "{err}");
     assert!(!Path::new(&out_path).exists(), "no output may be written for an untranslated object");
@@ -188,9 +188,9 @@ fn verify_passes_only_when_every_buffer_matches() {
     }
     let failing = broken_saxpy();
     let out = run(&["verify", failing.to_str().unwrap(), "--target", "gfx942"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(3), "refused: unsupported");
     let out = run(&["verify", input.to_str().unwrap(), "--target", "gfx942", "--kernel", "nope"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2), "an unknown kernel: bad arguments");
 }
 
 #[test]
@@ -211,16 +211,17 @@ fn verify_checks_a_given_translation() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("saxpy x: match\n") && text.contains("saxpy y: match\n") && text.contains(" on gfx950"), "{text}");
-    // The file is checked, not a fresh translation: a file for another processor than --target,
-    // or one without the source's kernel, is refused.
+    // The file is checked, not a fresh translation: a file for another processor than --target
+    // is refused, and so is one with none of the source's kernels (nothing compared).
     let out = verify(&out_path, &["--target", "gfx942"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("is a code object for gfx950, not gfx942"), "{}", String::from_utf8_lossy(&out.stderr));
     let out = verify(&corpus_file(GpuTarget::Gfx942, "grid2d"), &[]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("has no kernel saxpy"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no kernel of") && err.contains("saxpy: not in the translation"), "{err}");
     let out = verify(&corpus_file(GpuTarget::Gfx1250, "saxpy"), &[]);
-    assert_eq!(out.status.code(), Some(1), "a gfx1250 file is no translation");
+    assert_eq!(out.status.code(), Some(2), "a gfx1250 file is no translation");
 }
 
 /// A `hotswap-xlate` command with none of the HotSwap variables and HOME in `home`.
@@ -303,7 +304,7 @@ fn the_cache_is_used_only_when_asked() {
     let input = corpus_file(GpuTarget::Gfx1250, "saxpy");
     let default_dir = home.join(".cache/rocm/hotswap");
     let help = String::from_utf8(run(&["--help"]).stdout).unwrap();
-    assert!(help.contains("--cache ") && help.contains("--no-cache") && help.contains("HSA_HOTSWAP_CACHE_DIR"), "{help}");
+    assert!(help.lines().any(|l| l.trim_start().starts_with("--cache") && !l.contains("--cache-dir")) && help.contains("--no-cache") && help.contains("HSA_HOTSWAP_CACHE_DIR"), "{help}");
     // No flag, no HSA_HOTSWAP_CACHE_DIR: nothing is written under HOME.
     let o = clean_exe(&home).arg(&input).arg("-o").arg(home.join("a.hsaco")).env("HSA_HOTSWAP_VERBOSE", "1").output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -346,8 +347,9 @@ fn emit_writes_each_stage() {
     let rel = CodeObject::parse(&stage("relocatable")).unwrap();
     assert_eq!(rel.processor(), Some("gfx950"));
     let out = run(&[input.to_str().unwrap(), "--emit", "bitcode"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown --emit bitcode"));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("invalid value 'bitcode' for '--emit <EMIT>'") && err.contains("possible values: code-object, raised-ir"), "{err}");
 }
 
 /// The command's translation is the library's with default options for the same target: the

@@ -93,7 +93,7 @@ fn raw_bytes_with_a_bad_word_in_the_middle() {
     let ours = run(&["disasm", "--mcpu", "gfx1250", "--raw", path.to_str().unwrap()]);
     assert_eq!(stdout(&llvm), "s_mov_b32 s0, 0x12345678\ns_endpgm\n");
     assert_eq!(stdout(&ours), stdout(&llvm));
-    assert_eq!(ours.status.code(), Some(1));
+    assert_eq!(ours.status.code(), Some(2), "undecodable input is bad input");
     let err = String::from_utf8(ours.stderr).unwrap();
     assert!(err.contains("offset 0x8") && err.contains("ff ff ff ff"), "{err}");
     let out = run(&["disasm", "--raw", path.to_str().unwrap()]);

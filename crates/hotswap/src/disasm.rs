@@ -72,7 +72,8 @@ fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(" ")
 }
 
-/// A code object's listing: each kernel and function with its address, then its instructions.
+/// A code object's listing: each kernel and function with its address, then its instructions,
+/// with branch targets as labels.
 /// Returns the text and the number of undecodable words.
 pub fn listing(co: &CodeObject, decoder: Decoder) -> Result<(String, usize), Error> {
     let processor = co.processor().unwrap_or("unknown");
@@ -89,9 +90,34 @@ pub fn listing(co: &CodeObject, decoder: Decoder) -> Result<(String, usize), Err
     let mut errors = 0;
     for (kind, name, addr, code) in regions {
         out.push_str(&format!("{kind} {name} @ {addr:#x} ({} bytes):\n", code.len()));
-        for line in decode_stream(target, code, decoder)? {
+        let lines = decode_stream(target, code, decoder)?;
+        // Branch targets inside the region become labels (`.L_1a40:` before the instruction,
+        // `s_cbranch_scc1 .L_1a40` at the branch); a target outside keeps its number.
+        let branch = |offset: usize, text: &str| -> Option<u64> {
+            let is_branch = text.starts_with("s_branch ") || text.starts_with("s_cbranch_");
+            let inst = hx_isa::decode(target, code, offset).ok().filter(|_| is_branch)?;
+            let imm = inst.operands().find_map(|o| match o.value {
+                hx_isa::Operand::Imm(v) => Some(v as u16 as i16 as i64),
+                _ => None,
+            })?;
+            let t = offset as i64 + inst.len as i64 + 4 * imm;
+            (0..code.len() as i64).contains(&t).then_some(addr + t as u64)
+        };
+        let targets: std::collections::BTreeSet<u64> =
+            lines.iter().filter_map(|l| if let Line::Inst { offset, text, .. } = l { branch(*offset, text) } else { None }).collect();
+        for line in lines {
             match line {
-                Line::Inst { offset, text, .. } => out.push_str(&format!("  {:#010x}: {text}\n", addr + offset as u64)),
+                Line::Inst { offset, text, .. } => {
+                    let at = addr + offset as u64;
+                    if targets.contains(&at) {
+                        out.push_str(&format!(".L_{at:x}:\n"));
+                    }
+                    let text = match (branch(offset, &text), text.split_once(' ')) {
+                        (Some(t), Some((mnemonic, _))) => format!("{mnemonic} .L_{t:x}"),
+                        _ => text,
+                    };
+                    out.push_str(&format!("  {at:#010x}: {text}\n"));
+                }
                 Line::Error { offset, message } => {
                     errors += 1;
                     out.push_str(&format!("  {:#010x}: <error: {message}>\n", addr + offset as u64));

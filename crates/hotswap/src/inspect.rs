@@ -110,12 +110,12 @@ pub fn inspect_code_object(co: &CodeObject) -> Value {
         "metadata".into(),
         co.metadata.as_ref().map(|m| value_to_json(&m.to_value())).unwrap_or(Value::Null),
     );
+    // Every section including the null one, so that the text's `[i]` is the ELF index.
     let sections: Vec<Value> = co
         .sections
         .iter()
-        .filter(|s| s.index != 0)
         .map(|s| {
-            json!({"name": s.name, "type": s.sh_type, "flags": hex(s.flags), "address": hex(s.addr),
+            json!({"index": s.index, "name": s.name, "type": section_type(s.sh_type), "flags": hex(s.flags), "address": hex(s.addr),
                    "offset": hex(s.offset), "size": s.size, "align": s.align})
         })
         .collect();
@@ -124,7 +124,7 @@ pub fn inspect_code_object(co: &CodeObject) -> Value {
         .program_headers
         .iter()
         .map(|p| {
-            json!({"type": hex(p.p_type as u64), "flags": p.flags, "offset": hex(p.offset), "vaddr": hex(p.vaddr),
+            json!({"type": segment_type(p.p_type), "flags": segment_flags(p.flags), "offset": hex(p.offset), "vaddr": hex(p.vaddr),
                    "filesz": p.filesz, "memsz": p.memsz, "align": p.align})
         })
         .collect();
@@ -140,6 +140,56 @@ pub fn inspect_code_object(co: &CodeObject) -> Value {
         .collect();
     top.insert("symbols".into(), Value::Array(symbols));
     Value::Object(top)
+}
+
+/// An ELF section type by its name (`PROGBITS`, as readelf prints it), or its number in hex.
+fn section_type(t: u32) -> String {
+    let name = match t {
+        0 => "NULL",
+        1 => "PROGBITS",
+        2 => "SYMTAB",
+        3 => "STRTAB",
+        4 => "RELA",
+        5 => "HASH",
+        6 => "DYNAMIC",
+        7 => "NOTE",
+        8 => "NOBITS",
+        9 => "REL",
+        11 => "DYNSYM",
+        14 => "INIT_ARRAY",
+        15 => "FINI_ARRAY",
+        18 => "SYMTAB_SHNDX",
+        0x6fff_fff6 => "GNU_HASH",
+        0x6fff_4c03 => "LLVM_ADDRSIG",
+        _ => return format!("{t:#x}"),
+    };
+    name.to_string()
+}
+
+/// An ELF segment type by its name (`LOAD`, as readelf prints it), or its number in hex.
+fn segment_type(t: u32) -> String {
+    let name = match t {
+        0 => "NULL",
+        1 => "LOAD",
+        2 => "DYNAMIC",
+        3 => "INTERP",
+        4 => "NOTE",
+        6 => "PHDR",
+        7 => "TLS",
+        0x6474_e550 => "GNU_EH_FRAME",
+        0x6474_e551 => "GNU_STACK",
+        0x6474_e552 => "GNU_RELRO",
+        _ => return format!("{t:#x}"),
+    };
+    name.to_string()
+}
+
+/// Segment flags as readelf prints them: `R`, `R E`, `RW`.
+fn segment_flags(f: u32) -> String {
+    let r = if f & 4 != 0 { "R" } else { " " };
+    let w = if f & 2 != 0 { "W" } else { " " };
+    let x = if f & 1 != 0 { "E" } else { " " };
+    format!("{r}{w}{x}").trim_end().to_string()
 }
 
 /// Renders a report as indented `key: value` text.

@@ -1,8 +1,10 @@
 //! hotswap: hotswap-xlate's library facade. The CLI, the C ABI and the benches call only this crate.
 //!
 //! Pipeline (one crate per stage): codeobj (read) -> isa (decode) -> raise (LLVM IR) ->
-//! lower (gfx942/gfx950 object) -> relink (code object). Today the read stage and inspection
-//! exist; [`translate`] fails closed, naming kernel, offset and mnemonic, on what they do not handle.
+//! lower (gfx942/gfx950 object) -> relink (code object), with inspection, disassembly and the
+//! emulator's run/verify beside it. [`translate`] returns the code object and a per-kernel
+//! [`report::Report`]; what the stages do not handle is refused by name (kernel, offset,
+//! mnemonic): the whole object in strict mode, only that kernel (a trap stub) in lenient mode.
 //! [`limits`] bounds every translation (input size, kernels, instructions per kernel, memory
 //! estimate) before the work, with a named error for each.
 
@@ -14,6 +16,7 @@ pub mod disasm;
 pub mod heap;
 pub mod inspect;
 pub mod limits;
+pub mod report;
 pub mod run;
 pub mod translate;
 
@@ -47,6 +50,13 @@ pub enum Error {
     Limit(#[from] limits::LimitError),
     #[error("bundle entry {id}: {cause}")]
     BundleEntry { id: String, cause: Box<Error> },
+    /// Strict mode: every refused kernel with why (in kernel order).
+    #[error("{} kernels refused (lenient mode translates the rest and gives these trap stubs):{}", refusals.len(), list_refusals(refusals))]
+    Refused { refusals: Vec<(String, report::Refusal)> },
+}
+
+fn list_refusals(refusals: &[(String, report::Refusal)]) -> String {
+    refusals.iter().map(|(k, r)| format!("\n  {}", r.line(k))).collect()
 }
 
 /// Identifies the translator's behaviour for caches: bump it whenever any stage changes what a
@@ -80,6 +90,14 @@ impl Error {
             Error::Llvm(_) | Error::Lower(_) | Error::Relink(_) => ErrorKind::Internal,
             Error::BundleEntry { cause, .. } => cause.kind(),
             Error::Limit(_) => ErrorKind::OutOfResources,
+            // The most serious kind among the refusals.
+            Error::Refused { refusals } => {
+                let kinds: Vec<ErrorKind> = refusals.iter().map(|(_, r)| r.kind).collect();
+                [ErrorKind::Internal, ErrorKind::Failed, ErrorKind::BadInput, ErrorKind::Unsupported]
+                    .into_iter()
+                    .find(|k| kinds.contains(k))
+                    .unwrap_or(ErrorKind::Unsupported)
+            }
             Error::Emu(_) | Error::Run(_) => ErrorKind::Failed,
         }
     }
@@ -90,7 +108,11 @@ impl Error {
 pub struct Options {
     pub target: GpuTarget,
     pub opt_level: OptLevel,
-    /// Fail on anything not handled exactly (the default; there is no lenient mode yet).
+    /// Strict (the default): a kernel any stage refuses refuses the whole object, and the error
+    /// lists every refused kernel ([`Error::Refused`]). Lenient (false): every kernel that can be
+    /// is translated; each refused kernel keeps its symbol, descriptor and interface and its code
+    /// is a trap stub (`s_trap`; its metadata's `.hotswap_refused` says why), and the report
+    /// ([`Translated::report`]) names it with offset, mnemonic and reason.
     pub strict: bool,
     /// Target features of the output (`:xnack+` = `Some(true)`, `:xnack-` = `Some(false)`,
     /// None = "any", as the target ID spells them).
@@ -160,18 +182,39 @@ impl Options {
             Some(t) if t != GpuTarget::Gfx1250 => t,
             _ => return Err(Error::Run(format!("unknown target {cpu} (expected gfx942 or gfx950)"))),
         };
+        let (mut xnack, mut sramecc) = (None, None);
         for f in parts {
             let (name, on) = match f.strip_suffix('+') {
                 Some(n) => (n, true),
                 None => (f.strip_suffix('-').ok_or_else(|| Error::Run(format!("target feature {f:?} has no + or -")))?, false),
             };
-            match name {
-                "xnack" => self.xnack = Some(on),
-                "sramecc" => self.sramecc = Some(on),
+            let slot = match name {
+                "xnack" => &mut xnack,
+                "sramecc" => &mut sramecc,
                 _ => return Err(Error::Run(format!("unknown target feature {name:?} (expected xnack or sramecc)"))),
+            };
+            if slot.is_some() {
+                return Err(Error::Run(format!("target ID {id}: feature {name} is given twice")));
             }
+            *slot = Some(on);
         }
+        self.xnack = xnack.or(self.xnack);
+        self.sramecc = sramecc.or(self.sramecc);
         Ok(self)
+    }
+
+    /// The target ID of the output as clang writes it: `gfx942`, `gfx942:sramecc+:xnack-`
+    /// (features in LLVM's order, only those set).
+    pub fn target_id(&self) -> String {
+        let mut id = self.target.cpu().to_string();
+        let sign = |on: bool| if on { '+' } else { '-' };
+        if let Some(on) = self.sramecc {
+            id.push_str(&format!(":sramecc{}", sign(on)));
+        }
+        if let Some(on) = self.xnack {
+            id.push_str(&format!(":xnack{}", sign(on)));
+        }
+        id
     }
 }
 
@@ -196,17 +239,33 @@ pub fn prewarm(options: &Options) -> Result<(), Error> {
 #[derive(Debug, Clone)]
 pub struct Translated {
     pub bytes: Vec<u8>,
+    /// Every kernel's status, refusal, counts, resources and stage times.
+    pub report: report::Report,
 }
 
-/// Translates a gfx1250 code object for `options.target`: raise, lower, relink, all in-process.
-/// Anything the stages do not handle exactly is an error naming kernel, offset and mnemonic;
-/// nothing is ever returned untranslated.
+/// Translates a gfx1250 code object (or every gfx1250 entry of an offload bundle) for
+/// `options.target`: raise, lower, relink, all in-process. Anything the stages do not handle
+/// exactly is refused, naming kernel, offset and mnemonic: in strict mode as an error listing
+/// every refused kernel, in lenient mode as a trap stub and a line of the report. Untranslated
+/// code is never returned.
 pub fn translate(bytes: &[u8], options: &Options) -> Result<Translated, Error> {
+    translate_inner(bytes, options, None)
+}
+
+/// [`translate`], calling `progress(kernels done, kernels in total)` as kernels finish (from the
+/// translating threads; the total grows as a bundle's entries start).
+pub fn translate_with_progress(bytes: &[u8], options: &Options, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Translated, Error> {
+    translate_inner(bytes, options, Some(&translate::Progress::new(progress)))
+}
+
+fn translate_inner(bytes: &[u8], options: &Options, progress: Option<&translate::Progress>) -> Result<Translated, Error> {
     options.check_target()?;
     options.limits.check_input(bytes.len())?;
     heap::keep_translation_heap();
-    if hx_codeobj::bundle::is_bundle(bytes) {
-        return Ok(Translated { bytes: translate::translate_bundle(bytes, options)? });
-    }
-    Ok(Translated { bytes: translate::translate_code_object(bytes, options)? })
+    let (bytes, report) = if hx_codeobj::bundle::is_bundle(bytes) {
+        translate::translate_bundle_with_report(bytes, options, progress)?
+    } else {
+        translate::translate_whole(bytes, options, translate::Output::CodeObject, progress)?
+    };
+    Ok(Translated { bytes, report })
 }

@@ -45,6 +45,11 @@ fn splitmix(state: &mut u64) -> u64 {
 
 /// The explicit arguments of `meta` made from the options: buffers of seeded bytes (each
 /// argument its own stream), values as given or zero.
+///
+/// A value is given by the argument's name, or by its index among the explicit arguments
+/// (`3`; an argument without a name, as Triton writes them, is called `argN` by its index N).
+/// Values for arguments the kernel does not have are ignored here (one set of values may serve
+/// several kernels); [`check_values`] refuses them.
 pub fn seeded_args(meta: &KernelMeta, o: &RunOptions) -> Result<Vec<(String, Arg)>, Error> {
     let mut out = Vec::new();
     for (i, a) in meta.args.iter().filter(|a| !a.is_hidden()).enumerate() {
@@ -60,7 +65,7 @@ pub fn seeded_args(meta: &KernelMeta, o: &RunOptions) -> Result<Vec<(String, Arg
                 Arg::Buffer(buf)
             }
             "by_value" => {
-                let v = o.values.iter().find(|(n, _)| *n == name).map(|(_, v)| *v).unwrap_or(0);
+                let v = o.values.iter().find(|(n, _)| *n == name || *n == i.to_string()).map(|(_, v)| *v).unwrap_or(0);
                 let size = a.size as usize;
                 if size > 8 {
                     return Err(Error::Run(format!("by-value argument {name} of {size} bytes cannot be given on the command line")));
@@ -72,6 +77,44 @@ pub fn seeded_args(meta: &KernelMeta, o: &RunOptions) -> Result<Vec<(String, Arg
         out.push((name, arg));
     }
     Ok(out)
+}
+
+/// The explicit arguments of a kernel: (name or `argN`, value kind).
+fn explicit_args(meta: &KernelMeta) -> Vec<(String, &str)> {
+    meta.args.iter().filter(|a| !a.is_hidden()).enumerate().map(|(i, a)| (a.name.clone().unwrap_or_else(|| format!("arg{i}")), a.value_kind.as_str())).collect()
+}
+
+/// Err unless every value names (by name or index) a by-value argument of `kernel`, or with
+/// None of at least one kernel of the code object: what `--value` was meant for. The error
+/// lists the arguments there are.
+pub fn check_values(bytes: &[u8], kernel: Option<&str>, values: &[(String, u64)]) -> Result<(), Error> {
+    let co = CodeObject::parse(bytes)?;
+    let Some(md) = co.metadata.as_ref() else { return Ok(()) };
+    let kernels: Vec<&KernelMeta> = md.kernels.iter().filter(|k| kernel.is_none_or(|n| n == k.name)).collect();
+    for (given, _) in values {
+        let mut found = Vec::new();
+        for meta in &kernels {
+            let args = explicit_args(meta);
+            if let Some((i, (name, kind))) = args.iter().enumerate().find(|(i, (name, _))| name == given || i.to_string() == *given) {
+                found.push((meta, i, name.clone(), kind.to_string()));
+            }
+        }
+        if found.iter().any(|(_, _, _, kind)| kind == "by_value") {
+            continue;
+        }
+        if let Some((meta, _, name, kind)) = found.first() {
+            return Err(Error::Run(format!("--value {given}: argument {name} of kernel {} is a {kind}, not a by-value argument", meta.name)));
+        }
+        let list = |m: &KernelMeta| explicit_args(m).iter().enumerate().map(|(i, (n, k))| format!("{i}={n} ({k})")).collect::<Vec<_>>().join(", ");
+        return Err(Error::Run(match kernels.as_slice() {
+            [one] => format!("--value {given}: kernel {} has no argument {given} (its arguments: {})", one.name, list(one)),
+            all => {
+                let lists: Vec<String> = all.iter().map(|m| format!("{}: {}", m.name, list(m))).collect();
+                format!("--value {given}: no kernel has an argument {given} (their arguments: {})", lists.join("; "))
+            }
+        }));
+    }
+    Ok(())
 }
 
 /// Runs `kernel` of the code object in `bytes` in the emulator.
@@ -116,6 +159,9 @@ pub struct VerifyReport {
     pub checks: Vec<BufferCheck>,
     pub source_stats: Vec<(String, Stats)>,
     pub translated_stats: Vec<(String, Stats)>,
+    /// Kernels of the source not compared, with why: left out of the translation (skipped), or
+    /// refused (a trap stub in a lenient translation).
+    pub not_compared: Vec<(String, String)>,
 }
 
 impl VerifyReport {
@@ -124,17 +170,30 @@ impl VerifyReport {
     }
 }
 
-/// Translates `bytes` and runs every kernel (or `only`) of the source and of the translation in
-/// the emulator on the same seeded buffers, comparing every buffer byte for byte.
+/// Translates `bytes` and runs every kernel (or `only`: then only that kernel is translated) of
+/// the source and of the translation in the emulator on the same seeded buffers, comparing every
+/// buffer byte for byte. Kernels skipped or (in lenient mode) refused are listed, not run.
 pub fn verify(bytes: &[u8], options: &crate::Options, run_options: &RunOptions, only: Option<&str>) -> Result<VerifyReport, Error> {
-    let translated = crate::translate(bytes, options)?;
+    let mut options = options.clone();
+    if let Some(o) = only {
+        let co = CodeObject::parse(bytes)?;
+        if co.kernel(o).is_none() {
+            return Err(Error::Run(format!("no kernel {o} in the code object")));
+        }
+        if options.skip_kernels.iter().any(|s| s == o) {
+            return Err(Error::Run(format!("kernel {o} is both the one to verify and one to skip")));
+        }
+        options.skip_kernels = co.kernels.iter().filter(|k| k.name != o).map(|k| k.name.clone()).collect();
+    }
+    let translated = crate::translate(bytes, &options)?;
     verify_translation(bytes, &translated.bytes, run_options, only)
 }
 
 /// Runs every kernel (or `only`) of the gfx1250 `source` and of a translation of it made
 /// elsewhere (a file a loader wrote, a cache entry) on the same seeded buffers, comparing every
-/// buffer byte for byte. `translated` must be a gfx942 or gfx950 code object with the source's
-/// kernels.
+/// buffer byte for byte. `translated` must be a gfx942 or gfx950 code object; a source kernel it
+/// does not have (skipped), or has as a trap stub (refused in lenient mode), is listed in
+/// [`VerifyReport::not_compared`], unless `only` names it (an error).
 pub fn verify_translation(bytes: &[u8], translated: &[u8], run_options: &RunOptions, only: Option<&str>) -> Result<VerifyReport, Error> {
     let out = CodeObject::parse(translated)?;
     let cpu = out.processor().unwrap_or("none");
@@ -142,11 +201,23 @@ pub fn verify_translation(bytes: &[u8], translated: &[u8], run_options: &RunOpti
         return Err(Error::Run(format!("the translation is for {cpu}, not gfx942 or gfx950")));
     }
     let co = CodeObject::parse(bytes)?;
-    if let Some(k) = co.kernels.iter().find(|k| out.kernel(&k.name).is_none()) {
-        return Err(Error::Run(format!("the translation has no kernel {}", k.name)));
-    }
-    let mut report = VerifyReport { checks: Vec::new(), source_stats: Vec::new(), translated_stats: Vec::new() };
+    let mut report = VerifyReport { checks: Vec::new(), source_stats: Vec::new(), translated_stats: Vec::new(), not_compared: Vec::new() };
+    let stub = |name: &str| {
+        out.metadata.as_ref().and_then(|m| m.kernel(name)).and_then(|m| m.raw.get(crate::translate::REFUSED_KEY)).and_then(|v| v.as_str()).map(str::to_string)
+    };
     for k in co.kernels.iter().filter(|k| only.is_none_or(|o| o == k.name)) {
+        let why = if out.kernel(&k.name).is_none() {
+            Some("not in the translation (skipped)".to_string())
+        } else {
+            stub(&k.name).map(|m| format!("refused: {m}"))
+        };
+        if let Some(why) = why {
+            if only.is_some() {
+                return Err(Error::Run(format!("kernel {}: {why}", k.name)));
+            }
+            report.not_compared.push((k.name.clone(), why));
+            continue;
+        }
         let a = run(bytes, &k.name, run_options)?;
         let b = run(translated, &k.name, run_options)?;
         for ((name, x), (_, y)) in a.buffers.iter().zip(&b.buffers) {

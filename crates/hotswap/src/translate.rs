@@ -1,13 +1,18 @@
-//! The whole translation of one gfx1250 code object: raise every kernel into one LLVM module,
-//! lower it for the target in-process, relink it in-process, and give the result the source's
-//! kernel interface (argument list, kernarg segment size) with the target compile's resources.
+//! The whole translation of one gfx1250 code object (or every gfx1250 entry of a bundle): raise
+//! the kernels into LLVM modules of a few kernels each, lower them for the target in-process,
+//! relink them in-process, and give the result the source's kernel interface (argument list,
+//! kernarg segment size) with the target compile's resources. Every kernel is tried: strict mode
+//! then refuses the object listing every refused kernel, lenient mode gives each refused kernel a
+//! trap stub. The per-kernel [`Report`] is built here.
 
 use crate::{Error, Options};
 use hx_codeobj::descriptor::Generation;
 use hx_codeobj::metadata::Metadata;
 use hx_codeobj::CodeObject;
 use hx_llvm::inkwell::context::Context;
+use crate::report::{count_instructions, KernelReport, Refusal, Report, Resources, StageTimes, Status};
 use hx_lower::{Denormals, KernelAttrs};
+use std::time::{Duration, Instant};
 
 /// Keys of a kernel's metadata that describe the target compile (taken from it); every other
 /// key (the argument list, kernarg segment size and alignment, language, unknown keys) is kept
@@ -23,6 +28,10 @@ const TARGET_KEYS: &[&str] = &[
     ".private_segment_fixed_size",
     ".uses_dynamic_stack",
 ];
+
+/// The metadata key of a refused kernel's trap stub: why the kernel was not translated (what a
+/// runtime or debugger can show when the stub traps).
+pub const REFUSED_KEY: &str = ".hotswap_refused";
 
 fn kernel_attrs(co: &CodeObject, k: &hx_codeobj::Kernel) -> Result<KernelAttrs, Error> {
     let meta = co.metadata.as_ref().and_then(|m| m.kernel(&k.name));
@@ -185,12 +194,28 @@ pub fn translate_code_object(bytes: &[u8], options: &Options) -> Result<Vec<u8>,
 /// inspection stages (IR, assembly) are one module holding every kernel.
 pub fn translate_code_object_to(bytes: &[u8], options: &Options, output: Output) -> Result<Vec<u8>, Error> {
     options.limits.check_input(bytes.len())?;
+    let emit = match output {
+        Output::RaisedIr => None,
+        Output::OptimizedIr => Some(hx_lower::Emit::LlvmIr),
+        Output::Assembly => Some(hx_lower::Emit::Assembly),
+        Output::Relocatable | Output::CodeObject => return translate_whole(bytes, options, output, None).map(|(b, _)| b),
+    };
     let co = CodeObject::parse(bytes)?;
+    let kernels = kernels_to_translate(&co, options)?;
+    let data = loaded_image(&co, &options.limits)?;
+    compile(&co, data.as_deref(), &kernels, options, emit).map(|c| c.object).map_err(CompileFailure::into_error)
+}
+
+/// The kernels of `co` to translate (all but the skipped ones); Err unless `co` is a gfx1250
+/// code object with metadata and at least one such kernel.
+fn kernels_to_translate<'c>(co: &'c CodeObject, options: &Options) -> Result<Vec<&'c hx_codeobj::Kernel>, Error> {
     if co.processor() != Some("gfx1250") {
         return Err(Error::NotGfx1250 { found: co.target_id() });
     }
-    crate::limits::check_object(&options.limits, &co, &options.skip_kernels)?;
-    let source_md = co.metadata.as_ref().ok_or_else(|| Error::Run("the code object has no metadata note".into()))?;
+    crate::limits::check_object(&options.limits, co, &options.skip_kernels)?;
+    if co.metadata.is_none() {
+        return Err(Error::Run("the code object has no metadata note".into()));
+    }
     for name in &options.skip_kernels {
         if co.kernel(name).is_none() {
             return Err(Error::Run(format!("kernel {name} (to be skipped) is not in the code object")));
@@ -200,26 +225,191 @@ pub fn translate_code_object_to(bytes: &[u8], options: &Options, output: Output)
     if kernels.is_empty() {
         return Err(Error::Run("every kernel is skipped: nothing to translate".into()));
     }
+    Ok(kernels)
+}
+
+/// One code object translated to an object (`Output::Relocatable`) or a code object, with its
+/// report. Every kernel is tried: a kernel a stage refuses is taken out of its module and the
+/// rest of the module is compiled again without it ([`compile_group`]). Then strict mode
+/// refuses the object, naming every refusal; lenient mode gives each refused kernel a trap stub
+/// ([`trap_stubs`]) so that its symbol, descriptor and interface stay.
+pub(crate) fn translate_whole(bytes: &[u8], options: &Options, output: Output, progress: Option<&Progress>) -> Result<(Vec<u8>, Report), Error> {
+    let started = Instant::now();
+    options.limits.check_input(bytes.len())?;
+    let co = CodeObject::parse(bytes)?;
+    let kernels = kernels_to_translate(&co, options)?;
+    if let Some(p) = progress {
+        p.add_total(kernels.len());
+    }
+    let source_md = co.metadata.as_ref().ok_or_else(|| Error::Run("the code object has no metadata note".into()))?;
     let data = loaded_image(&co, &options.limits)?;
-    let emit = match output {
-        Output::RaisedIr => None,
-        Output::OptimizedIr => Some(hx_lower::Emit::LlvmIr),
-        Output::Assembly => Some(hx_lower::Emit::Assembly),
-        Output::Relocatable | Output::CodeObject => {
-            use rayon::prelude::*;
-            // Every group runs; the first error in kernel order is reported, whatever the threads.
-            let groups = module_groups(&kernels);
-            let results: Vec<Result<Vec<u8>, Error>> =
-                groups.par_iter().map(|g| compile(&co, data.as_deref(), g, options, Some(hx_lower::Emit::Object))).collect();
-            let objects = results.into_iter().collect::<Result<Vec<_>, Error>>()?;
-            let refs: Vec<&[u8]> = objects.iter().map(Vec::as_slice).collect();
-            if output == Output::Relocatable {
-                return Ok(hx_relink::merge_objects(&refs, true)?);
-            }
-            return link(&co, source_md, &refs);
+    let mut times = StageTimes { parse: started.elapsed(), ..Default::default() };
+
+    let compiling = Instant::now();
+    use rayon::prelude::*;
+    let groups = module_groups(&kernels);
+    let results: Vec<GroupResult> = groups.into_par_iter().map(|g| compile_group(&co, data.as_deref(), g, options, progress)).collect();
+    times.compile = compiling.elapsed();
+    let mut compiled = Vec::new();
+    let mut refusals: Vec<(String, Error)> = Vec::new();
+    for (c, r) in results {
+        compiled.extend(c);
+        refusals.extend(r);
+    }
+    // In kernel order, whatever the threads and retries. Strict mode lowers every group even
+    // after a refusal, so that the error lists the same refusals on any number of threads.
+    refusals.sort_by_key(|(name, _)| co.kernels.iter().position(|k| &k.name == name));
+    let described: Vec<(String, Refusal)> = refusals
+        .iter()
+        .map(|(name, e)| {
+            let r = match co.kernel(name) {
+                Some(k) => Refusal::of_kernel(e, &co, k),
+                None => Refusal::of(e),
+            };
+            (name.clone(), r)
+        })
+        .collect();
+    if options.strict && !refusals.is_empty() {
+        return Err(if refusals.len() == 1 { refusals.remove(0).1 } else { Error::Refused { refusals: described } });
+    }
+    let stubbing = Instant::now();
+    let stub = if refusals.is_empty() { None } else { Some(trap_stubs(&co, &refusals, options)?) };
+    times.stubs = stubbing.elapsed();
+
+    let linking = Instant::now();
+    let mut refs: Vec<&[u8]> = compiled.iter().map(|c| c.object.as_slice()).collect();
+    if let Some(s) = &stub {
+        refs.push(s);
+    }
+    let notes: Vec<(String, String)> = described.iter().map(|(k, r)| (k.clone(), stub_message(&r.line(k)))).collect();
+    let out = if output == Output::Relocatable { hx_relink::merge_objects(&refs, true)? } else { link(&co, source_md, &refs, &notes)? };
+    times.link = linking.elapsed();
+
+    let reporting = Instant::now();
+    let mut report = Report { target: options.target.cpu().to_string(), strict: options.strict, kernels: Vec::new(), notes: Vec::new(), times };
+    let target_isa = if options.target == hx_llvm::GpuTarget::Gfx950 { hx_isa::Target::Gfx950 } else { hx_isa::Target::Gfx942 };
+    let out_co = if output == Output::CodeObject { CodeObject::parse(&out).ok() } else { None };
+    // Each kernel's module and raise time, by name (objects with thousands of kernels).
+    let mut raised: std::collections::HashMap<&str, (&Compiled, Duration)> = std::collections::HashMap::new();
+    for c in &compiled {
+        for (name, t) in &c.raise {
+            raised.insert(name.as_str(), (c, *t));
+        }
+    }
+    for k in &co.kernels {
+        let refusal = described.iter().find(|(n, _)| n == &k.name).map(|(_, r)| r.clone());
+        let module = raised.get(k.name.as_str()).copied();
+        let status = if options.skip_kernels.contains(&k.name) {
+            Status::Skipped
+        } else if refusal.is_some() {
+            Status::Refused
+        } else {
+            Status::Translated
+        };
+        let out_kernel = out_co.as_ref().and_then(|o| o.kernel(&k.name).map(|ok| (o, ok)));
+        report.kernels.push(KernelReport {
+            entry: None,
+            name: k.name.clone(),
+            status,
+            refusal,
+            source_instructions: count_instructions(hx_isa::Target::Gfx1250, &co.bytes, k.code_offset, k.code_size),
+            target_instructions: out_kernel.and_then(|(o, ok)| count_instructions(target_isa, &o.bytes, ok.code_offset, ok.code_size)),
+            source: Resources::of(&co, &k.name),
+            target: out_kernel.and_then(|(o, _)| Resources::of(o, &k.name)),
+            raise_time: module.map(|(_, t)| t),
+            lower_time: module.map(|(m, _)| m.lower),
+            module_kernels: module.map_or(0, |(m, _)| m.raise.len()),
+        });
+    }
+    report.times.report = reporting.elapsed();
+    report.times.total = started.elapsed();
+    Ok((out, report))
+}
+
+/// The message a refused kernel's stub carries in its metadata (`.hotswap_refused`).
+fn stub_message(why: &str) -> String {
+    format!("not translated by hotswap-xlate (the kernel traps): {why}")
+}
+
+/// What [`compile_group`] gives: the objects compiled, and each refused kernel with its error.
+type GroupResult = (Vec<Compiled>, Vec<(String, Error)>);
+
+/// Compiles one module group, taking out each kernel a stage refuses and compiling the rest
+/// again: the objects compiled, and the refused kernels with their errors. A refusal raised
+/// while raising a kernel names it; one that only the module's lowering shows is found by
+/// compiling its kernels one by one. Bounded: every retry has one kernel fewer, or splits the
+/// group into single kernels once.
+fn compile_group(co: &CodeObject, data: Option<&[u8]>, group: Vec<&hx_codeobj::Kernel>, options: &Options, progress: Option<&Progress>) -> GroupResult {
+    let tick = |n: usize| {
+        if let Some(p) = progress {
+            p.done(n);
         }
     };
-    compile(&co, data.as_deref(), &kernels, options, emit)
+    let mut done = Vec::new();
+    let mut refused = Vec::new();
+    let mut todo = vec![group];
+    while let Some(mut g) = todo.pop() {
+        if g.is_empty() {
+            continue;
+        }
+        match compile(co, data, &g, options, Some(hx_lower::Emit::Object)) {
+            Ok(c) => {
+                tick(c.raise.len());
+                done.push(c);
+            }
+            Err(CompileFailure::Kernel { kernel, error }) => {
+                tick(1);
+                g.retain(|k| k.name != kernel);
+                refused.push((kernel, *error));
+                todo.push(g);
+            }
+            Err(CompileFailure::Module(error)) if g.len() == 1 => {
+                tick(1);
+                refused.push((g[0].name.clone(), *error));
+            }
+            // Singletons, last pushed first: compiled in kernel order.
+            Err(CompileFailure::Module(_)) => todo.extend(g.into_iter().rev().map(|k| vec![k])),
+        }
+    }
+    (done, refused)
+}
+
+/// One object of trap stubs, a kernel for each refused one: the same name and kernel attributes
+/// (work-group sizes, float modes), a body that calls `llvm.trap` (the target's `s_trap 2`, the
+/// wave ends there), lowered by the same backend as every other kernel so that descriptor and
+/// metadata are the target's own; [`link`] gives them the source's interface.
+fn trap_stubs(co: &CodeObject, refused: &[(String, Error)], options: &Options) -> Result<Vec<u8>, Error> {
+    let ctx = Context::create();
+    let diags = hx_llvm::Diagnostics::install(&ctx);
+    let module = ctx.create_module("hotswap_trap_stubs");
+    hx_llvm::set_amdgpu_layout(&module)?;
+    let void = ctx.void_type();
+    let trap = module.add_function("llvm.trap", void.fn_type(&[], false), None);
+    let builder = ctx.create_builder();
+    let mut attrs = Vec::new();
+    for (name, _) in refused {
+        let k = co.kernel(name).ok_or_else(|| Error::Run(format!("refused kernel {name} is not in the code object")))?;
+        let f = module.add_function(name, void.fn_type(&[], false), None);
+        f.set_call_conventions(91); // amdgpu_kernel
+        let entry = ctx.append_basic_block(f, "entry");
+        builder.position_at_end(entry);
+        let built = builder.build_call(trap, &[], "").and_then(|_| builder.build_unreachable());
+        built.map_err(|e| Error::Run(format!("kernel {name}: building its trap stub: {e}")))?;
+        // The source's attributes where they carry over; the defaults where they did not.
+        attrs.push(kernel_attrs(co, k).unwrap_or(KernelAttrs {
+            name: name.clone(),
+            flat_workgroup_size: None,
+            reqd_workgroup_size: None,
+            uniform_work_group_size: false,
+            denormals_f32: Denormals::Ieee,
+            denormals_f16_f64: Denormals::Ieee,
+        }));
+    }
+    hx_lower::apply_kernel_attrs(&module, &attrs)?;
+    hx_llvm::verify(&module, "hotswap_trap_stubs")?;
+    let out = hx_lower::lower_verified(&module, "hotswap_trap_stubs", &options.lower_options(), hx_lower::Emit::Object)?;
+    diags.check("hotswap_trap_stubs")?;
+    Ok(out)
 }
 
 /// Source code bytes up to which consecutive kernels share a module (about 250 instructions).
@@ -269,37 +459,73 @@ fn group_sizes(sizes: &[u64]) -> Vec<std::ops::Range<usize>> {
     runs
 }
 
+/// A compiled module: its object (or text), each kernel's raise time, the lowering's time.
+pub(crate) struct Compiled {
+    object: Vec<u8>,
+    raise: Vec<(String, Duration)>,
+    lower: Duration,
+}
+
+/// Why [`compile`] failed: a kernel it was raising (named), or the module as a whole.
+enum CompileFailure {
+    Kernel { kernel: String, error: Box<Error> },
+    Module(Box<Error>),
+}
+
+impl CompileFailure {
+    fn into_error(self) -> Error {
+        match self {
+            CompileFailure::Kernel { error, .. } | CompileFailure::Module(error) => *error,
+        }
+    }
+}
+
+fn module_failure<E: Into<Error>>(e: E) -> CompileFailure {
+    CompileFailure::Module(Box::new(e.into()))
+}
+
 /// Raises `kernels` into one module and lowers it for the target (`emit` None: the raised IR);
 /// `data` is the source's loaded image (what PC-relative loads read).
-fn compile(co: &CodeObject, data: Option<&[u8]>, kernels: &[&hx_codeobj::Kernel], options: &Options, emit: Option<hx_lower::Emit>) -> Result<Vec<u8>, Error> {
+fn compile(co: &CodeObject, data: Option<&[u8]>, kernels: &[&hx_codeobj::Kernel], options: &Options, emit: Option<hx_lower::Emit>) -> Result<Compiled, CompileFailure> {
     let ctx = Context::create();
     // LLVM's error diagnostics come back as errors instead of ending the process.
     let diags = hx_llvm::Diagnostics::install(&ctx);
     let module = ctx.create_module("hotswap");
     let mut attrs = Vec::new();
+    let mut raise_times = Vec::new();
     for k in kernels {
-        let mut abi = hx_raise::KernelAbi::from_descriptor(&k.name, &k.descriptor)?;
-        let kattrs = kernel_attrs(co, k)?;
-        abi.one_source_wave = one_source_wave(&kattrs);
-        let image = CodeImage::of(co, k, &options.limits)?;
-        let raise = hx_raise::RaiseOptions { target: options.target, wmma: options.wmma };
-        hx_raise::raise_program_with(&ctx, &module, &k.name, &image.program(data), &abi, &raise)?;
-        attrs.push(kattrs);
+        let started = Instant::now();
+        let raised = (|| -> Result<KernelAttrs, Error> {
+            let mut abi = hx_raise::KernelAbi::from_descriptor(&k.name, &k.descriptor)?;
+            let kattrs = kernel_attrs(co, k)?;
+            abi.one_source_wave = one_source_wave(&kattrs);
+            let image = CodeImage::of(co, k, &options.limits)?;
+            let raise = hx_raise::RaiseOptions { target: options.target, wmma: options.wmma };
+            hx_raise::raise_program_with(&ctx, &module, &k.name, &image.program(data), &abi, &raise)?;
+            Ok(kattrs)
+        })();
+        match raised {
+            Ok(kattrs) => attrs.push(kattrs),
+            Err(error) => return Err(CompileFailure::Kernel { kernel: k.name.clone(), error: Box::new(error) }),
+        }
+        raise_times.push((k.name.clone(), started.elapsed()));
     }
-    hx_lower::apply_kernel_attrs(&module, &attrs)?;
-    hx_llvm::verify(&module, "hotswap")?;
+    hx_lower::apply_kernel_attrs(&module, &attrs).map_err(module_failure)?;
+    hx_llvm::verify(&module, "hotswap").map_err(module_failure)?;
     let Some(emit) = emit else {
-        return Ok(module.print_to_string().to_bytes().to_vec());
+        return Ok(Compiled { object: module.print_to_string().to_bytes().to_vec(), raise: raise_times, lower: Duration::ZERO });
     };
+    let started = Instant::now();
     let lower = options.lower_options();
-    let out = hx_lower::lower_verified(&module, "hotswap", &lower, emit)?;
-    diags.check("hotswap")?;
-    Ok(out)
+    let out = hx_lower::lower_verified(&module, "hotswap", &lower, emit).map_err(module_failure)?;
+    diags.check("hotswap").map_err(module_failure)?;
+    Ok(Compiled { object: out, raise: raise_times, lower: started.elapsed() })
 }
 
 /// Links the kernels' objects into the code object, with the source's kernel interfaces and the
 /// target compiles' resources in its metadata.
-fn link(co: &CodeObject, source_md: &Metadata, objects: &[&[u8]]) -> Result<Vec<u8>, Error> {
+/// `refused` names the kernels whose code is a trap stub, with the message their metadata carries.
+fn link(co: &CodeObject, source_md: &Metadata, objects: &[&[u8]], refused: &[(String, String)]) -> Result<Vec<u8>, Error> {
     let mut target_md: Option<Metadata> = None;
     let mut patched = Vec::with_capacity(objects.len());
     for object in objects {
@@ -320,7 +546,12 @@ fn link(co: &CodeObject, source_md: &Metadata, objects: &[&[u8]]) -> Result<Vec<
         patched.push(obj.bytes);
     }
     let target_md = target_md.ok_or_else(|| Error::Run("no kernel was compiled".into()))?;
-    let merged = merge_metadata(source_md, &target_md)?;
+    let mut merged = merge_metadata(source_md, &target_md)?;
+    for (name, message) in refused {
+        if let Some(k) = merged.kernels.iter_mut().find(|k| &k.name == name) {
+            k.raw.set(REFUSED_KEY, rmpv::Value::from(message.as_str()));
+        }
+    }
     let link = hx_relink::LinkOptions { e_flags_override: None, metadata: Some(merged.to_msgpack()) };
     let refs: Vec<&[u8]> = patched.iter().map(Vec::as_slice).collect();
     Ok(hx_relink::link_objects(&refs, &link)?)
@@ -331,35 +562,85 @@ fn link(co: &CodeObject, source_md: &Metadata, objects: &[&[u8]]) -> Result<Vec<
 /// written back in the format it came in. An entry the target already has natively is kept
 /// and its gfx1250 sibling is not translated.
 pub fn translate_bundle(bytes: &[u8], options: &Options) -> Result<Vec<u8>, Error> {
+    translate_bundle_with_report(bytes, options, None).map(|(b, _)| b)
+}
+
+/// [`translate_bundle`] with the report of every entry translated (each kernel names its entry;
+/// the report's notes name the gfx1250 entries left alone because the target's entry exists).
+/// A bundle without a gfx1250 code-object entry is an error that lists its entries.
+pub fn translate_bundle_with_report(bytes: &[u8], options: &Options, progress: Option<&Progress>) -> Result<(Vec<u8>, Report), Error> {
     use hx_codeobj::bundle::{parse_id, Bundle, BundleEntry};
+    let started = Instant::now();
     let mut bundle = Bundle::parse(bytes)?;
     let mut todo = Vec::new();
+    let mut notes = Vec::new();
+    // The target ID the entries are added under keeps the options' features (gfx942:xnack+).
+    let target = options.target_id();
     for e in &bundle.entries {
         let id = parse_id(&e.id);
         if id.processor() != "gfx1250" || !id.triple.starts_with("amdgcn") {
             continue;
         }
-        let target_id = format!("{}-{}--{}", id.kind, id.triple, options.target.cpu());
-        let native = bundle.entries.iter().any(|o| {
+        let target_id = format!("{}-{}--{target}", id.kind, id.triple);
+        let native = bundle.entries.iter().find(|o| {
             let p = parse_id(&o.id);
             p.kind == id.kind && p.processor() == options.target.cpu()
         });
-        if native {
+        if let Some(n) = native {
+            notes.push(format!("bundle entry {} is not translated: the bundle already has {}", e.id, n.id));
             continue;
         }
         todo.push((e, target_id));
+    }
+    if todo.is_empty() && notes.is_empty() {
+        let ids: Vec<&str> = bundle.entries.iter().map(|e| e.id.as_str()).collect();
+        return Err(Error::Run(format!("the bundle has no gfx1250 code-object entry to translate (entries: {})", ids.join(", "))));
     }
     // Entries are independent translations: in parallel, results in entry order.
     use rayon::prelude::*;
     let added = todo
         .par_iter()
         .map(|(e, target_id)| {
-            let data = translate_code_object(&e.data, options).map_err(|c| Error::BundleEntry { id: e.id.clone(), cause: Box::new(c) })?;
-            Ok(BundleEntry { id: target_id.clone(), data })
+            let (data, report) =
+                translate_whole(&e.data, options, Output::CodeObject, progress).map_err(|c| Error::BundleEntry { id: e.id.clone(), cause: Box::new(c) })?;
+            Ok((BundleEntry { id: target_id.clone(), data }, (e.id.clone(), report)))
         })
         .collect::<Result<Vec<_>, Error>>()?;
-    bundle.entries.extend(added);
-    Ok(bundle.write()?)
+    let mut report = Report { target: options.target.cpu().to_string(), strict: options.strict, notes, ..Default::default() };
+    for (entry, (id, r)) in added {
+        bundle.entries.push(entry);
+        report.append(r, &id);
+    }
+    let out = bundle.write()?;
+    report.times.total = started.elapsed();
+    Ok((out, report))
+}
+
+/// Kernels done out of the total, for a progress bar: a translation adds each code object's
+/// kernels to the total when it starts and counts each kernel when its module is compiled or it
+/// is refused. The callback runs on the translating threads.
+pub struct Progress<'a> {
+    total: std::sync::atomic::AtomicUsize,
+    finished: std::sync::atomic::AtomicUsize,
+    callback: &'a (dyn Fn(usize, usize) + Sync),
+}
+
+impl<'a> Progress<'a> {
+    pub fn new(callback: &'a (dyn Fn(usize, usize) + Sync)) -> Progress<'a> {
+        Progress { total: 0.into(), finished: 0.into(), callback }
+    }
+
+    fn add_total(&self, n: usize) {
+        use std::sync::atomic::Ordering::SeqCst;
+        let total = self.total.fetch_add(n, SeqCst) + n;
+        (self.callback)(self.finished.load(SeqCst), total);
+    }
+
+    fn done(&self, n: usize) {
+        use std::sync::atomic::Ordering::SeqCst;
+        let done = self.finished.fetch_add(n, SeqCst) + n;
+        (self.callback)(done, self.total.load(SeqCst));
+    }
 }
 
 /// The raised, unoptimised LLVM IR of a gfx1250 code object as text (what `--emit raised-ir`
