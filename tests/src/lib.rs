@@ -158,3 +158,74 @@ pub fn run_compiled_launch(
     let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     run_launch_bytes(&bytes, &format!("{cpu}/{}", obj.id()), &launch.for_target(cpu), 0)
 }
+
+/// The ratchet of a compiled suite's runs that do not pass yet: `corpus/<suite>/<file>` lists them
+/// (`name@target reason`, one a line, `#` comments). Record every run; [`StatusList::finish`]
+/// prints the counts per group and the failing runs, and returns the problems: a listed run that
+/// now passes (the list must shrink with the fix), an unlisted run that fails, a listed run the
+/// suite does not have.
+pub struct StatusList {
+    suite: String,
+    file: String,
+    known: std::collections::BTreeSet<String>,
+    seen: std::collections::BTreeSet<String>,
+    counts: std::collections::BTreeMap<String, (usize, usize)>,
+    failing: Vec<String>,
+    problems: Vec<String>,
+}
+
+impl StatusList {
+    pub fn read(suite: &str, file: &str) -> StatusList {
+        let known = std::fs::read_to_string(hx_corpus::corpus_dir().join(suite).join(file))
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+            .collect();
+        StatusList {
+            suite: suite.to_string(),
+            file: file.to_string(),
+            known,
+            seen: Default::default(),
+            counts: Default::default(),
+            failing: Vec::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    /// One run `id` (`name@target`), counted under `group` (a target).
+    pub fn record(&mut self, id: &str, group: &str, result: Result<(), String>) {
+        self.seen.insert(id.to_string());
+        let entry = self.counts.entry(group.to_string()).or_default();
+        entry.1 += 1;
+        match result {
+            Ok(()) => {
+                entry.0 += 1;
+                if self.known.contains(id) {
+                    self.problems.push(format!("{}: {id} now passes: remove it from {}", self.suite, self.file));
+                }
+            }
+            Err(e) => {
+                let e = e.replace('\n', " ");
+                if !self.known.contains(id) {
+                    self.problems.push(format!("{}: {id}: {e}", self.suite));
+                }
+                self.failing.push(format!("{id} {e}"));
+            }
+        }
+    }
+
+    /// Prints `summary(group, passed, all)` per group and each failing run, and returns the problems.
+    pub fn finish(mut self, summary: impl Fn(&str, usize, usize) -> String) -> Vec<String> {
+        for k in self.known.difference(&self.seen) {
+            self.problems.push(format!("{}: {} lists {k}, which the suite does not have", self.suite, self.file));
+        }
+        for (group, (ok, all)) in &self.counts {
+            eprintln!("{}", summary(group, *ok, *all));
+        }
+        for f in &self.failing {
+            eprintln!("  not yet: {f}");
+        }
+        self.problems
+    }
+}

@@ -7,18 +7,6 @@
 //! passing (the list must shrink with the fix) or an unlisted one fails. `--nocapture` prints
 //! the counts per target.
 
-use std::collections::{BTreeMap, BTreeSet};
-
-fn listed(suite: &str) -> BTreeSet<String> {
-    let path = hx_corpus::corpus_dir().join(suite).join("TRANSLATE_STATUS.txt");
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
-        .collect()
-}
-
 fn translate_and_run(obj: &hx_corpus::CompiledObject, target: hotswap::GpuTarget) -> Result<(), String> {
     let source = std::fs::read(obj.object_path("gfx1250")).map_err(|e| e.to_string())?;
     let t = hotswap::translate(&source, &hotswap::Options { target, ..Default::default() }).map_err(|e| format!("refused: {e}"))?;
@@ -33,42 +21,15 @@ fn translate_and_run(obj: &hx_corpus::CompiledObject, target: hotswap::GpuTarget
 fn compiled_suites_translate_and_verify() {
     let mut problems = Vec::new();
     for suite in hx_corpus::COMPILED_SUITES {
-        let known = listed(suite);
-        let mut seen = BTreeSet::new();
-        let mut counts: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-        let mut failing = Vec::new();
+        let mut status = hx_tests::StatusList::read(suite, "TRANSLATE_STATUS.txt");
         for obj in hx_corpus::compiled_suite(suite).unwrap().iter().filter(|o| o.targets.iter().any(|t| t == "gfx1250")) {
             for target in [hotswap::GpuTarget::Gfx942, hotswap::GpuTarget::Gfx950] {
-                let id = format!("{}@{target}", obj.name);
-                seen.insert(id.clone());
-                let entry = counts.entry(target.to_string()).or_default();
-                entry.1 += 1;
-                match translate_and_run(obj, target) {
-                    Ok(()) => {
-                        entry.0 += 1;
-                        if known.contains(&id) {
-                            problems.push(format!("{suite}: {id} now translates and verifies: remove it from TRANSLATE_STATUS.txt"));
-                        }
-                    }
-                    Err(e) => {
-                        let e = e.replace('\n', " ");
-                        failing.push(format!("{id} {e}"));
-                        if !known.contains(&id) {
-                            problems.push(format!("{suite}: {id}: {e}"));
-                        }
-                    }
-                }
+                status.record(&format!("{}@{target}", obj.name), target.cpu(), translate_and_run(obj, target));
             }
         }
-        for k in known.difference(&seen) {
-            problems.push(format!("{suite}: TRANSLATE_STATUS.txt lists {k}, which the suite does not have"));
-        }
-        for (t, (ok, all)) in &counts {
-            eprintln!("{suite} -> {t}: {ok} of {all} gfx1250 objects translate and compute their reference in the emulator");
-        }
-        for f in &failing {
-            eprintln!("  not yet: {f}");
-        }
+        problems.extend(status.finish(|t, ok, all| {
+            format!("{suite} -> {t}: {ok} of {all} gfx1250 objects translate and compute their reference in the emulator")
+        }));
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
