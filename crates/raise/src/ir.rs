@@ -17,21 +17,14 @@ use hx_llvm::inkwell::{AddressSpace, IntPredicate};
 use std::collections::{HashMap, HashSet};
 use crate::structure::RestoreTo;
 
-#[path = "wmma_ir.rs"]
 mod wmma_ir;
-#[path = "mem_model_ir.rs"]
 mod mem_model_ir;
-#[path = "dpp_ir.rs"]
 mod dpp_ir;
 pub(crate) use dpp_ir::on_target_dpp;
-#[path = "wmma_mfma.rs"]
 mod wmma_mfma;
-#[path = "buffer_ir.rs"]
 pub mod buffer_ir;
-#[path = "regfile_ir.rs"]
 mod regfile_ir;
 use regfile_ir::RegFile;
-#[path = "tensor_ir.rs"]
 mod tensor_ir;
 
 impl From<BuilderError> for RaiseError {
