@@ -1,8 +1,12 @@
 //! hx-emu: a functional (not timing) emulator of AMD GPU kernels: gfx1250 in wave32 and
 //! gfx942/gfx950 in wave64, used to prove translations correct on a machine with no GPU.
 //!
-//! Built so far: global memory with fault and alignment checks, LDS/scratch arrays, and the
-//! kernarg segment with v5 hidden arguments. Instruction semantics come with the decoder.
+//! It loads a code object, places the kernarg segment (with v5 hidden arguments) and the HSA
+//! dispatch packet, sets each wave's initial state from the kernel descriptor (user SGPRs, TTMP
+//! work-group and wave IDs, packed work-item IDs) and runs every work-group's waves, with global
+//! memory fault and alignment checks, LDS, per-lane scratch, and the instruction semantics of
+//! `alu` (ALU table), `mem_ops`, `dpp`/`lane_ops`, `wmma`/`mfma`, `tensor` and `async_lds`. What
+//! the ISA leaves undefined, or what no document or compiled kernel pins, is refused by name.
 
 pub mod alu;
 pub mod async_lds;
