@@ -244,16 +244,46 @@ fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mu
 }
 
 /// v_bitop3_b32: every bit of D is the truth table's entry for the bits of S0, S1, S2.
+/// v_bitop3_b16: the same on 16-bit halves, op_sel bit k picking source k's high half; the
+/// result goes to the low half with the high half zeroed, or (op_sel[3]) to the high half with
+/// the low half kept, as for every 16-bit VOP3 result (exec_valu).
 fn exec_bitop3(wave: &mut Wave, inst: &Instruction, table: u8) -> Result<Flow, EmuError> {
     let ops: Vec<&InstOperand> = inst.operands().collect();
-    let [d, a, b, c] = ops[..] else { return Err(unsupported(inst, "operands")) };
+    let (d, a, b, c, op_sel) = match ops[..] {
+        [d, a, b, c] => (d, a, b, c, None),
+        [d, a, b, c, s] if inst.bitop3_is_b16() => (d, a, b, c, Some(if let Operand::Imm(v) = s.value { v } else { 0 })),
+        _ => return Err(unsupported(inst, "operands")),
+    };
     let Operand::Reg(r) = d.value else { return Err(unsupported(inst, "a non-register destination")) };
+    if let Some(sel) = op_sel {
+        for (k, o) in [a, b, c].iter().enumerate() {
+            if sel >> k & 1 != 0 && !matches!(o.value, Operand::Reg(_)) {
+                return Err(unsupported(inst, "op_sel on a constant source"));
+            }
+        }
+    }
     for lane in 0..wave.lanes {
         if !wave.lane_active(lane) {
             continue;
         }
-        let v = |o: &InstOperand| source_value(wave, o, lane, alu::Ty::B32, inst).map(|x| x as u32);
-        let out = hx_isa::bitop3::eval(table, v(a)?, v(b)?, v(c)?);
+        let out = match op_sel {
+            None => {
+                let v = |o: &InstOperand| source_value(wave, o, lane, alu::Ty::B32, inst).map(|x| x as u32);
+                hx_isa::bitop3::eval(table, v(a)?, v(b)?, v(c)?)
+            }
+            Some(sel) => {
+                let half = |k: usize, o: &InstOperand| -> Result<u32, EmuError> {
+                    let x = source_value(wave, o, lane, alu::Ty::B32, inst)? as u32;
+                    Ok(if sel >> k & 1 != 0 { x >> 16 } else { x & 0xffff })
+                };
+                let v = hx_isa::bitop3::eval(table, half(0, a)?, half(1, b)?, half(2, c)?) & 0xffff;
+                if sel & 8 != 0 {
+                    (wave.v(r.index as usize, lane)? & 0xffff) | v << 16
+                } else {
+                    v
+                }
+            }
+        };
         wave.set_v(r.index as usize, lane, out)?;
     }
     Ok(Flow::Next)

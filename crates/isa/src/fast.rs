@@ -371,7 +371,7 @@ fn entry(target: Target, format: Format, opcode: usize, info: &'static OpInfo, s
     let op = opcode as u16;
     // Opcodes with their own decoder, checked by `decode` before the table.
     let special = (fam == Family::Gfx12_5 && format == Format::Vop3p && wmma::by_opcode(op).is_some())
-        || (target != Target::Gfx942 && format == Format::Vop3 && op == bitop3::OPCODE)
+        || (format == Format::Vop3 && bitop3::is_bitop3_opcode(target, op))
         || (target == Target::Gfx950 && format == Format::Vop3p && op == mai::LD_SCALE_OPCODE)
         || (fam == Family::Gfx9 && format == Format::Vop3p && mai::by_opcode(target, op).is_some())
         || info.operands.len() > MAX_OPERANDS

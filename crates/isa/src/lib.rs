@@ -466,7 +466,7 @@ fn decode_general(target: Target, bytes: &[u8], offset: usize) -> Result<Instruc
         });
     };
     let opcode = (word >> shift) & ((1 << width) - 1);
-    if target != Target::Gfx942 && format == Format::Vop3 && opcode as u16 == bitop3::OPCODE {
+    if format == Format::Vop3 && bitop3::is_bitop3_opcode(target, opcode as u16) {
         let Some(d1) = inst.get(4..8) else {
             return Err(DecodeError::Truncated { offset, bytes: raw(bytes, offset, 8) });
         };

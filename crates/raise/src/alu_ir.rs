@@ -287,6 +287,21 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 let s24 = |x: IntValue<'ctx>| -> Result<_, BuilderError> { b.build_right_shift(b.build_left_shift(x, c32(8), "")?, c32(8), true, "") };
                 none(b.build_int_mul(s24(v[0])?, s24(v[1])?, "")?)
             }
+            LshlrevB16 | LshrrevB16 | AshrrevI16 => {
+                // 16-bit shifts by the low 4 bits of src0, on src1's low half; the result is the
+                // low half (the caller places or zero-extends it, as for every 16-bit result).
+                let amt = b.build_and(v[0], c32(15), "")?;
+                let x = b.build_and(v[1], c32(0xffff), "")?;
+                let r = match op.op {
+                    LshlrevB16 => b.build_left_shift(x, amt, "")?,
+                    LshrrevB16 => b.build_right_shift(x, amt, false, "")?,
+                    _ => {
+                        let sx = b.build_right_shift(b.build_left_shift(x, c32(16), "")?, c32(16), true, "")?;
+                        b.build_right_shift(sx, amt, true, "")?
+                    }
+                };
+                none(b.build_and(r, c32(0xffff), "")?)
+            }
             Xor3B32 => none(b.build_xor(b.build_xor(v[0], v[1], "")?, v[2], "")?),
             SNandB32 | SNandB64 | SNorB32 | SNorB64 | SXnorB32 | SXnorB64 => {
                 let r = match op.op {

@@ -1583,11 +1583,28 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// follow the same control flow, so they are all running here and ds_bpermute reads the
     /// lane's register whatever the source EXEC says, as readlane does.
     /// v_bitop3_b32 as the OR of the truth table's minterms (LLVM folds it to and/or/xor).
+    /// v_bitop3_b16 as the emulator runs it (hx_emu::exec): op_sel picks the 16-bit halves.
     fn bitop3(&mut self, inst: &Instruction, table: u8) -> Result<(), RaiseError> {
         let ops: Vec<&InstOperand> = inst.operands().collect();
-        let [d, a, b, c] = ops[..] else { return Err(self.err(inst, "operands")) };
+        let (d, a, b, c, op_sel) = match ops[..] {
+            [d, a, b, c] => (d, a, b, c, None),
+            [d, a, b, c, s] if inst.bitop3_is_b16() => (d, a, b, c, Some(if let Operand::Imm(v) = s.value { v } else { 0 })),
+            _ => return Err(self.err(inst, "operands")),
+        };
         let Operand::Reg(r) = d.value else { return Err(self.err(inst, "a non-register destination")) };
-        let s = [self.source(a, Ty::B32, inst)?, self.source(b, Ty::B32, inst)?, self.source(c, Ty::B32, inst)?];
+        let mut s = [self.source(a, Ty::B32, inst)?, self.source(b, Ty::B32, inst)?, self.source(c, Ty::B32, inst)?];
+        if let Some(sel) = op_sel {
+            for (k, o) in [a, b, c].iter().enumerate() {
+                if sel >> k & 1 != 0 && !matches!(o.value, Operand::Reg(_)) {
+                    return Err(self.err(inst, "op_sel on a constant source"));
+                }
+                s[k] = if sel >> k & 1 != 0 {
+                    self.b.build_right_shift(s[k], self.i32(16), false, "")?
+                } else {
+                    self.b.build_and(s[k], self.i32(0xffff), "")?
+                };
+            }
+        }
         let not = |v: IntValue<'ctx>| self.b.build_not(v, "");
         let mut out = self.i32(0);
         for i in 0..8u32 {
@@ -1600,6 +1617,14 @@ impl<'ctx> Raiser<'ctx, '_> {
                 term = self.b.build_and(term, v, "")?;
             }
             out = self.b.build_or(out, term, "")?;
+        }
+        if let Some(sel) = op_sel {
+            out = self.b.build_and(out, self.i32(0xffff), "")?;
+            if sel & 8 != 0 {
+                let old = self.read_vreg(r, 1, inst)?;
+                let low = self.b.build_and(old, self.i32(0xffff), "")?;
+                out = self.b.build_or(low, self.b.build_left_shift(out, self.i32(16), "")?, "")?;
+            }
         }
         let active = self.active()?;
         self.write_vreg(r, 1, out, active, inst)

@@ -1136,7 +1136,7 @@ mod tests {
         assert!(n > 300, "{n}");
     }
 
-    /// The ALU mnemonics of the objects real compilers built (corpus/triton, all three
+    /// The ALU mnemonics of the objects real compilers built (corpus/triton and corpus/hip, all three
     /// targets), with their counts there: each resolves to an operation.
     #[test]
     fn every_compiled_suite_alu_mnemonic_resolves() {
