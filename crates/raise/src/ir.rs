@@ -889,6 +889,12 @@ impl<'ctx> Raiser<'ctx, '_> {
         if m.contains("_saveexec_") {
             return self.saveexec(inst);
         }
+        if m.starts_with("flat_") {
+            return Err(self.err(
+                inst,
+                "flat (generic) memory accesses are not raised yet: a generic address may point into gfx1250's LDS or scratch aperture, which the target places elsewhere",
+            ));
+        }
         Err(self.err(inst, "this instruction is not raised yet"))
     }
 

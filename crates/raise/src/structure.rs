@@ -168,6 +168,9 @@ pub(crate) fn pc_uses(g: &Cfg) -> Result<PcUses, (usize, &'static str)> {
             let e = effect(inst);
             if m == "s_get_pc_i64" {
                 pc = (pc & !e.kills) | e.may_write;
+            } else if m == "s_trap" {
+                // The trap reads no register as data here (llvm.trap on the target).
+                continue;
             } else if e.reads & pc == 0 || matches!(m, "s_swap_pc_i64" | "s_set_pc_i64") {
                 pc &= !e.kills;
             } else if CARRY.contains(&m) {
