@@ -248,12 +248,7 @@ fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mu
 /// result goes to the low half with the high half zeroed, or (op_sel[3]) to the high half with
 /// the low half kept, as for every 16-bit VOP3 result (exec_valu).
 fn exec_bitop3(wave: &mut Wave, inst: &Instruction, table: u8) -> Result<Flow, EmuError> {
-    let ops: Vec<&InstOperand> = inst.operands().collect();
-    let (d, a, b, c, op_sel) = match ops[..] {
-        [d, a, b, c] => (d, a, b, c, None),
-        [d, a, b, c, s] if inst.bitop3_is_b16() => (d, a, b, c, Some(if let Operand::Imm(v) = s.value { v } else { 0 })),
-        _ => return Err(unsupported(inst, "operands")),
-    };
+    let Some((d, [a, b, c], op_sel)) = inst.bitop3_operands() else { return Err(unsupported(inst, "operands")) };
     let Operand::Reg(r) = d.value else { return Err(unsupported(inst, "a non-register destination")) };
     if let Some(sel) = op_sel {
         for (k, o) in [a, b, c].iter().enumerate() {

@@ -114,6 +114,22 @@ impl Instruction {
         std::ptr::eq(self.info, &INFO_B16)
     }
 
+    /// A v_bitop3's destination, its three sources and, for v_bitop3_b16, the op_sel bits
+    /// (bit k: source k's high half; bit 3: the destination's high half). `None` for every
+    /// other instruction.
+    pub fn bitop3_operands(&self) -> Option<(&InstOperand, [&InstOperand; 3], Option<u32>)> {
+        self.bitop3_table()?;
+        let ops: Vec<&InstOperand> = self.operands().collect();
+        match ops[..] {
+            [d, a, b, c] if !self.bitop3_is_b16() => Some((d, [a, b, c], None)),
+            [d, a, b, c, sel] if self.bitop3_is_b16() => match sel.value {
+                Operand::Imm(v) => Some((d, [a, b, c], Some(v))),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// LLVM's text: the operands, then ` bitop3:N` (decimal up to 10, else hex; none for 0).
     pub(crate) fn bitop3_text(&self) -> Option<String> {
         let t = self.bitop3_table()?;

@@ -446,6 +446,13 @@ impl<'ctx> Raiser<'ctx, '_> {
         v.map(|v| v.into_int_value()).ok_or_else(|| RaiseError::Kernel { kernel: self.kernel.into(), msg: format!("{name} returns nothing") })
     }
 
+    /// [`Self::call`] of an argument-less intrinsic that returns a pointer (`llvm.amdgcn.dispatch.ptr`).
+    fn call_ptr(&self, name: &str) -> Result<PointerValue<'ctx>, RaiseError> {
+        let f = self.intrinsic(name, &[])?;
+        let v = self.b.build_call(f, &[], "")?.try_as_basic_value().basic();
+        v.map(|v| v.into_pointer_value()).ok_or_else(|| RaiseError::Kernel { kernel: self.kernel.into(), msg: format!("{name} returns nothing") })
+    }
+
     fn load(&self, p: PointerValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
         Ok(self.b.build_load(self.ctx.i32_type(), p, "")?.into_int_value())
     }
@@ -563,10 +570,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         }
         for (sgpr, name) in [(abi.dispatch_ptr_sgpr, "llvm.amdgcn.dispatch.ptr"), (abi.queue_ptr_sgpr, "llvm.amdgcn.queue.ptr")] {
             if let Some(s) = sgpr {
-                let f = self.intrinsic(name, &[])?;
-                let p = self.b.build_call(f, &[], "")?.try_as_basic_value().basic();
-                let p = p.ok_or_else(|| RaiseError::Kernel { kernel: self.kernel.into(), msg: format!("{name} returns nothing") })?;
-                let a = self.b.build_ptr_to_int(p.into_pointer_value(), i64t, "")?;
+                let a = self.b.build_ptr_to_int(self.call_ptr(name)?, i64t, "")?;
                 self.store_s64(s as usize, a)?;
             }
         }
@@ -593,10 +597,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// folds away.
     fn source_wave_id_ttmp8(&self) -> Result<IntValue<'ctx>, RaiseError> {
         let i32t = self.ctx.i32_type();
-        let err = |msg: &str| RaiseError::Kernel { kernel: self.kernel.into(), msg: msg.into() };
-        let f = self.intrinsic("llvm.amdgcn.dispatch.ptr", &[])?;
-        let packet = self.b.build_call(f, &[], "dispatch")?.try_as_basic_value().basic().ok_or_else(|| err("llvm.amdgcn.dispatch.ptr returns nothing"))?;
-        let packet = packet.into_pointer_value();
+        let packet = self.call_ptr("llvm.amdgcn.dispatch.ptr")?;
         let size_at = |offset: u64| -> Result<IntValue<'ctx>, RaiseError> {
             let p = unsafe { self.b.build_gep(self.ctx.i8_type(), packet, &[self.ctx.i64_type().const_int(offset, false)], "")? };
             let v = self.b.build_load(self.ctx.i16_type(), p, "")?.into_int_value();
@@ -1591,12 +1592,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// v_bitop3_b32 as the OR of the truth table's minterms (LLVM folds it to and/or/xor).
     /// v_bitop3_b16 as the emulator runs it (hx_emu::exec): op_sel picks the 16-bit halves.
     fn bitop3(&mut self, inst: &Instruction, table: u8) -> Result<(), RaiseError> {
-        let ops: Vec<&InstOperand> = inst.operands().collect();
-        let (d, a, b, c, op_sel) = match ops[..] {
-            [d, a, b, c] => (d, a, b, c, None),
-            [d, a, b, c, s] if inst.bitop3_is_b16() => (d, a, b, c, Some(if let Operand::Imm(v) = s.value { v } else { 0 })),
-            _ => return Err(self.err(inst, "operands")),
-        };
+        let Some((d, [a, b, c], op_sel)) = inst.bitop3_operands() else { return Err(self.err(inst, "operands")) };
         let Operand::Reg(r) = d.value else { return Err(self.err(inst, "a non-register destination")) };
         let mut s = [self.source(a, Ty::B32, inst)?, self.source(b, Ty::B32, inst)?, self.source(c, Ty::B32, inst)?];
         if let Some(sel) = op_sel {
