@@ -59,23 +59,7 @@ entry:
   br label %u0
 ",
                 );
-                for i in 0..n {
-                    let _ = write!(
-                        s,
-                        "u{i}:
-  %p{i} = getelementptr inbounds i32, ptr addrspace(4) %tab, i64 {i}
-  %c{i} = load i32, ptr addrspace(4) %p{i}, align 4
-  %b{i} = icmp ne i32 %c{i}, 0
-  br i1 %b{i}, label %t{i}, label %u{}
-t{i}:
-  store volatile i32 {i}, ptr addrspace(1) %out, align 4
-  br label %u{}
-",
-                        i + 1,
-                        i + 1
-                    );
-                }
-                let _ = write!(s, "u{n}:\n  ret void\n}}\n");
+                branch_blocks(&mut s, n, 4, "tab");
             }
             Shape::DivergentIfs => {
                 let _ = write!(
@@ -89,23 +73,7 @@ entry:
   br label %u0
 "
                 );
-                for i in 0..n {
-                    let _ = write!(
-                        s,
-                        "u{i}:
-  %p{i} = getelementptr inbounds i32, ptr addrspace(1) %base, i64 {i}
-  %c{i} = load i32, ptr addrspace(1) %p{i}, align 4
-  %b{i} = icmp ne i32 %c{i}, 0
-  br i1 %b{i}, label %t{i}, label %u{}
-t{i}:
-  store volatile i32 {i}, ptr addrspace(1) %out, align 4
-  br label %u{}
-",
-                        i + 1,
-                        i + 1
-                    );
-                }
-                let _ = write!(s, "u{n}:\n  ret void\n}}\n");
+                branch_blocks(&mut s, n, 1, "base");
             }
         }
         s.push_str(
@@ -126,4 +94,27 @@ attributes #0 = { \"amdgpu-flat-work-group-size\"=\"1,256\" }
         let rel = hx_llvm::compile_ir(&self.ir(n), "scale", hx_llvm::GpuTarget::Gfx1250, hx_llvm::OptLevel::O2, hx_llvm::Emit::Object)?;
         hx_relink::link(&rel).map_err(|e| anyhow::anyhow!("relinking the generated object: {e}"))
     }
+}
+
+/// Blocks u0..u{n} of the branchy shapes: block i loads word i of `%base` (a pointer in address
+/// space `space`) and, where it is non-zero, stores i to `%out`; u{n} returns and closes the
+/// function. Uniform branches read a constant (addrspace 4) table, divergent ifs a per-thread row.
+fn branch_blocks(s: &mut String, n: usize, space: u32, base: &str) {
+    for i in 0..n {
+        let _ = write!(
+            s,
+            "u{i}:
+  %p{i} = getelementptr inbounds i32, ptr addrspace({space}) %{base}, i64 {i}
+  %c{i} = load i32, ptr addrspace({space}) %p{i}, align 4
+  %b{i} = icmp ne i32 %c{i}, 0
+  br i1 %b{i}, label %t{i}, label %u{}
+t{i}:
+  store volatile i32 {i}, ptr addrspace(1) %out, align 4
+  br label %u{}
+",
+            i + 1,
+            i + 1
+        );
+    }
+    let _ = write!(s, "u{n}:\n  ret void\n}}\n");
 }
