@@ -3,7 +3,7 @@
 
 use anyhow::{Context, Result};
 use hotswap::codeobj::CodeObject;
-use hotswap::emu::launch::{launch, Arg};
+use hx_verify::emu::launch::{launch, Arg};
 
 /// Dynamic counts of one launch.
 #[derive(Debug, Clone, Copy)]
@@ -24,8 +24,8 @@ pub fn run_launch(bytes: &[u8], l: &hx_corpus::Launch, seed: u64) -> Result<Run>
             hx_corpus::ArgData::Value(v) => Arg::Value(v),
         })
         .collect();
-    let d = hotswap::emu::Dispatch { grid: l.grid, block: l.block, dynamic_lds: l.dynamic_lds };
-    let r = launch(&co, &l.kernel, &d, &args, &hotswap::emu::Limits::default())?;
+    let d = hx_verify::emu::Dispatch { grid: l.grid, block: l.block, dynamic_lds: l.dynamic_lds };
+    let r = launch(&co, &l.kernel, &d, &args, &hx_verify::emu::Limits::default())?;
     Ok(Run { wave_instructions: r.stats.total(), lane_instructions: r.stats.lane_instructions })
 }
 

@@ -6,7 +6,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(co) = hx_codeobj::CodeObject::parse(data) else { return };
-    let options = hotswap::run::RunOptions {
+    let options = hx_verify::RunOptions {
         grid: [1, 1, 1],
         block: None,
         dynamic_lds: 0,
@@ -16,6 +16,6 @@ fuzz_target!(|data: &[u8]| {
         limits: hx_emu::Limits { max_wave_instructions: 20_000, ..hx_emu::Limits::default() },
     };
     for k in co.kernels.iter().take(4) {
-        let _ = hotswap::run::run(data, &k.name, &options);
+        let _ = hx_verify::run(data, &k.name, &options);
     }
 });

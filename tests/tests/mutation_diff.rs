@@ -102,7 +102,7 @@ fn mutants_translate_to_what_they_compute() {
         for (li, launch) in obj.launches.iter().enumerate() {
             let k = co.kernel(&launch.kernel).unwrap();
             let words = (k.code_size / 4) as u64;
-            let mut state = 0x5eed ^ sample << 48 ^ (li as u64) << 32 ^ hotswap::run::digest(obj.name.as_bytes());
+            let mut state = 0x5eed ^ sample << 48 ^ (li as u64) << 32 ^ hx_verify::digest(obj.name.as_bytes());
             for _ in 0..per_launch {
                 let at = k.code_offset as usize + 4 * (splitmix(&mut state) % words) as usize;
                 let bit = (splitmix(&mut state) % 32) as u32;

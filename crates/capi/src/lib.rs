@@ -158,7 +158,7 @@ pub fn status_of(e: &hotswap::Error) -> hx_status {
         // Decode / raise refusals: an instruction or form the translator does not handle.
         K::Unsupported => hx_status::HX_STATUS_UNSUPPORTED,
         K::Internal => hx_status::HX_STATUS_INTERNAL,
-        K::Failed => hx_status::HX_STATUS_TRANSLATION_FAILED,
+        K::InvalidArgument => hx_status::HX_STATUS_INVALID_ARGUMENT,
         K::OutOfResources => hx_status::HX_STATUS_OUT_OF_RESOURCES,
     }
 }

@@ -140,7 +140,7 @@ fn run_client(exe: &Path, input: &Path, dir: &Path, threads: u32, cache: Option<
 fn assert_verified(original: &Path, written: &Path) {
     let translated = std::fs::read(written).unwrap_or_else(|e| panic!("{}: {e}", written.display()));
     assert_eq!(hotswap::codeobj::CodeObject::parse(&translated).unwrap().processor(), Some("gfx942"));
-    let launch = hotswap::run::RunOptions {
+    let launch = hx_verify::RunOptions {
         grid: [1024, 1, 1],
         block: Some([128, 1, 1]),
         dynamic_lds: 0,
@@ -149,7 +149,7 @@ fn assert_verified(original: &Path, written: &Path) {
         values: vec![("n".into(), 1000), ("a".into(), 2.5f32.to_bits() as u64)],
         limits: Default::default(),
     };
-    let report = hotswap::run::verify_translation(&std::fs::read(original).unwrap(), &translated, &launch, None).unwrap();
+    let report = hx_verify::verify_translation(&std::fs::read(original).unwrap(), &translated, &launch, None).unwrap();
     assert!(report.all_match() && report.checks.len() == 2, "{}: {:?}", written.display(), report.checks);
 }
 

@@ -187,15 +187,15 @@ struct LaunchArgs {
 }
 
 impl LaunchArgs {
-    fn options(&self) -> Result<hotswap::run::RunOptions> {
-        Ok(hotswap::run::RunOptions {
+    fn options(&self) -> Result<hx_verify::RunOptions> {
+        Ok(hx_verify::RunOptions {
             grid: dims(&self.grid)?,
             block: self.block.as_deref().map(dims).transpose()?,
             dynamic_lds: self.lds,
             seed: self.seed,
             buffer_bytes: self.buffer_bytes,
             values: self.values.iter().map(|v| named_value(v)).collect::<Result<_>>()?,
-            limits: hotswap::emu::Limits { races: self.races, ..Default::default() },
+            limits: hx_verify::emu::Limits { races: self.races, ..Default::default() },
         })
     }
 }
@@ -278,6 +278,14 @@ fn exit_code(e: &anyhow::Error) -> u8 {
         if let Some(h) = cause.downcast_ref::<hotswap::Error>() {
             return library_exit_code(h);
         }
+        if let Some(v) = cause.downcast_ref::<hx_verify::Error>() {
+            return match v {
+                hx_verify::Error::Translate(h) => library_exit_code(h),
+                // The emulator stopped on one side: the translation does not compute the same.
+                hx_verify::Error::Emu(_) => EXIT_MISMATCH,
+                hx_verify::Error::CodeObject(_) | hx_verify::Error::Launch(_) => EXIT_BAD_INPUT,
+            };
+        }
         if cause.downcast_ref::<std::io::Error>().is_some() {
             return EXIT_IO;
         }
@@ -289,10 +297,8 @@ fn library_exit_code(e: &hotswap::Error) -> u8 {
     use hotswap::{Error, ErrorKind};
     match e {
         Error::BundleEntry { cause, .. } => library_exit_code(cause),
-        Error::Emu(_) => EXIT_MISMATCH,
-        Error::Run(_) => EXIT_BAD_INPUT,
         _ => match e.kind() {
-            ErrorKind::BadInput | ErrorKind::Failed => EXIT_BAD_INPUT,
+            ErrorKind::BadInput | ErrorKind::InvalidArgument => EXIT_BAD_INPUT,
             ErrorKind::NotGfx1250 | ErrorKind::Unsupported => EXIT_UNSUPPORTED,
             ErrorKind::Internal => EXIT_INTERNAL,
             ErrorKind::OutOfResources => EXIT_LIMIT,
@@ -472,11 +478,11 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Run { file, kernel, entry, launch, dump }) => {
             let options = launch.options()?;
             let bytes = code_object_of(read_input(&file)?, entry.as_deref(), &file)?;
-            hotswap::run::check_values(&bytes, Some(&kernel), &options.values)?;
-            let r = hotswap::run::run(&bytes, &kernel, &options).with_context(|| format!("running {kernel}"))?;
+            hx_verify::check_values(&bytes, Some(&kernel), &options.values)?;
+            let r = hx_verify::run(&bytes, &kernel, &options).with_context(|| format!("running {kernel}"))?;
             let mut out = String::new();
             for (name, b) in &r.buffers {
-                out.push_str(&format!("buffer {name}: {} bytes, digest {:016x}\n", b.len(), hotswap::run::digest(b)));
+                out.push_str(&format!("buffer {name}: {} bytes, digest {:016x}\n", b.len(), hx_verify::digest(b)));
                 if let Some(dir) = &dump {
                     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
                     let path = dir.join(format!("{name}.bin"));
@@ -492,7 +498,7 @@ fn run(cli: Cli) -> Result<()> {
         Some(Command::Verify { file, translate, translated, kernel, launch }) => {
             let run = launch.options()?;
             let bytes = source_of(read_input(&file)?, &file)?;
-            hotswap::run::check_values(&bytes, kernel.as_deref(), &run.values)?;
+            hx_verify::check_values(&bytes, kernel.as_deref(), &run.values)?;
             let env = hx_cache::env::Env::from_process();
             let (report, target) = match translated {
                 Some(out) => {
@@ -510,14 +516,14 @@ fn run(cli: Cli) -> Result<()> {
                     if cpu != target.cpu() {
                         bail!("{} is a code object for {cpu}, not {}", out.display(), target.cpu());
                     }
-                    let report = hotswap::run::verify_translation(&bytes, &t, &run, kernel.as_deref())
+                    let report = hx_verify::verify_translation(&bytes, &t, &run, kernel.as_deref())
                         .with_context(|| format!("verifying {} against {}", out.display(), file.display()))?;
                     (report, target)
                 }
                 None => {
                     let options = translate.options(&env)?;
                     let target = options.target;
-                    let report = hotswap::run::verify(&bytes, &options, &run, kernel.as_deref())
+                    let report = hx_verify::verify(&bytes, &options, &run, kernel.as_deref())
                         .with_context(|| format!("verifying {}", file.display()))?;
                     (report, target)
                 }

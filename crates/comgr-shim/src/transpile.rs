@@ -147,7 +147,7 @@ fn fail_reason_of(e: &hotswap::Error) -> &'static str {
         K::NotGfx1250 => "not_gfx1250",
         K::Unsupported => "unsupported",
         K::Internal => "internal",
-        K::Failed => "translation_failed",
+        K::InvalidArgument => "invalid_argument",
         K::OutOfResources => "out_of_resources",
     }
 }

@@ -50,8 +50,8 @@ fn build_loader(dir: &Path) -> PathBuf {
 
 /// The launch `hotswap-xlate verify` uses for saxpy (corpus/README: n=1000, a=2.5 over 1024
 /// work-items in groups of 128).
-fn saxpy_launch() -> hotswap::run::RunOptions {
-    hotswap::run::RunOptions {
+fn saxpy_launch() -> hx_verify::RunOptions {
+    hx_verify::RunOptions {
         grid: [1024, 1, 1],
         block: Some([128, 1, 1]),
         dynamic_lds: 0,
@@ -69,7 +69,7 @@ pub fn assert_verified(original: &Path, written: &Path) {
     let translated = std::fs::read(written).unwrap_or_else(|e| panic!("{}: {e}", written.display()));
     let co = hotswap::codeobj::CodeObject::parse(&translated).unwrap();
     assert_eq!(co.processor(), Some("gfx942"));
-    let report = hotswap::run::verify_translation(&std::fs::read(original).unwrap(), &translated, &saxpy_launch(), None).unwrap();
+    let report = hx_verify::verify_translation(&std::fs::read(original).unwrap(), &translated, &saxpy_launch(), None).unwrap();
     assert!(report.all_match(), "{} does not compute what {} computes: {:?}", written.display(), original.display(), report.checks);
     assert_eq!(report.checks.len(), 2, "saxpy's x and y are compared: {:?}", report.checks);
 }

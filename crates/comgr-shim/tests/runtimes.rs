@@ -112,8 +112,8 @@ fn checked(out: Output, what: &str) -> String {
     stdout
 }
 
-fn launch(values: Vec<(String, u64)>) -> hotswap::run::RunOptions {
-    hotswap::run::RunOptions {
+fn launch(values: Vec<(String, u64)>) -> hx_verify::RunOptions {
+    hx_verify::RunOptions {
         grid: [1024, 1, 1],
         block: Some([128, 1, 1]),
         dynamic_lds: 0,
@@ -124,7 +124,7 @@ fn launch(values: Vec<(String, u64)>) -> hotswap::run::RunOptions {
     }
 }
 
-fn saxpy_launch() -> hotswap::run::RunOptions {
+fn saxpy_launch() -> hx_verify::RunOptions {
     launch(vec![("n".into(), 1000), ("a".into(), 2.5f32.to_bits() as u64)])
 }
 
@@ -134,7 +134,7 @@ fn assert_verified(source: &Path, written: &Path, processor: &str) {
     let translated = std::fs::read(written).unwrap_or_else(|e| panic!("{}: {e}", written.display()));
     let co = hotswap::codeobj::CodeObject::parse(&translated).unwrap();
     assert_eq!(co.processor(), Some(processor), "{}", written.display());
-    let report = hotswap::run::verify_translation(&std::fs::read(source).unwrap(), &translated, &saxpy_launch(), None).unwrap();
+    let report = hx_verify::verify_translation(&std::fs::read(source).unwrap(), &translated, &saxpy_launch(), None).unwrap();
     assert!(report.all_match(), "{} does not compute what {} computes: {:?}", written.display(), source.display(), report.checks);
     assert!(!report.checks.is_empty());
 }
@@ -325,7 +325,7 @@ fn r3b_lazy_loader_translates_one_kernel_per_call() {
     let vars = [("HSA_HOTSWAP_CACHE_DIR", cache.to_str().unwrap())];
     let first = play(&t.linked_exe, &args, &vars, false);
     let source = std::fs::read(&input).unwrap();
-    let o = hotswap::run::RunOptions {
+    let o = hx_verify::RunOptions {
         grid: [256, 1, 1],
         block: None,
         ..launch(vec![("value".into(), 7), ("s".into(), 1.5f32.to_bits() as u64)])
@@ -337,8 +337,8 @@ fn r3b_lazy_loader_translates_one_kernel_per_call() {
         assert_eq!(co.processor(), Some("gfx942"));
         let names: Vec<&str> = co.kernels.iter().map(|k| k.name.as_str()).collect();
         assert_eq!(names, [k], "a per-kernel output holds that kernel alone");
-        let a = hotswap::run::run(&source, k, &o).unwrap();
-        let b = hotswap::run::run(&bytes, k, &o).unwrap();
+        let a = hx_verify::run(&source, k, &o).unwrap();
+        let b = hx_verify::run(&bytes, k, &o).unwrap();
         assert!(!a.buffers.is_empty());
         assert_eq!(a.buffers, b.buffers, "{k}: the translation computes differently");
     }

@@ -1,8 +1,8 @@
 //! hotswap: hotswap-xlate's library facade. The CLI, the C ABI and the benches call only this crate.
 //!
 //! Pipeline (one crate per stage): codeobj (read) -> isa (decode) -> raise (LLVM IR) ->
-//! lower (gfx942/gfx950 object) -> relink (code object), with inspection, disassembly and the
-//! emulator's run/verify beside it. [`translate`] returns the code object and a per-kernel
+//! lower (gfx942/gfx950 object) -> relink (code object), with inspection and disassembly
+//! beside it. The emulator's run and verify are in hx-verify, which this crate does not link. [`translate`] returns the code object and a per-kernel
 //! [`report::Report`]; what the stages do not handle is refused by name (kernel, offset,
 //! mnemonic): the whole object in strict mode, only that kernel (a trap stub) in lenient mode.
 //! [`limits`] bounds every translation (input size, kernels, instructions per kernel, memory
@@ -17,42 +17,90 @@ pub mod heap;
 pub mod inspect;
 pub mod limits;
 pub mod report;
-pub mod run;
 pub mod translate;
-
-pub use hx_emu as emu;
 
 pub use hx_isa as isa;
 
+/// Where in the input an inconsistency sits (for [`Error::BadInput`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// The code object as a whole (its metadata, its kernel list).
+    Object,
+    /// A kernel (its descriptor, its code, its metadata).
+    Kernel(String),
+    /// A byte offset in the file.
+    FileOffset(u64),
+    /// An offload bundle.
+    Bundle,
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Place::Object => f.write_str("the code object"),
+            Place::Kernel(k) => write!(f, "kernel {k}"),
+            Place::FileOffset(o) => write!(f, "file offset {o:#x}"),
+            Place::Bundle => f.write_str("the bundle"),
+        }
+    }
+}
+
+/// Why a translation failed. [`Error::kind`] follows from the variant; the C API's status, the
+/// COMGR shim's fail reason and the CLI's exit code follow from the kind.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// Bad input: the file is not a code object this crate reads.
     #[error(transparent)]
     CodeObject(#[from] hx_codeobj::CodeObjectError),
+    /// Bad input: the offload bundle does not parse.
     #[error(transparent)]
     Bundle(#[from] hx_codeobj::bundle::BundleError),
+    /// Bad input: the code object parses but is inconsistent (what, and where).
+    #[error("{place}: {what}")]
+    BadInput { place: Place, what: String },
+    /// The caller's options cannot be used (an unknown target or feature, a kernel to skip that
+    /// the object does not have, every kernel skipped).
+    #[error("{0}")]
+    InvalidOption(String),
     #[error("source processor {found} is not gfx1250: hotswap-xlate translates gfx1250 code objects")]
     NotGfx1250 { found: String },
-    #[error(transparent)]
-    Llvm(#[from] hx_llvm::LlvmError),
     #[error("processor {found} is not one hotswap-xlate decodes (gfx1250, gfx942, gfx950)")]
     UnsupportedProcessor { found: String },
-    #[error(transparent)]
-    Emu(#[from] hx_emu::EmuError),
-    #[error("{0}")]
-    Run(String),
+    /// Unsupported: an instruction, register or form the raiser does not translate (kernel,
+    /// offset, mnemonic and reason are in the [`hx_raise::RaiseError`]).
     #[error(transparent)]
     Raise(#[from] hx_raise::RaiseError),
-    #[error(transparent)]
-    Lower(#[from] hx_lower::LowerError),
-    #[error(transparent)]
-    Relink(#[from] hx_relink::RelinkError),
+    /// A limit refused the work before it started.
     #[error(transparent)]
     Limit(#[from] limits::LimitError),
+    /// Internal: LLVM failed on input that was accepted.
+    #[error(transparent)]
+    Llvm(#[from] hx_llvm::LlvmError),
+    /// Internal: the target backend failed on raised IR.
+    #[error(transparent)]
+    Lower(#[from] hx_lower::LowerError),
+    /// Internal: the output code object could not be written.
+    #[error(transparent)]
+    Relink(#[from] hx_relink::RelinkError),
+    /// Internal: a step's own check failed (what it found).
+    #[error("internal error: {0}")]
+    Internal(String),
     #[error("bundle entry {id}: {cause}")]
     BundleEntry { id: String, cause: Box<Error> },
     /// Strict mode: every refused kernel with why (in kernel order).
     #[error("{} kernels refused (lenient mode translates the rest and gives these trap stubs):{}", refusals.len(), list_refusals(refusals))]
     Refused { refusals: Vec<(String, report::Refusal)> },
+}
+
+impl Error {
+    /// [`Error::BadInput`] at a kernel.
+    pub(crate) fn bad_kernel(kernel: &str, what: impl Into<String>) -> Error {
+        Error::BadInput { place: Place::Kernel(kernel.to_string()), what: what.into() }
+    }
+    /// [`Error::BadInput`] of the object as a whole.
+    pub(crate) fn bad_object(what: impl Into<String>) -> Error {
+        Error::BadInput { place: Place::Object, what: what.into() }
+    }
 }
 
 fn list_refusals(refusals: &[(String, report::Refusal)]) -> String {
@@ -74,8 +122,8 @@ pub enum ErrorKind {
     Unsupported,
     /// LLVM or an internal step failed on input that was accepted.
     Internal,
-    /// Anything else that stopped the translation.
-    Failed,
+    /// The caller's options cannot be used.
+    InvalidArgument,
     /// A limit ([`limits::Limits`]) refused the translation before the work, or a large buffer
     /// could not be allocated.
     OutOfResources,
@@ -84,21 +132,21 @@ pub enum ErrorKind {
 impl Error {
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Error::CodeObject(_) | Error::Bundle(_) => ErrorKind::BadInput,
+            Error::CodeObject(_) | Error::Bundle(_) | Error::BadInput { .. } => ErrorKind::BadInput,
+            Error::InvalidOption(_) => ErrorKind::InvalidArgument,
             Error::NotGfx1250 { .. } => ErrorKind::NotGfx1250,
             Error::UnsupportedProcessor { .. } | Error::Raise(_) => ErrorKind::Unsupported,
-            Error::Llvm(_) | Error::Lower(_) | Error::Relink(_) => ErrorKind::Internal,
+            Error::Llvm(_) | Error::Lower(_) | Error::Relink(_) | Error::Internal(_) => ErrorKind::Internal,
             Error::BundleEntry { cause, .. } => cause.kind(),
             Error::Limit(_) => ErrorKind::OutOfResources,
             // The most serious kind among the refusals.
             Error::Refused { refusals } => {
                 let kinds: Vec<ErrorKind> = refusals.iter().map(|(_, r)| r.kind).collect();
-                [ErrorKind::Internal, ErrorKind::Failed, ErrorKind::BadInput, ErrorKind::Unsupported]
+                [ErrorKind::Internal, ErrorKind::BadInput, ErrorKind::InvalidArgument, ErrorKind::Unsupported]
                     .into_iter()
                     .find(|k| kinds.contains(k))
                     .unwrap_or(ErrorKind::Unsupported)
             }
-            Error::Emu(_) | Error::Run(_) => ErrorKind::Failed,
         }
     }
 }
@@ -148,7 +196,7 @@ impl Options {
     /// Err unless the target is one the translator writes (gfx942, gfx950).
     fn check_target(&self) -> Result<(), Error> {
         if self.target == GpuTarget::Gfx1250 {
-            return Err(Error::Run("the target must be gfx942 or gfx950".into()));
+            return Err(Error::InvalidOption("the target must be gfx942 or gfx950".into()));
         }
         Ok(())
     }
@@ -180,21 +228,21 @@ impl Options {
         let cpu = parts.next().unwrap_or("");
         self.target = match GpuTarget::from_cpu(cpu) {
             Some(t) if t != GpuTarget::Gfx1250 => t,
-            _ => return Err(Error::Run(format!("unknown target {cpu} (expected gfx942 or gfx950)"))),
+            _ => return Err(Error::InvalidOption(format!("unknown target {cpu} (expected gfx942 or gfx950)"))),
         };
         let (mut xnack, mut sramecc) = (None, None);
         for f in parts {
             let (name, on) = match f.strip_suffix('+') {
                 Some(n) => (n, true),
-                None => (f.strip_suffix('-').ok_or_else(|| Error::Run(format!("target feature {f:?} has no + or -")))?, false),
+                None => (f.strip_suffix('-').ok_or_else(|| Error::InvalidOption(format!("target feature {f:?} has no + or -")))?, false),
             };
             let slot = match name {
                 "xnack" => &mut xnack,
                 "sramecc" => &mut sramecc,
-                _ => return Err(Error::Run(format!("unknown target feature {name:?} (expected xnack or sramecc)"))),
+                _ => return Err(Error::InvalidOption(format!("unknown target feature {name:?} (expected xnack or sramecc)"))),
             };
             if slot.is_some() {
-                return Err(Error::Run(format!("target ID {id}: feature {name} is given twice")));
+                return Err(Error::InvalidOption(format!("target ID {id}: feature {name} is given twice")));
             }
             *slot = Some(on);
         }
@@ -228,7 +276,7 @@ pub fn prewarm(options: &Options) -> Result<(), Error> {
     options.check_target()?;
     heap::keep_translation_heap();
     // s_endpgm: any instruction builds the gfx1250 decoder's tables.
-    hx_isa::decode(hx_isa::Target::Gfx1250, &[0x00, 0x00, 0xb0, 0xbf], 0).map_err(|e| Error::Run(format!("prewarm: decoding s_endpgm: {e}")))?;
+    hx_isa::decode(hx_isa::Target::Gfx1250, &[0x00, 0x00, 0xb0, 0xbf], 0).map_err(|e| Error::Internal(format!("prewarm: decoding s_endpgm: {e}")))?;
     let ctx = hx_llvm::inkwell::context::Context::create();
     hx_llvm::set_amdgpu_layout(&ctx.create_module("hx_prewarm"))?;
     hx_lower::prewarm(&options.lower_options())?;

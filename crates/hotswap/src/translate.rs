@@ -38,7 +38,7 @@ fn kernel_attrs(co: &CodeObject, k: &hx_codeobj::Kernel) -> Result<KernelAttrs, 
     let d = &k.descriptor;
     let den = |field: &str| -> Result<Denormals, Error> {
         let v = d.field(Generation::Gfx125, field).unwrap_or(3);
-        Denormals::from_descriptor(v).ok_or_else(|| Error::Run(format!("kernel {}: {field} = {v} cannot be carried to the target", k.name)))
+        Denormals::from_descriptor(v).ok_or_else(|| Error::bad_kernel(&k.name, format!("{field} = {v} cannot be carried to the target")))
     };
     Ok(KernelAttrs {
         name: k.name.clone(),
@@ -65,7 +65,7 @@ fn one_source_wave(attrs: &KernelAttrs) -> bool {
 fn merge_metadata(source: &Metadata, target: &Metadata) -> Result<Metadata, Error> {
     let mut out = target.clone();
     for tk in out.kernels.iter_mut() {
-        let sk = source.kernel(&tk.name).ok_or_else(|| Error::Run(format!("kernel {} has no source metadata", tk.name)))?;
+        let sk = source.kernel(&tk.name).ok_or_else(|| Error::Internal(format!("kernel {} of the target compile has no source metadata", tk.name)))?;
         let mut merged = sk.clone();
         // The descriptor symbol is the output's (`<name>.kd`), whatever the source named its
         // own (found by fuzzing: a source whose .symbol differed from `<name>.kd` translated
@@ -108,11 +108,11 @@ impl CodeImage {
         let mut ranges = vec![(k.code_offset, k.code_addr, k.code_size, &k.name)];
         for f in &co.functions {
             if f.addr.wrapping_sub(f.offset) != delta {
-                return Err(Error::Run(format!("kernel {}: device function {} is not in the kernel's code segment", k.name, f.name)));
+                return Err(Error::bad_kernel(&k.name, format!("device function {} is not in the kernel's code segment", f.name)));
             }
             ranges.push((f.offset, f.addr, f.size, &f.name));
         }
-        let too_far = |name: &str| Error::Run(format!("kernel {}: the code of {name} lies beyond the addresses supported (1 GiB)", k.name));
+        let too_far = |name: &str| Error::bad_kernel(&k.name, format!("the code of {name} lies beyond the addresses supported (1 GiB)"));
         let mut lo = u64::MAX;
         let mut hi = 0u64;
         for (_, addr, size, name) in &ranges {
@@ -125,7 +125,7 @@ impl CodeImage {
             let src = off
                 .checked_add(*size)
                 .and_then(|end| co.bytes.get(*off as usize..end as usize))
-                .ok_or_else(|| Error::Run(format!("{name}: code runs past the end of the file")))?;
+                .ok_or_else(|| Error::bad_kernel(&k.name, format!("the code of {name} runs past the end of the file")))?;
             bytes[*addr as usize..(*addr + *size) as usize].copy_from_slice(src);
         }
         Ok(CodeImage {
@@ -153,14 +153,14 @@ fn loaded_image(co: &CodeObject, limits: &crate::limits::Limits) -> Result<Optio
     let loads: Vec<_> = co.program_headers.iter().filter(|p| p.p_type == 1).collect();
     let size = loads.iter().map(|p| p.vaddr.saturating_add(p.memsz)).max().unwrap_or(0);
     if size > 1 << 30 {
-        return Err(Error::Run(format!("the source's loaded image of {size} bytes is over 1 GiB")));
+        return Err(Error::bad_object(format!("the loaded image of {size} bytes is over 1 GiB")));
     }
     let mut image = limits.zeroed(size as usize, "the source's loaded image")?;
     for p in loads {
         let src = p.offset.checked_add(p.filesz).and_then(|end| co.bytes.get(p.offset as usize..end as usize));
-        let src = src.ok_or_else(|| Error::Run(format!("a loadable segment at file offset {:#x} runs past the end of the file", p.offset)))?;
+        let src = src.ok_or_else(|| Error::BadInput { place: crate::Place::FileOffset(p.offset), what: "a loadable segment runs past the end of the file".into() })?;
         let at = p.vaddr as usize;
-        image.get_mut(at..at + src.len()).ok_or_else(|| Error::Run("a segment lies outside the image".into()))?.copy_from_slice(src);
+        image.get_mut(at..at + src.len()).ok_or_else(|| Error::BadInput { place: crate::Place::FileOffset(p.offset), what: "a loadable segment lies outside the image".into() })?.copy_from_slice(src);
     }
     Ok(Some(image))
 }
@@ -214,16 +214,16 @@ fn kernels_to_translate<'c>(co: &'c CodeObject, options: &Options) -> Result<Vec
     }
     crate::limits::check_object(&options.limits, co, &options.skip_kernels)?;
     if co.metadata.is_none() {
-        return Err(Error::Run("the code object has no metadata note".into()));
+        return Err(Error::bad_object("it has no metadata note"));
     }
     for name in &options.skip_kernels {
         if co.kernel(name).is_none() {
-            return Err(Error::Run(format!("kernel {name} (to be skipped) is not in the code object")));
+            return Err(Error::InvalidOption(format!("kernel {name} (to be skipped) is not in the code object")));
         }
     }
     let kernels: Vec<&hx_codeobj::Kernel> = co.kernels.iter().filter(|k| !options.skip_kernels.contains(&k.name)).collect();
     if kernels.is_empty() {
-        return Err(Error::Run("every kernel is skipped: nothing to translate".into()));
+        return Err(Error::InvalidOption("every kernel is skipped: nothing to translate".into()));
     }
     Ok(kernels)
 }
@@ -241,7 +241,7 @@ pub(crate) fn translate_whole(bytes: &[u8], options: &Options, output: Output, p
     if let Some(p) = progress {
         p.add_total(kernels.len());
     }
-    let source_md = co.metadata.as_ref().ok_or_else(|| Error::Run("the code object has no metadata note".into()))?;
+    let source_md = co.metadata.as_ref().ok_or_else(|| Error::bad_object("it has no metadata note"))?;
     let data = loaded_image(&co, &options.limits)?;
     let mut times = StageTimes { parse: started.elapsed(), ..Default::default() };
 
@@ -388,13 +388,13 @@ fn trap_stubs(co: &CodeObject, refused: &[(String, Error)], options: &Options) -
     let builder = ctx.create_builder();
     let mut attrs = Vec::new();
     for (name, _) in refused {
-        let k = co.kernel(name).ok_or_else(|| Error::Run(format!("refused kernel {name} is not in the code object")))?;
+        let k = co.kernel(name).ok_or_else(|| Error::Internal(format!("refused kernel {name} is not in the code object")))?;
         let f = module.add_function(name, void.fn_type(&[], false), None);
         f.set_call_conventions(91); // amdgpu_kernel
         let entry = ctx.append_basic_block(f, "entry");
         builder.position_at_end(entry);
         let built = builder.build_call(trap, &[], "").and_then(|_| builder.build_unreachable());
-        built.map_err(|e| Error::Run(format!("kernel {name}: building its trap stub: {e}")))?;
+        built.map_err(|e| Error::Internal(format!("kernel {name}: building its trap stub: {e}")))?;
         // The source's attributes where they carry over; the defaults where they did not.
         attrs.push(kernel_attrs(co, k).unwrap_or(KernelAttrs {
             name: name.clone(),
@@ -534,18 +534,18 @@ fn link(co: &CodeObject, source_md: &Metadata, objects: &[&[u8]], refused: &[(St
         // does: the descriptor's kernarg size is the source's. The relinker copies descriptors
         // as they are, so the objects' descriptors are patched (no second parse of the output).
         for k in &obj.kernels {
-            let src = co.kernel(&k.name).ok_or_else(|| Error::Run(format!("kernel {} appeared in the output", k.name)))?;
+            let src = co.kernel(&k.name).ok_or_else(|| Error::Internal(format!("kernel {} appeared in the output", k.name)))?;
             let at = k.descriptor_offset as usize + 8;
             obj.bytes[at..at + 4].copy_from_slice(&src.descriptor.kernarg_size.to_le_bytes());
         }
-        let md = obj.metadata.take().ok_or_else(|| Error::Run("the target compile wrote no metadata".into()))?;
+        let md = obj.metadata.take().ok_or_else(|| Error::Internal("the target compile wrote no metadata".into()))?;
         match &mut target_md {
             None => target_md = Some(md),
             Some(all) => all.kernels.extend(md.kernels),
         }
         patched.push(obj.bytes);
     }
-    let target_md = target_md.ok_or_else(|| Error::Run("no kernel was compiled".into()))?;
+    let target_md = target_md.ok_or_else(|| Error::Internal("no kernel was compiled".into()))?;
     let mut merged = merge_metadata(source_md, &target_md)?;
     for (name, message) in refused {
         if let Some(k) = merged.kernels.iter_mut().find(|k| &k.name == name) {
@@ -594,7 +594,7 @@ pub fn translate_bundle_with_report(bytes: &[u8], options: &Options, progress: O
     }
     if todo.is_empty() && notes.is_empty() {
         let ids: Vec<&str> = bundle.entries.iter().map(|e| e.id.as_str()).collect();
-        return Err(Error::Run(format!("the bundle has no gfx1250 code-object entry to translate (entries: {})", ids.join(", "))));
+        return Err(Error::BadInput { place: crate::Place::Bundle, what: format!("it has no gfx1250 code-object entry to translate (entries: {})", ids.join(", ")) });
     }
     // Entries are independent translations: in parallel, results in entry order.
     use rayon::prelude::*;
@@ -647,7 +647,7 @@ impl<'a> Progress<'a> {
 /// writes); the shell-out benchmark feeds the same text to an llc-equivalent process.
 pub fn raised_ir(bytes: &[u8], options: &Options) -> Result<String, Error> {
     let ir = translate_code_object_to(bytes, options, Output::RaisedIr)?;
-    String::from_utf8(ir).map_err(|e| Error::Run(format!("raised IR is not UTF-8: {e}")))
+    String::from_utf8(ir).map_err(|e| Error::Internal(format!("raised IR is not UTF-8: {e}")))
 }
 
 #[cfg(test)]

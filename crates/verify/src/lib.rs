@@ -1,11 +1,35 @@
-//! Running a kernel of any code object in the emulator on seeded buffers: what `hotswap-xlate run`
-//! and `verify` do. Each global-pointer argument gets its own buffer of `buffer_bytes` bytes filled
-//! from the seed; by-value arguments are zero unless given.
+//! hx-verify: the proof beside the product. It runs a kernel of any code object (gfx1250,
+//! gfx942, gfx950) in hotswap-xlate's emulator (hx-emu) on seeded buffers, and checks a
+//! translation against its source buffer for buffer: what `hotswap-xlate run` and `verify`, the
+//! end-to-end tests and the benches do. The translation library (`hotswap`), the C API and the
+//! COMGR shim do not depend on it, so a runtime never loads the emulator.
+//!
+//! Each global-pointer argument gets its own buffer of `buffer_bytes` bytes filled from the
+//! seed; by-value arguments are zero unless given.
 
-use crate::Error;
 use hx_codeobj::{CodeObject, KernelMeta};
 use hx_emu::launch::{launch, Arg};
 use hx_emu::{Dispatch, Limits, Stats};
+
+pub use hx_emu as emu;
+
+/// Why a run or a verification did not give a result.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The code object does not parse.
+    #[error(transparent)]
+    CodeObject(#[from] hx_codeobj::CodeObjectError),
+    /// The translation (of [`verify`]) failed.
+    #[error(transparent)]
+    Translate(#[from] hotswap::Error),
+    /// The emulator stopped: an instruction it does not model, a fault, a runaway kernel.
+    #[error(transparent)]
+    Emu(#[from] hx_emu::EmuError),
+    /// The launch asked for cannot be made: no such kernel, an argument that cannot be given,
+    /// a value for an argument the kernel does not have, a translation for another processor.
+    #[error("{0}")]
+    Launch(String),
+}
 
 /// How to run a kernel without a launch description.
 #[derive(Debug, Clone)]
@@ -68,11 +92,11 @@ pub fn seeded_args(meta: &KernelMeta, o: &RunOptions) -> Result<Vec<(String, Arg
                 let v = o.values.iter().find(|(n, _)| *n == name || *n == i.to_string()).map(|(_, v)| *v).unwrap_or(0);
                 let size = a.size as usize;
                 if size > 8 {
-                    return Err(Error::Run(format!("by-value argument {name} of {size} bytes cannot be given on the command line")));
+                    return Err(Error::Launch(format!("by-value argument {name} of {size} bytes cannot be given on the command line")));
                 }
                 Arg::Value(v.to_le_bytes()[..size].to_vec())
             }
-            other => return Err(Error::Run(format!("argument {name} of kind {other} is not supported by run/verify"))),
+            other => return Err(Error::Launch(format!("argument {name} of kind {other} is not supported by run/verify"))),
         };
         out.push((name, arg));
     }
@@ -103,10 +127,10 @@ pub fn check_values(bytes: &[u8], kernel: Option<&str>, values: &[(String, u64)]
             continue;
         }
         if let Some((meta, _, name, kind)) = found.first() {
-            return Err(Error::Run(format!("--value {given}: argument {name} of kernel {} is a {kind}, not a by-value argument", meta.name)));
+            return Err(Error::Launch(format!("--value {given}: argument {name} of kernel {} is a {kind}, not a by-value argument", meta.name)));
         }
         let list = |m: &KernelMeta| explicit_args(m).iter().enumerate().map(|(i, (n, k))| format!("{i}={n} ({k})")).collect::<Vec<_>>().join(", ");
-        return Err(Error::Run(match kernels.as_slice() {
+        return Err(Error::Launch(match kernels.as_slice() {
             [one] => format!("--value {given}: kernel {} has no argument {given} (its arguments: {})", one.name, list(one)),
             all => {
                 let lists: Vec<String> = all.iter().map(|m| format!("{}: {}", m.name, list(m))).collect();
@@ -124,7 +148,7 @@ pub fn run(bytes: &[u8], kernel: &str, o: &RunOptions) -> Result<RunResult, Erro
         .metadata
         .as_ref()
         .and_then(|m| m.kernel(kernel))
-        .ok_or_else(|| Error::Run(format!("no kernel {kernel} in the code object")))?;
+        .ok_or_else(|| Error::Launch(format!("no kernel {kernel} in the code object")))?;
     let named = seeded_args(meta, o)?;
     let args: Vec<Arg> = named.iter().map(|(_, a)| a.clone()).collect();
     let block = o.block.unwrap_or_else(|| match meta.reqd_workgroup_size {
@@ -173,19 +197,19 @@ impl VerifyReport {
 /// Translates `bytes` and runs every kernel (or `only`: then only that kernel is translated) of
 /// the source and of the translation in the emulator on the same seeded buffers, comparing every
 /// buffer byte for byte. Kernels skipped or (in lenient mode) refused are listed, not run.
-pub fn verify(bytes: &[u8], options: &crate::Options, run_options: &RunOptions, only: Option<&str>) -> Result<VerifyReport, Error> {
+pub fn verify(bytes: &[u8], options: &hotswap::Options, run_options: &RunOptions, only: Option<&str>) -> Result<VerifyReport, Error> {
     let mut options = options.clone();
     if let Some(o) = only {
         let co = CodeObject::parse(bytes)?;
         if co.kernel(o).is_none() {
-            return Err(Error::Run(format!("no kernel {o} in the code object")));
+            return Err(Error::Launch(format!("no kernel {o} in the code object")));
         }
         if options.skip_kernels.iter().any(|s| s == o) {
-            return Err(Error::Run(format!("kernel {o} is both the one to verify and one to skip")));
+            return Err(Error::Launch(format!("kernel {o} is both the one to verify and one to skip")));
         }
         options.skip_kernels = co.kernels.iter().filter(|k| k.name != o).map(|k| k.name.clone()).collect();
     }
-    let translated = crate::translate(bytes, &options)?;
+    let translated = hotswap::translate(bytes, &options)?;
     verify_translation(bytes, &translated.bytes, run_options, only)
 }
 
@@ -198,12 +222,12 @@ pub fn verify_translation(bytes: &[u8], translated: &[u8], run_options: &RunOpti
     let out = CodeObject::parse(translated)?;
     let cpu = out.processor().unwrap_or("none");
     if !matches!(cpu, "gfx942" | "gfx950") {
-        return Err(Error::Run(format!("the translation is for {cpu}, not gfx942 or gfx950")));
+        return Err(Error::Launch(format!("the translation is for {cpu}, not gfx942 or gfx950")));
     }
     let co = CodeObject::parse(bytes)?;
     let mut report = VerifyReport { checks: Vec::new(), source_stats: Vec::new(), translated_stats: Vec::new(), not_compared: Vec::new() };
     let stub = |name: &str| {
-        out.metadata.as_ref().and_then(|m| m.kernel(name)).and_then(|m| m.raw.get(crate::translate::REFUSED_KEY)).and_then(|v| v.as_str()).map(str::to_string)
+        out.metadata.as_ref().and_then(|m| m.kernel(name)).and_then(|m| m.raw.get(hotswap::translate::REFUSED_KEY)).and_then(|v| v.as_str()).map(str::to_string)
     };
     for k in co.kernels.iter().filter(|k| only.is_none_or(|o| o == k.name)) {
         let why = if out.kernel(&k.name).is_none() {
@@ -213,7 +237,7 @@ pub fn verify_translation(bytes: &[u8], translated: &[u8], run_options: &RunOpti
         };
         if let Some(why) = why {
             if only.is_some() {
-                return Err(Error::Run(format!("kernel {}: {why}", k.name)));
+                return Err(Error::Launch(format!("kernel {}: {why}", k.name)));
             }
             report.not_compared.push((k.name.clone(), why));
             continue;
@@ -229,7 +253,7 @@ pub fn verify_translation(bytes: &[u8], translated: &[u8], run_options: &RunOpti
     }
     if let Some(o) = only {
         if report.checks.is_empty() && co.kernel(o).is_none() {
-            return Err(Error::Run(format!("no kernel {o} in the code object")));
+            return Err(Error::Launch(format!("no kernel {o} in the code object")));
         }
     }
     Ok(report)
