@@ -20,16 +20,7 @@ use crate::wave::Wave;
 use crate::EmuError;
 use hx_isa::Instruction;
 
-/// The bytes one lane copies, for the async global→LDS loads; None for other mnemonics.
-pub fn async_load_size(mnemonic: &str) -> Option<u64> {
-    Some(match mnemonic.strip_prefix("global_load_async_to_lds_")? {
-        "b8" => 1,
-        "b32" => 4,
-        "b64" => 8,
-        "b128" => 16,
-        _ => return None,
-    })
-}
+pub use hx_sem::memory::async_load_size;
 
 /// Executes an async global→LDS load of `size` bytes per lane (completing at issue).
 pub fn exec_async_load(

@@ -44,11 +44,8 @@ pub(crate) fn exec_dpp(wave: &mut Wave, inst: &Instruction, d: &Dpp, group: &mut
     exec_valu_with(wave, inst, &op, group, Some(&lanes))
 }
 
-fn relabel(inst: &Instruction, e: EmuError) -> EmuError {
-    match e {
-        EmuError::Unsupported { what, .. } => unsupported(inst, what),
-        other => other,
-    }
+fn relabel(inst: &Instruction, e: hx_sem::Unsupported) -> EmuError {
+    unsupported(inst, e.what)
 }
 
 #[cfg(test)]

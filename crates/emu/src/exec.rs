@@ -7,6 +7,11 @@ use crate::EmuError;
 use crate::alu::table as alu;
 use hx_isa::{InstOperand, Instruction, Kind, Operand, Reg, RegClass, ValType};
 
+pub use hx_sem::operands::{
+    field_imm, field_reg, hwreg_fields, int_saturate, is_dealloc_vgprs, kimm64_with_short_literal, neg_abs_type, op_sel_halves, sopk_reads_dst, vmem_operands,
+    VmemOperands,
+};
+
 /// What the wave does after an instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {
@@ -447,11 +452,6 @@ pub(crate) fn source_value(wave: &Wave, o: &InstOperand, lane: usize, ty: alu::T
     Ok(if ty.bits() == 16 { v & 0xffff } else if ty.bits() == 32 { v & 0xffff_ffff } else { v })
 }
 
-/// SOPK forms whose destination is also their first source (`s_addk_i32 sdst, simm16`).
-pub fn sopk_reads_dst(m: &str) -> bool {
-    m.starts_with("s_addk_") || m.starts_with("s_mulk_")
-}
-
 fn exec_salu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut Group<'_>) -> Result<Flow, EmuError> {
     let m = inst.mnemonic();
     let ops = if sopk_reads_dst(m) {
@@ -686,73 +686,6 @@ pub(crate) fn exec_valu_with(
     Ok(Flow::Next)
 }
 
-/// v_fmaak_f64/v_fmamk_f64 with src0 = 255: LLVM reads that source as the low dword of the
-/// 64-bit K literal, but what the hardware feeds it is not documented; the emulator and the
-/// raiser refuse it.
-pub fn kimm64_with_short_literal(inst: &Instruction) -> bool {
-    inst.operands().any(|o| matches!(o.spec.kind, Kind::KImm(hx_isa::spec::KImmStyle::Lit64)))
-        && inst.operands().any(|o| matches!(o.value, Operand::Literal { wide: false, .. }))
-}
-
-/// The op_sel bits of a VOP3 op that selects 16-bit halves (bit k: source k reads its high
-/// half; bit 3: the result goes to the destination's high half), or why they cannot apply:
-/// every selected source and the selected destination must be 16 bits wide. The raiser uses it
-/// too.
-pub fn op_sel_halves(op: &alu::AluOp, op_sel: u8) -> Result<u8, &'static str> {
-    for k in 0..3 {
-        if op_sel >> k & 1 != 0 && op.srcs.get(k).is_none_or(|t| t.bits() != 16) {
-            return Err("op_sel on a source that is not 16 bits wide");
-        }
-    }
-    if op_sel & 8 != 0 && op.dst.is_none_or(|t| t.bits() != 16) {
-        return Err("op_sel on a destination that is not 16 bits wide");
-    }
-    Ok(op_sel)
-}
-
-/// The clamped (saturating) result of an integer add/sub, None for ops whose clamp is not
-/// modelled. The raiser uses the same list.
-pub fn int_saturate(op: alu::Op, a: u64, b: u64) -> Option<u64> {
-    let (a32, b32) = (a as u32, b as u32);
-    let (a16, b16) = (a as u16, b as u16);
-    Some(match op {
-        alu::Op::AddU32 | alu::Op::AddCoU32 => a32.saturating_add(b32) as u64,
-        alu::Op::SubU32 | alu::Op::SubCoU32 => a32.saturating_sub(b32) as u64,
-        alu::Op::SubrevU32 => b32.saturating_sub(a32) as u64,
-        alu::Op::AddI32 => (a32 as i32).saturating_add(b32 as i32) as u32 as u64,
-        alu::Op::SubI32 => (a32 as i32).saturating_sub(b32 as i32) as u32 as u64,
-        alu::Op::AddU16 => a16.saturating_add(b16) as u64,
-        alu::Op::SubU16 => a16.saturating_sub(b16) as u64,
-        alu::Op::AddI16 => (a16 as i16).saturating_add(b16 as i16) as u16 as u64,
-        alu::Op::SubI16 => (a16 as i16).saturating_sub(b16 as i16) as u16 as u64,
-        _ => return None,
-    })
-}
-
-/// The float type neg/abs act on in source `k` of `op`, None for an integer source (compares
-/// carry untyped bit sources; v_cmp_class's mask is an integer). The raiser uses it too.
-pub fn neg_abs_type(op: &alu::AluOp, k: usize) -> Option<alu::Ty> {
-    match op.op {
-        alu::Op::Cmp(c) => match c.kind {
-            crate::alu::cmp::CmpKind::Float { bits: 16, .. } => Some(alu::Ty::F16),
-            crate::alu::cmp::CmpKind::Float { bits: 32, .. } => Some(alu::Ty::F32),
-            crate::alu::cmp::CmpKind::Float { .. } => Some(alu::Ty::F64),
-            crate::alu::cmp::CmpKind::Class { .. } if k == 0 => op.srcs.first().copied(),
-            _ => None,
-        },
-        // VOP3 v_cndmask_b32 takes float input modifiers on its two data sources: sign-bit
-        // operations on the 32-bit values (LLVM folds fneg/fabs of a select into them).
-        alu::Op::Cndmask if k < 2 => Some(alu::Ty::F32),
-        _ => op.srcs.get(k).copied().filter(|t| t.is_float()),
-    }
-}
-
-/// s_sendmsg(MSG_DEALLOC_VGPRS) (message id 3): frees registers before s_endpgm and changes
-/// no result, so the emulator and the raiser skip it.
-pub fn is_dealloc_vgprs(inst: &Instruction) -> bool {
-    inst.mnemonic() == "s_sendmsg" && inst.operands().any(|o| o.value == Operand::Imm(3))
-}
-
 fn apply_neg_abs(v: u64, t: alu::Ty, neg: bool, abs: bool) -> u64 {
     let sign = match t.bits() {
         16 => 1u64 << 15,
@@ -767,11 +700,6 @@ fn apply_neg_abs(v: u64, t: alu::Ty, neg: bool, abs: bool) -> u64 {
         v ^= sign;
     }
     v
-}
-
-/// hwreg(ID, offset, size) as encoded in SOPK simm16: id bits 5:0, offset 10:6, size-1 15:11.
-pub fn hwreg_fields(imm: u32) -> (u32, u32, u32) {
-    (imm & 0x3f, imm >> 6 & 0x1f, (imm >> 11 & 0x1f) + 1)
 }
 
 /// HW_REG_MODE is 1 on every generation modelled here.
@@ -926,22 +854,6 @@ fn exec_saveexec(wave: &mut Wave, inst: &Instruction) -> Result<Flow, EmuError> 
     Ok(Flow::Next)
 }
 
-/// The raw immediate of the operand in encoding field `f`.
-pub fn field_imm(inst: &Instruction, f: hx_isa::Field) -> Option<u32> {
-    inst.operands().find(|o| o.spec.field == f).and_then(|o| match o.value {
-        Operand::Imm(v) => Some(v),
-        _ => None,
-    })
-}
-
-/// The register an operand in encoding field `f` names.
-pub fn field_reg(inst: &Instruction, f: hx_isa::Field) -> Option<Reg> {
-    inst.operands().find(|o| o.spec.field == f).and_then(|o| match o.value {
-        Operand::Reg(r) => Some(r),
-        _ => None,
-    })
-}
-
 /// ds_*: LDS accesses and the DS cross-lane operations.
 fn exec_ds(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut Group<'_>) -> Result<Flow, EmuError> {
     use crate::mem_ops;
@@ -993,23 +905,6 @@ fn exec_ds(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut G
     let regs = mem_ops::MemRegs { dst: vdst, data, data2 };
     mem_ops::execute_in_group(&op, wave, wave_index, group, &addrs, &regs)?;
     Ok(Flow::Next)
-}
-
-/// The operands of a global/flat/scratch instruction, independent of the encoding family.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct VmemOperands {
-    pub vdst: Option<Reg>,
-    /// The address VGPR(s): a 64-bit address without `saddr` (global/flat), else a 32-bit offset.
-    pub vaddr: Option<Reg>,
-    pub vdata: Option<Reg>,
-    /// The SGPR base (global: a 64-bit pair; scratch: a 32-bit offset); None for `off`.
-    pub saddr: Option<Reg>,
-    /// The instruction's signed byte offset.
-    pub offset: i64,
-    /// GFX12.5 `scale_offset`: the VGPR offset is scaled by the access size.
-    pub scale_offset: bool,
-    /// An atomic returns its pre-op value (GFX9 sc0/glc, GFX12 th:TH_ATOMIC_RETURN).
-    pub returns: bool,
 }
 
 /// An LDS transpose load (mem_ops::ds_transpose_lanes): every lane of a 16-lane group reads
@@ -1120,37 +1015,6 @@ pub fn vmem_addresses(wave: &Wave, inst: &Instruction, space: crate::mem_ops::Sp
         *a = (base as i64).wrapping_add(o.offset) as u64;
     }
     Ok(addrs)
-}
-
-/// The vector-memory operands of a decoded FLAT/GLOBAL/SCRATCH instruction (GFX9 `Flat*` fields,
-/// GFX12.5 `Vf*` fields). Operands LLVM shows as `off` decode as implicit and are left empty.
-pub fn vmem_operands(inst: &Instruction) -> Result<VmemOperands, String> {
-    use hx_isa::Field;
-    let mut o = VmemOperands { offset: inst.mem_offset as i64, ..Default::default() };
-    for op in inst.operands() {
-        let reg = match op.value {
-            Operand::Reg(r) if r.class != RegClass::Null => Some(r),
-            _ => None,
-        };
-        match op.spec.field {
-            Field::FlatVdst | Field::VfVdst => o.vdst = reg,
-            Field::FlatVaddr | Field::VfVaddr => o.vaddr = reg,
-            Field::FlatVdata | Field::VfVdata => o.vdata = reg,
-            Field::FlatSaddr | Field::VfSaddr => o.saddr = reg,
-            Field::FlatSc0 => o.returns = matches!(op.value, Operand::Imm(v) if v != 0),
-            Field::VfScale => o.scale_offset = matches!(op.value, Operand::Imm(v) if v != 0),
-            _ => {}
-        }
-    }
-    // gfx1250: th bit 0 (TH_ATOMIC_RETURN) of an atomic.
-    if let Some(c) = inst.vf_cpol() {
-        o.returns = c.returns();
-    }
-    let m = inst.mnemonic();
-    if (m.contains("_async_") || m.contains("_lds_")) && crate::async_lds::async_load_size(m).is_none() && m != "global_load_lds_dword" {
-        return Err("this LDS transfer (stores from LDS, cluster and GFX9 LDS loads) is not modelled yet".into());
-    }
-    Ok(o)
 }
 
 /// v_permlane16_swap_b32 / v_permlane32_swap_b32 vdst, vsrc: both registers rewritten

@@ -6,9 +6,11 @@
 //! work-group and wave IDs, packed work-item IDs) and runs every work-group's waves, with global
 //! memory fault and alignment checks, LDS, per-lane scratch, and the instruction semantics of
 //! `alu` (ALU table), `mem_ops`, `dpp`/`lane_ops`, `wmma`/`mfma`, `tensor` and `async_lds`. What
+//! The meaning of each instruction (the ALU table, memory shapes, buffer and descriptor rules,
+//! lane operations) is hx-sem's; this crate executes it.
 //! the ISA leaves undefined, or what no document or compiled kernel pins, is refused by name.
 
-pub mod alu;
+pub use hx_sem::alu;
 pub mod async_lds;
 pub mod buffer;
 pub mod cluster;
@@ -16,7 +18,7 @@ pub mod dispatch;
 mod dpp;
 pub mod exec;
 pub mod kernarg;
-pub mod lane_ops;
+pub use hx_sem::lane_ops;
 pub mod launch;
 pub mod mem_ops;
 pub mod memory;
@@ -77,6 +79,12 @@ pub enum EmuError {
     InKernel { kernel: String, offset: u64, cause: Box<EmuError> },
     #[error("kernel {kernel}, offset {offset:#x}, {mnemonic}: {cause}")]
     At { kernel: String, offset: u64, mnemonic: &'static str, cause: Box<EmuError> },
+}
+
+impl From<hx_sem::Unsupported> for EmuError {
+    fn from(u: hx_sem::Unsupported) -> EmuError {
+        EmuError::Unsupported { mnemonic: u.mnemonic, what: u.what }
+    }
 }
 
 impl EmuError {

@@ -1,7 +1,9 @@
 //! One wave's architectural state and register access by decoded operand.
 
 use crate::EmuError;
-use hx_isa::{Operand, Reg, RegClass, ValType};
+use hx_isa::{Reg, RegClass};
+
+pub use hx_sem::operands::constant_value;
 
 /// Where a wave is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -216,45 +218,5 @@ impl Wave {
                 _ => Err(EmuError::Register(format!("{:?} is not a vector register", r.class))),
             })
             .collect()
-    }
-}
-
-/// The value of an inline constant or literal for an operand of type `ty`.
-pub fn constant_value(op: &Operand, ty: ValType) -> Option<u64> {
-    Some(match *op {
-        Operand::IntConst(i) => match ty.bits() {
-            64 => i as i64 as u64,
-            32 => i as i32 as u32 as u64,
-            _ => i as i16 as u16 as u64,
-        },
-        Operand::FloatConst(code) => float_const(code, ty),
-        Operand::Literal { value, wide } => match ty {
-            _ if wide => value,
-            // A 32-bit literal of a 64-bit float operand holds the high half (ISA "literal expansion").
-            ValType::F64 => (value & 0xffff_ffff) << 32,
-            ValType::B64 => value & 0xffff_ffff,
-            _ => value & 0xffff_ffff,
-        },
-        _ => return None,
-    })
-}
-
-/// Inline float constants 240..=248: 0.5, -0.5, 1, -1, 2, -2, 4, -4, 1/(2*pi).
-fn float_const(code: u8, ty: ValType) -> u64 {
-    const F32: [u32; 9] = [0x3f00_0000, 0xbf00_0000, 0x3f80_0000, 0xbf80_0000, 0x4000_0000, 0xc000_0000, 0x4080_0000, 0xc080_0000, 0x3e22_f983];
-    const F64: [u64; 9] = [
-        0x3fe0_0000_0000_0000, 0xbfe0_0000_0000_0000, 0x3ff0_0000_0000_0000, 0xbff0_0000_0000_0000, 0x4000_0000_0000_0000,
-        0xc000_0000_0000_0000, 0x4010_0000_0000_0000, 0xc010_0000_0000_0000, 0x3fc4_5f30_6dc9_c882,
-    ];
-    const F16: [u16; 9] = [0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118];
-    const BF16: [u16; 9] = [0x3f00, 0xbf00, 0x3f80, 0xbf80, 0x4000, 0xc000, 0x4080, 0xc080, 0x3e22];
-    let i = (code.saturating_sub(240) as usize).min(8);
-    match ty {
-        ValType::F64 | ValType::B64 => F64[i],
-        ValType::F16 | ValType::B16 => F16[i] as u64,
-        ValType::BF16 => BF16[i] as u64,
-        ValType::F32 | ValType::B32 => F32[i] as u64,
-        // Other 16-bit forms (packed, integer): the f16 bit pattern.
-        _ => F16[i] as u64,
     }
 }

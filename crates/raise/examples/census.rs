@@ -1,7 +1,7 @@
 //! Which mnemonics (one per line on stdin, e.g. from `hotswap-xlate disasm --llvm`) the raiser
 //! lacks: ALU-table operations it cannot emit yet, and mnemonics outside the ALU table.
 //! Run: `cargo run -p hx-raise --example census < mnemonics.txt`.
-use hx_emu::alu::table as alu;
+use hx_sem::alu::table as alu;
 use hx_llvm::inkwell::context::Context;
 use hx_raise::alu_ir::OpEmitter;
 use std::io::BufRead;

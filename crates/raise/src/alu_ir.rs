@@ -1,11 +1,11 @@
-//! The LLVM IR of each ALU operation of the shared table (hx_emu::alu::table), on integer bit
+//! The LLVM IR of each ALU operation of the shared table (hx_sem::alu::table), on integer bit
 //! patterns. Kept apart from the raiser so that it can be checked on its own: the tests JIT this
 //! IR on the host and compare it with the emulator's `eval` of the same operation.
 
 mod mods;
 pub use mods::Extra;
 
-use hx_emu::alu::table::{AluOp, Op, Ty};
+use hx_sem::alu::table::{AluOp, Op, Ty};
 use hx_llvm::inkwell::builder::{Builder, BuilderError};
 use hx_llvm::inkwell::context::Context;
 use hx_llvm::inkwell::intrinsics::Intrinsic;
@@ -55,7 +55,7 @@ impl<'ctx> OpEmitter<'ctx, '_> {
 
     /// The value of an OCP fp8 (E4M3) or bf8 (E5M2) byte (the low 8 bits of `x`, an i32) as an
     /// f32: exact (every such value is an f32), and its extension to f64 is what
-    /// hx_emu::wmma::fp8_value gives (NaN as the positive quiet NaN, whatever the sign).
+    /// hx_sem::wmma::fp8_value gives (NaN as the positive quiet NaN, whatever the sign).
     /// 32-bit arithmetic with one compare: WMMA lowerings convert hundreds of elements in one
     /// block, where f64 table loads, wide selects or integer adds cost LLVM minutes.
     pub fn fp8_to_f32(&self, x: IntValue<'ctx>, e5m2: bool) -> Result<hx_llvm::inkwell::values::FloatValue<'ctx>, EmitError> {
@@ -574,7 +574,7 @@ impl<'ctx> OpEmitter<'ctx, '_> {
             CvtF32U32 => none(bits(b.build_unsigned_int_to_float(v[0], f32t, "")?)?),
             CvtF32I32 => none(bits(b.build_signed_int_to_float(v[0], f32t, "")?)?),
             Cmp(c) => {
-                use hx_emu::alu::cmp::{CmpKind, FloatPred, IntPred};
+                use hx_sem::alu::cmp::{CmpKind, FloatPred, IntPred};
                 let r = match c.kind {
                     CmpKind::Int { signed, pred, .. } => {
                         let p = match (pred, signed) {
@@ -748,8 +748,8 @@ impl<'ctx> OpEmitter<'ctx, '_> {
     /// widened; neg/abs apply to the widened value; one f32 fma, then (lo/hi forms) a rounding
     /// to the 16-bit format into one half of the old destination.
     #[allow(clippy::too_many_arguments)]
-    pub fn fma_mix(&self, dst: hx_emu::alu::float::MixDst, v: &[IntValue<'ctx>], op_sel: u8, op_sel_hi: u8, neg: u8, abs: u8, old: IntValue<'ctx>) -> Result<IntValue<'ctx>, EmitError> {
-        use hx_emu::alu::float::MixDst::*;
+    pub fn fma_mix(&self, dst: hx_sem::alu::float::MixDst, v: &[IntValue<'ctx>], op_sel: u8, op_sel_hi: u8, neg: u8, abs: u8, old: IntValue<'ctx>) -> Result<IntValue<'ctx>, EmitError> {
+        use hx_sem::alu::float::MixDst::*;
         let b = self.b;
         let (i32t, f32t) = (self.ctx.i32_type(), self.ctx.f32_type());
         let c = |x: u64| i32t.const_int(x, false);

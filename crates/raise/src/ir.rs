@@ -4,7 +4,7 @@ use crate::alu_ir::{Extra, OpEmitter};
 use crate::cfg::{self, Cond, Exit};
 use crate::RaiseError;
 use hx_codeobj::descriptor::{Generation, KernelDescriptor};
-use hx_emu::alu::table::{self as alu, AluOp, Flag, Op, Ty};
+use hx_sem::alu::table::{self as alu, AluOp, Flag, Op, Ty};
 use hx_isa::{InstOperand, Instruction, Kind, Operand, Reg, RegClass, Target, ValType};
 use hx_llvm::inkwell::basic_block::BasicBlock;
 use hx_llvm::inkwell::builder::{Builder, BuilderError};
@@ -349,7 +349,7 @@ fn raise_inner<'ctx>(
         .blocks
         .iter()
         .flat_map(|bl| bl.insts.iter())
-        .any(|i| i.mnemonic().starts_with("ds_") || hx_emu::async_lds::async_load_size(i.mnemonic()).is_some() || i.tensor().is_some());
+        .any(|i| i.mnemonic().starts_with("ds_") || hx_sem::memory::async_load_size(i.mnemonic()).is_some() || i.tensor().is_some());
     r.init_state(&abi)?;
     for bl in &graph.blocks {
         let bb = ctx.append_basic_block(func, &format!("b{:x}", bl.start));
@@ -742,7 +742,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                     t if t.bits() == 16 => ValType::B16,
                     _ => ValType::B32,
                 };
-                let c = hx_emu::wave::constant_value(other, vt).ok_or_else(|| self.err(inst, format!("operand {other:?}")))?;
+                let c = hx_sem::operands::constant_value(other, vt).ok_or_else(|| self.err(inst, format!("operand {other:?}")))?;
                 self.int_of(ty, c)
             }
         };
@@ -772,7 +772,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     fn inst(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
         let m = inst.mnemonic();
         match m {
-            "s_sendmsg" if hx_emu::exec::is_dealloc_vgprs(inst) => return Ok(()),
+            "s_sendmsg" if hx_sem::operands::is_dealloc_vgprs(inst) => return Ok(()),
             // cfg::build_program has applied its state to every instruction's VGPRs.
             "s_set_vgpr_msb" => return Ok(()),
             // Calls and returns are the block exits (call_exit, return_exit).
@@ -874,8 +874,8 @@ impl<'ctx> Raiser<'ctx, '_> {
             return self.permlane16(inst);
         }
         // Before ds(): its plain loads are recognised by their width suffix alone.
-        if hx_emu::mem_ops::is_transpose_load(m) {
-            return Err(self.err(inst, hx_emu::mem_ops::TRANSPOSE_REFUSED));
+        if hx_sem::memory::is_transpose_load(m) {
+            return Err(self.err(inst, hx_sem::memory::TRANSPOSE_REFUSED));
         }
         if m.starts_with("ds_") {
             return self.ds(inst);
@@ -884,7 +884,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             return self.vbuffer(inst, &v);
         }
         if m.starts_with("global_") || m.starts_with("scratch_") {
-            let o = hx_emu::exec::vmem_operands(inst).map_err(|e| self.err(inst, e))?;
+            let o = hx_sem::operands::vmem_operands(inst).map_err(|e| self.err(inst, e))?;
             return self.vmem(inst, &o);
         }
         if m.contains("_saveexec_") {
@@ -1030,7 +1030,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     fn salu(&mut self, inst: &Instruction, op: &AluOp) -> Result<(), RaiseError> {
         let ops: Vec<&InstOperand> = inst.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
         // `s_addk_i32 sdst, simm16`: the destination is also the first source.
-        let reads_dst = hx_emu::exec::sopk_reads_dst(inst.mnemonic());
+        let reads_dst = hx_sem::operands::sopk_reads_dst(inst.mnemonic());
         let with_dst: Vec<&InstOperand> = if reads_dst { ops.clone() } else { Vec::new() };
         let (dst, srcs) = if reads_dst {
             (ops.first().copied(), &with_dst[..])
@@ -1048,7 +1048,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             let mut v = self.source(o, op.srcs[k], inst)?;
             // s_cmpk_*: the 16-bit immediate is sign-extended for signed compares.
             if let (Op::Cmp(c), Kind::Imm16(_), Operand::Imm(imm)) = (op.op, &o.spec.kind, o.value) {
-                if c.k_imm && matches!(c.kind, hx_emu::alu::cmp::CmpKind::Int { signed: true, .. }) {
+                if c.k_imm && matches!(c.kind, hx_sem::alu::cmp::CmpKind::Int { signed: true, .. }) {
                     v = self.i32(imm as u16 as i16 as i32 as u32 as u64);
                 }
             }
@@ -1095,7 +1095,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             Op::FmaMix(d) => Some(d),
             _ => None,
         };
-        // Which modifiers apply, with the emulator's rules (hx_emu::exec::exec_valu).
+        // Which modifiers apply, with the emulator's rules (hx-emu's exec_valu).
         let pk = matches!(op.op, Op::Pk(_));
         let fp8 = match op.op {
             Op::Fp8(f) => {
@@ -1108,18 +1108,18 @@ impl<'ctx> Raiser<'ctx, '_> {
             return Err(self.err(inst, "byte_sel"));
         }
         let half_sel = if mods.op_sel != 0 && mix.is_none() && !pk && fp8.is_none() {
-            hx_emu::exec::op_sel_halves(op, mods.op_sel).map_err(|e| self.err(inst, e))?
+            hx_sem::operands::op_sel_halves(op, mods.op_sel).map_err(|e| self.err(inst, e))?
         } else {
             0
         };
-        if hx_emu::exec::kimm64_with_short_literal(inst) {
+        if hx_sem::operands::kimm64_with_short_literal(inst) {
             return Err(self.err(inst, "a 32-bit literal source beside a 64-bit K operand"));
         }
         let fp8_sat = fp8.is_some_and(|f| f.clamp_saturates());
         let float_dst = op.dst.filter(|t| t.is_float());
         let int_clamp = mods.clamp && !fp8_sat && !pk && mix.is_none() && op.dst.is_some() && float_dst.is_none();
         let float_clamp = mods.clamp && !fp8_sat && !pk && mix.is_none() && float_dst.is_some();
-        if int_clamp && hx_emu::exec::int_saturate(op.op, 0, 0).is_none() {
+        if int_clamp && hx_sem::operands::int_saturate(op.op, 0, 0).is_none() {
             return Err(self.err(inst, "clamp on this integer result is not raised yet"));
         }
         let float_omod = mods.omod != 0 && float_dst.is_some() && !pk && mix.is_none() && fp8.is_none();
@@ -1194,7 +1194,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             if (neg || abs) && mix.is_none() && !pk {
                 // neg/abs flip or clear the sign bit of a float source, as the hardware does
                 // (bit operations: exact for NaNs too).
-                let Some(bits) = hx_emu::exec::neg_abs_type(op, k).map(|t| t.bits()) else {
+                let Some(bits) = hx_sem::operands::neg_abs_type(op, k).map(|t| t.bits()) else {
                     return Err(self.err(inst, "neg/abs on an integer source"));
                 };
                 let t = v.get_type();
@@ -1266,7 +1266,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                 let x = Extra { clamp: true, ..Extra::default() };
                 v = e.emit_with(op, &vals, self.i32(0), &x).map_err(|m| self.err(inst, m.0))?;
             } else if let Some(t) = float_dst {
-                // Output modifiers: omod, then clamp (hx_emu::alu::omod_clamp_f32).
+                // Output modifiers: omod, then clamp (hx_sem::alu::omod_clamp_f32).
                 if float_omod {
                     v = e.omod_float(v, t, mods.omod).map_err(|m| self.err(inst, m.0))?;
                 }
@@ -1485,7 +1485,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             _ => None,
         });
         let imm = imm.ok_or_else(|| self.err(inst, "no hwreg operand"))?;
-        Ok(hx_emu::exec::hwreg_fields(imm))
+        Ok(hx_sem::operands::hwreg_fields(imm))
     }
 
     fn setreg(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
@@ -1590,7 +1590,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// follow the same control flow, so they are all running here and ds_bpermute reads the
     /// lane's register whatever the source EXEC says, as readlane does.
     /// v_bitop3_b32 as the OR of the truth table's minterms (LLVM folds it to and/or/xor).
-    /// v_bitop3_b16 as the emulator runs it (hx_emu::exec): op_sel picks the 16-bit halves.
+    /// v_bitop3_b16 as the emulator runs it (hx_sem::operands): op_sel picks the 16-bit halves.
     fn bitop3(&mut self, inst: &Instruction, table: u8) -> Result<(), RaiseError> {
         let Some((d, [a, b, c], op_sel)) = inst.bitop3_operands() else { return Err(self.err(inst, "operands")) };
         let Operand::Reg(r) = d.value else { return Err(self.err(inst, "a non-register destination")) };
@@ -1633,7 +1633,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     /// v_permlane16_b32 / v_permlanex16_b32 vdst, vsrc, sel_lo, sel_hi op_sel:[fi,bc] (Triton's
-    /// wave32 reductions), by the emulator's rules (hx_emu::lane_ops::apply_permlane16): lane `l`
+    /// wave32 reductions), by the emulator's rules (hx_sem::lane_ops::apply_permlane16): lane `l`
     /// of the source wave reads lane `row | nibble l of {sel_hi, sel_lo}`, `row` its own 16-lane
     /// row (x16: the other row of the wave). A read of a lane the source EXEC has off is valid
     /// only with FI; an invalid read gives 0 with bound_ctrl, else the lane keeps vdst. The lane
@@ -1778,10 +1778,10 @@ impl<'ctx> Raiser<'ctx, '_> {
     fn ds(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
         use hx_isa::Field;
         let m = inst.mnemonic();
-        let offset = hx_emu::exec::field_imm(inst, Field::DsOffset).unwrap_or(0) as u64;
+        let offset = hx_sem::operands::field_imm(inst, Field::DsOffset).unwrap_or(0) as u64;
         let (vdst, addr, d0, d1) =
             {
-            use hx_emu::exec::field_reg;
+            use hx_sem::operands::field_reg;
             (field_reg(inst, Field::DsVdst), field_reg(inst, Field::DsAddr), field_reg(inst, Field::DsData0), field_reg(inst, Field::DsData1))
         };
         let i32t = self.ctx.i32_type();
@@ -1973,13 +1973,13 @@ impl<'ctx> Raiser<'ctx, '_> {
 impl<'ctx> Raiser<'ctx, '_> {
     /// global_* and scratch_*: loads, stores and atomics under the thread's EXEC bit. Global
     /// addresses are addrspace(1) pointers; the source's scratch is the thread's private array.
-    pub fn vmem(&mut self, inst: &Instruction, o: &hx_emu::exec::VmemOperands) -> Result<(), RaiseError> {
-        use hx_emu::mem_ops::{self, Space};
+    pub fn vmem(&mut self, inst: &Instruction, o: &hx_sem::operands::VmemOperands) -> Result<(), RaiseError> {
+        use hx_sem::memory::{self, Space};
         let m = inst.mnemonic();
-        if let Some(bytes) = hx_emu::async_lds::async_load_size(m) {
+        if let Some(bytes) = hx_sem::memory::async_load_size(m) {
             return self.async_to_lds(inst, o, bytes);
         }
-        let shape = mem_ops::classify(m).ok_or_else(|| self.err(inst, "this memory operation"))?;
+        let shape = memory::classify(m).ok_or_else(|| self.err(inst, "this memory operation"))?;
         let i64t = self.ctx.i64_type();
         let bytes = shape.width.bytes() as u64;
         let scale = if o.scale_offset { bytes } else { 1 };
@@ -2066,7 +2066,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     pub(crate) fn vmem_access(
         &mut self,
         inst: &Instruction,
-        shape: &hx_emu::mem_ops::MemShape,
+        shape: &hx_sem::memory::MemShape,
         ptr: PointerValue<'ctx>,
         guard: IntValue<'ctx>,
         active: IntValue<'ctx>,
@@ -2074,7 +2074,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         vdata: Option<Reg>,
         returns: bool,
     ) -> Result<(), RaiseError> {
-        use hx_emu::mem_ops::{AtomicOp, MemKind, Width};
+        use hx_sem::memory::{AtomicOp, MemKind, Width};
         use hx_llvm::inkwell::AtomicRMWBinOp as Rmw;
         let (i32t, i64t) = (self.ctx.i32_type(), self.ctx.i64_type());
         let align = match shape.width {

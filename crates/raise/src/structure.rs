@@ -36,7 +36,7 @@
 
 use crate::cfg::{Cfg, Cond, Exit};
 use crate::ir::is_modifier;
-use hx_emu::alu::table::{self as alu, Flag, Op};
+use hx_sem::alu::table::{self as alu, Flag, Op};
 use hx_isa::{InstOperand, Instruction, Kind, Operand, Reg, RegClass};
 use std::collections::{HashMap, HashSet};
 
@@ -129,7 +129,7 @@ fn ds_lane_local(m: &str) -> bool {
         "ds_load_", "ds_store_", "ds_add_", "ds_sub_", "ds_rsub_", "ds_and_", "ds_or_", "ds_xor_", "ds_min_", "ds_max_",
         "ds_cmpstore_", "ds_storexchg_", "ds_inc_", "ds_dec_",
     ];
-    OPS.iter().any(|p| m.starts_with(p)) && !hx_emu::mem_ops::is_transpose_load(m)
+    OPS.iter().any(|p| m.starts_with(p)) && !hx_sem::memory::is_transpose_load(m)
 }
 
 /// Scalar state one instruction reads (a superset), writes for certain (a subset), and may
@@ -203,7 +203,7 @@ fn load_base_bits(inst: &Instruction) -> Option<Set> {
         return inst.operands().find(|o| matches!(o.spec.kind, Kind::SBase { .. })).map(op_bits);
     }
     if m.starts_with("global_load_") && !m.starts_with("global_load_async") && !m.starts_with("global_load_lds") {
-        let saddr = hx_emu::exec::vmem_operands(inst).ok()?.saddr?;
+        let saddr = hx_sem::operands::vmem_operands(inst).ok()?.saddr?;
         return Some(reg_bits(saddr));
     }
     None
@@ -240,12 +240,12 @@ fn effect(inst: &Instruction) -> Effect {
             e.reads |= all;
             continue;
         }
-        if pm == "s_endpgm" || hx_emu::exec::is_dealloc_vgprs(p) {
+        if pm == "s_endpgm" || hx_sem::operands::is_dealloc_vgprs(p) {
             continue;
         }
         if let Some(op) = alu::by_name(pm) {
             if op.salu {
-                let reads_dst = hx_emu::exec::sopk_reads_dst(pm) || op.acc || matches!(op.op, Op::SBitset0B32 | Op::SBitset1B32);
+                let reads_dst = hx_sem::operands::sopk_reads_dst(pm) || op.acc || matches!(op.op, Op::SBitset0B32 | Op::SBitset1B32);
                 if op.dst.is_some() && !ops.is_empty() {
                     e.kills |= op_bits(ops[0]);
                     e.reads |= if reads_dst { all } else { except(&[0]) };
@@ -369,7 +369,7 @@ fn effect(inst: &Instruction) -> Effect {
             }
             _ => {}
         }
-        let async_lds = hx_emu::async_lds::async_load_size(pm).is_some();
+        let async_lds = hx_sem::memory::async_load_size(pm).is_some();
         let memory = (pm.starts_with("global_") || pm.starts_with("scratch_") || p.vbuffer().is_some()) && !async_lds;
         if memory || ds_lane_local(pm) {
             e.reads |= all;
@@ -551,7 +551,7 @@ fn join_kind(g: &Cfg, j: usize) -> Join {
         return Join::Restore(r);
     }
     let ends = b.exit == Exit::End
-        && b.insts.iter().all(|i| ignorable(i.mnemonic()) || i.mnemonic() == "s_endpgm" || hx_emu::exec::is_dealloc_vgprs(i));
+        && b.insts.iter().all(|i| ignorable(i.mnemonic()) || i.mnemonic() == "s_endpgm" || hx_sem::operands::is_dealloc_vgprs(i));
     if ends { Join::End } else { Join::Other }
 }
 

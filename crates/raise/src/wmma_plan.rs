@@ -1,7 +1,7 @@
 //! How each gfx1250 dense WMMA is lowered onto the target's matrix cores (MFMA), and where it
 //! cannot be.
 //!
-//! The emulator defines WMMA (hx_emu::wmma) and MFMA (hx_emu::mfma) alike: exact products summed
+//! The emulator defines WMMA (hx_sem::wmma) and MFMA (hx-emu's mfma) alike: exact products summed
 //! in f64 in a fixed order, rounded once (f64 MFMA: a fused multiply-add per k); integers wrap in
 //! i32. An MFMA reproduces a WMMA bit for bit when it sums the same products, in the same order,
 //! from the same C, with one rounding to the same type. So a WMMA is never split into two f32

@@ -1,15 +1,15 @@
 //! The IR of ALU operations that read instruction modifiers besides their sources (the
 //! emulator's `AluIn` fields): packed f32 (op_sel, op_sel_hi, neg_lo, neg_hi), the gfx1250
 //! fp8/bf8 conversions (byte/word selects, clamp, the old destination word), integer clamp
-//! (saturation) and the f32/f64 clamp output modifier. Same semantics as hx_emu::alu.
+//! (saturation) and the f32/f64 clamp output modifier. Same semantics as hx_sem::alu.
 //!
 //! fp8/bf8 are converted in integer IR: gfx942's conversions use other formats (FNUZ) and
 //! gfx950's are not known to round and saturate the same way, so no target instruction is used.
 
 use super::{be, EmitError, OpEmitter};
-use hx_emu::alu::fp8::{Fp8Fmt, Fp8Op};
-use hx_emu::alu::packed::{PkMods, PkOp};
-use hx_emu::alu::table::{AluOp, Op, Ty};
+use hx_sem::alu::fp8::{Fp8Fmt, Fp8Op};
+use hx_sem::alu::packed::{PkMods, PkOp};
+use hx_sem::alu::table::{AluOp, Op, Ty};
 use hx_llvm::inkwell::values::IntValue;
 use hx_llvm::inkwell::{FloatPredicate, IntPredicate};
 
@@ -28,7 +28,7 @@ pub struct Extra {
 impl<'ctx> OpEmitter<'ctx, '_> {
     /// As [`OpEmitter::emit`], for the operations whose result depends on modifiers: `Op::Pk`
     /// (packed f32), `Op::Fp8` (`old` is the old destination value), and with `x.clamp` the
-    /// integer adds/subs that saturate (hx_emu::exec::int_saturate's list).
+    /// integer adds/subs that saturate (hx_sem::operands::int_saturate's list).
     pub fn emit_with(&self, op: &AluOp, v: &[IntValue<'ctx>], old: IntValue<'ctx>, x: &Extra) -> Result<IntValue<'ctx>, EmitError> {
         match op.op {
             Op::Pk(p) => self.pk32(p, v, PkMods { op_sel: x.op_sel, op_sel_hi: x.op_sel_hi, neg_lo: x.neg, neg_hi: x.neg_hi }),
@@ -114,7 +114,7 @@ impl<'ctx> OpEmitter<'ctx, '_> {
     }
 
     /// The output modifier (1: *2, 2: *4, 3: /2) on an f32 or f64 result (bits): an exact
-    /// power-of-two scaling rounded once, as hx_emu::alu::omod_clamp_f32/f64 (llvm.ldexp, the
+    /// power-of-two scaling rounded once, as hx_sem::alu::omod_clamp_f32/f64 (llvm.ldexp, the
     /// same operation as v_ldexp).
     pub fn omod_float(&self, v: IntValue<'ctx>, t: Ty, omod: u8) -> Result<IntValue<'ctx>, EmitError> {
         let b = self.b;
@@ -137,7 +137,7 @@ impl<'ctx> OpEmitter<'ctx, '_> {
     }
 
     /// The clamp output modifier on an f32 or f64 result (bits): [0, 1], NaN and -0 to +0 (DX10
-    /// clamp, which gfx1250 always has), as hx_emu::alu::clamp_f32/clamp_f64.
+    /// clamp, which gfx1250 always has), as hx_sem::alu::clamp_f32/clamp_f64.
     pub fn clamp_float(&self, v: IntValue<'ctx>, t: Ty) -> Result<IntValue<'ctx>, EmitError> {
         let b = self.b;
         let (ft, it) = match t {

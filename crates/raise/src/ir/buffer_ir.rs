@@ -1,7 +1,7 @@
 //! Raising gfx1250 VBUFFER loads, stores and atomics. Each thread decodes the 128-bit resource
-//! (V#) from its SGPRs and computes its range verdict with the emulator's rules (hx_emu::buffer:
-//! [`Gfx1250Resource`](hx_emu::buffer::Gfx1250Resource) and
-//! [`gfx9_range`](hx_emu::buffer::gfx9_range)): raw addressing, lane address = base + soffset +
+//! (V#) from its SGPRs and computes its range verdict with the emulator's rules (hx_sem::buffer:
+//! [`Gfx1250Resource`](hx_sem::buffer::Gfx1250Resource) and
+//! [`gfx9_range`](hx_sem::buffer::gfx9_range)): raw addressing, lane address = base + soffset +
 //! (offen ? VGPR : 0) + offset; a lane whose access lies wholly inside num_records is performed,
 //! one wholly outside is dropped (loads and returning atomics give 0).
 //!
@@ -123,7 +123,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         }
         let rsrc = v.rsrc.ok_or_else(|| self.err(inst, "the null buffer resource is not raised"))?;
         let global = format!("global_{}", inst.mnemonic().trim_start_matches("buffer_"));
-        let shape = hx_emu::mem_ops::classify(&global).ok_or_else(|| self.err(inst, "this buffer operation"))?;
+        let shape = hx_sem::memory::classify(&global).ok_or_else(|| self.err(inst, "this buffer operation"))?;
         let i32t = self.ctx.i32_type();
         let mut words = [i32t.const_zero(); 4];
         for (i, w) in words.iter_mut().enumerate() {
@@ -184,8 +184,8 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// lowering): plain loads and stores of 1 to 16 bytes, and the integer atomics the
     /// intrinsics have, at the CU scope with no other hint than non-temporal (the scoped and
     /// system-coherent forms keep the memory model's lowering of global accesses).
-    fn mubuf_form(&self, v: &Vbuffer, shape: &hx_emu::mem_ops::MemShape) -> Option<&'static str> {
-        use hx_emu::mem_ops::{AtomicOp, MemKind, Width};
+    fn mubuf_form(&self, v: &Vbuffer, shape: &hx_sem::memory::MemShape) -> Option<&'static str> {
+        use hx_sem::memory::{AtomicOp, MemKind, Width};
         if v.cpol.scope != hx_isa::cpol::Scope::Cu {
             return None;
         }
@@ -224,7 +224,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     fn mubuf_access(
         &mut self,
         inst: &Instruction,
-        shape: &hx_emu::mem_ops::MemShape,
+        shape: &hx_sem::memory::MemShape,
         op: &str,
         rsrc: PointerValue<'ctx>,
         voffset: IntValue<'ctx>,
@@ -233,7 +233,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         vdst: Option<Reg>,
         vdata: Option<Reg>,
     ) -> Result<(), RaiseError> {
-        use hx_emu::mem_ops::{MemKind, Width};
+        use hx_sem::memory::{MemKind, Width};
         let (i32t, i64t) = (self.ctx.i32_type(), self.ctx.i64_type());
         let dwords = shape.width.reg_dwords() as u32;
         // Non-temporal: the aux operand's nt bit (bit 1), as gfx942/gfx950 encode it.
@@ -299,7 +299,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             MemKind::Atomic(a) => {
                 let wide = shape.width == Width::B64;
                 let (t, w) = if wide { (i64t, 2) } else { (i32t, 1) };
-                let (src, cmp) = self.vmem_atomic_data(inst, vdata, wide, a == hx_emu::mem_ops::AtomicOp::CmpSwap)?;
+                let (src, cmp) = self.vmem_atomic_data(inst, vdata, wide, a == hx_sem::memory::AtomicOp::CmpSwap)?;
                 let got = self.guarded(active, vec![t.const_zero()], &mut |r| {
                     let mut args: Vec<BasicMetadataValueEnum<'ctx>> = vec![src.into()];
                     if let Some(c) = cmp {

@@ -1,7 +1,7 @@
 //! Raising gfx1250 DPP forms. Each thread computes, from its source lane (0..31) and the static
 //! control, which lane of its own 32-lane half it reads (`src`) and whether that read is valid
 //! (inside the row, and the lane active in the source EXEC unless FI) — exactly the rules the
-//! emulator applies (hx_emu::lane_ops). The value is fetched with the target's own DPP
+//! emulator applies (hx_sem::lane_ops). The value is fetched with the target's own DPP
 //! (`llvm.amdgcn.update.dpp`, for the row-local controls GFX9 has: 16-lane rows stay in the
 //! half) or with `llvm.amdgcn.ds.bpermute` inside the half (row_share, row_xmask, DPP8). As for
 //! readlane and ds_bpermute, all threads of a half follow the same control flow, so every lane
@@ -11,7 +11,7 @@
 
 use super::Raiser;
 use crate::RaiseError;
-use hx_emu::alu::table::{self as alu, Flag};
+use hx_sem::alu::table::{self as alu, Flag};
 use hx_isa::dpp::{Dpp, DppSel};
 use hx_isa::{Field, Instruction, Operand, RegClass};
 use hx_llvm::inkwell::values::IntValue;

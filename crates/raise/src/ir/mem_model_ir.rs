@@ -81,7 +81,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// copy: the source may not touch those LDS bytes before its s_wait_asynccnt (and, across
     /// waves, the barrier after it), so completing the copy at issue is an order the ISA allows,
     /// and the target's own waits and barriers then order it like any LDS store.
-    pub(super) fn async_to_lds(&mut self, inst: &Instruction, o: &hx_emu::exec::VmemOperands, bytes: u64) -> Result<(), RaiseError> {
+    pub(super) fn async_to_lds(&mut self, inst: &Instruction, o: &hx_sem::operands::VmemOperands, bytes: u64) -> Result<(), RaiseError> {
         let (i32t, i64t) = (self.ctx.i32_type(), self.ctx.i64_type());
         let lds_reg = o.vdst.ok_or_else(|| self.err(inst, "no LDS-address register"))?;
         let scale = if o.scale_offset { bytes } else { 1 };

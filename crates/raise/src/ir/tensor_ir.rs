@@ -1,5 +1,5 @@
 //! Raising gfx1250 `tensor_load_to_lds` / `tensor_store_from_lds` (the descriptor and its
-//! fields: hx_emu::tensor). The descriptor sits in SGPRs, so it is uniform over the source wave:
+//! fields: hx_sem::tensor). The descriptor sits in SGPRs, so it is uniform over the source wave:
 //! the wave's 32 threads (all of them reach every instruction, see `lane_move`) copy the tile
 //! together, thread `lane` taking bytes lane, lane + 32, ... of the tile's LDS image: a byte
 //! inside the tensor comes from (or, for a store, goes to) global memory, a byte outside reads
@@ -12,7 +12,7 @@
 //! copy keeps the wave's earlier LDS accesses before it. Other waves see the tile only through
 //! a barrier the kernel has itself; none is added.
 //!
-//! The descriptor is a run-time value: where the emulator refuses it (hx_emu::tensor::parse:
+//! The descriptor is a run-time value: where the emulator refuses it (hx_sem::tensor::parse:
 //! more than 2 dims, gather, iterate, padding, atomic barrier, workgroup mask, unknown bits,
 //! pred other than 0/1, type other than 2; EXEC = 0) the raised code traps instead of guessing.
 
@@ -64,7 +64,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         let tile1 = and(g1[4], 0xffff)?;
         let stride_lo = g1[5];
         let stride_hi = and(g1[6], 0xffff)?;
-        // Every refusal of hx_emu::tensor::parse, on the run-time descriptor.
+        // Every refusal of hx_sem::tensor::parse, on the run-time descriptor.
         let exec = self.load(self.exec)?;
         let b = &self.b;
         let one_d = eq0(tile1)?;

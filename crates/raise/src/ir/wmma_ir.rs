@@ -2,8 +2,8 @@
 //! crate::wmma_plan maps goes to the target's MFMAs (wmma_mfma.rs). Otherwise, correct first:
 //! every thread computes its own eight results of D = A*B + C from the A rows and B columns it
 //! reads across its 32-lane half (llvm.amdgcn.ds.bpermute), with the semantics the emulator gives
-//! WMMA (hx_emu::wmma: exact products summed in f64 in the same order, rounded once; i32
-//! wrapping for iu8). The forms the emulator refuses (hx_emu::wmma::refusal: SWMMAC, scaled,
+//! WMMA (hx_sem::wmma: exact products summed in f64 in the same order, rounded once; i32
+//! wrapping for iu8). The forms the emulator refuses (hx_sem::wmma::refusal: SWMMAC, scaled,
 //! 32x16x128_f4, mixed-width f8f6f4) are refused here with the same reason.
 
 use super::Raiser;
@@ -15,7 +15,7 @@ use hx_llvm::inkwell::FloatPredicate;
 
 impl<'ctx> Raiser<'ctx, '_> {
     pub(super) fn wmma(&self, inst: &Instruction, m: &Wmma) -> Result<(), RaiseError> {
-        if let Some(why) = hx_emu::wmma::refusal(m) {
+        if let Some(why) = hx_sem::wmma::refusal(m) {
             return Err(self.err(inst, format!("{why}: not raised")));
         }
         let s = m.shape;
@@ -233,7 +233,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                     Elem::I32 => ValType::B32,
                     _ => ValType::F32,
                 };
-                WmmaC::Const(hx_emu::wave::constant_value(&v, ty).ok_or_else(|| self.err(inst, format!("C operand {v:?}")))?)
+                WmmaC::Const(hx_sem::operands::constant_value(&v, ty).ok_or_else(|| self.err(inst, format!("C operand {v:?}")))?)
             }
         })
     }

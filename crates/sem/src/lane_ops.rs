@@ -43,15 +43,15 @@
 //! never occur in wave32 code; GFX10+ row_share/row_xmask and DPP8 do not exist on gfx942/gfx950
 //! and must be lowered differently by the translation (e.g. `ds_swizzle` or `ds_bpermute`).
 
-use crate::EmuError;
+use crate::Unsupported;
 use hx_isa::Target;
 
 fn is_gfx9(t: Target) -> bool {
     matches!(t, Target::Gfx942 | Target::Gfx950)
 }
 
-fn unsupported(mnemonic: &'static str, what: impl Into<String>) -> EmuError {
-    EmuError::Unsupported { mnemonic, what: what.into() }
+fn unsupported(mnemonic: &'static str, what: impl Into<String>) -> Unsupported {
+    Unsupported { mnemonic, what: what.into() }
 }
 
 /// `v_readlane_b32`: the value of lane `lane mod lanes` (EXEC is ignored).
@@ -115,7 +115,7 @@ enum Src {
 
 impl Dpp16 {
     /// Decodes `ctrl` (9 bits) for `target`; reserved or not-on-this-target controls are errors.
-    pub fn decode(ctrl: u16, target: Target) -> Result<Dpp16, EmuError> {
+    pub fn decode(ctrl: u16, target: Target) -> Result<Dpp16, Unsupported> {
         let n = (ctrl & 0xf) as u8;
         let gfx9 = is_gfx9(target);
         let d = match ctrl {
@@ -174,7 +174,7 @@ impl Dpp16 {
 }
 
 /// [`Dpp16::source_lane`] of a raw control word (errors for reserved / other-family controls).
-pub fn dpp16_source_lane(ctrl: u16, lane: usize, lanes: usize, target: Target) -> Result<Option<usize>, EmuError> {
+pub fn dpp16_source_lane(ctrl: u16, lane: usize, lanes: usize, target: Target) -> Result<Option<usize>, Unsupported> {
     Ok(Dpp16::decode(ctrl, target)?.source_lane(lane, lanes))
 }
 
@@ -208,7 +208,7 @@ pub enum DppLane<T> {
 
 /// The DPP16 source operand of every lane: `values[lane]` are the source VGPR of all lanes (32 or
 /// 64), `exec` the wave's EXEC.
-pub fn apply_dpp16<T: Copy + Default>(values: &[T], exec: u64, args: &Dpp16Args, target: Target) -> Result<Vec<DppLane<T>>, EmuError> {
+pub fn apply_dpp16<T: Copy + Default>(values: &[T], exec: u64, args: &Dpp16Args, target: Target) -> Result<Vec<DppLane<T>>, Unsupported> {
     let lanes = values.len();
     let dpp = Dpp16::decode(args.ctrl, target)?;
     if args.fetch_inactive && is_gfx9(target) {
@@ -239,7 +239,7 @@ pub fn dpp8_source_lane(sel: u32, lane: usize) -> usize {
 
 /// DPP8 over a wave (GFX10+ only): the source operand of every lane; an inactive source reads 0
 /// unless `fetch_inactive`. The caller writes active lanes only.
-pub fn apply_dpp8<T: Copy + Default>(values: &[T], exec: u64, sel: u32, fetch_inactive: bool, target: Target) -> Result<Vec<T>, EmuError> {
+pub fn apply_dpp8<T: Copy + Default>(values: &[T], exec: u64, sel: u32, fetch_inactive: bool, target: Target) -> Result<Vec<T>, Unsupported> {
     if is_gfx9(target) {
         return Err(unsupported("dpp8", format!("DPP8 does not exist on {target:?}")));
     }
@@ -272,7 +272,7 @@ pub fn apply_permlane16<T: Copy + Default>(
     fetch_inactive: bool,
     bound_ctrl: bool,
     target: Target,
-) -> Result<Vec<DppLane<T>>, EmuError> {
+) -> Result<Vec<DppLane<T>>, Unsupported> {
     if is_gfx9(target) {
         return Err(unsupported("v_permlane16_b32", format!("not on {target:?}")));
     }
@@ -303,7 +303,7 @@ pub fn apply_permlane16<T: Copy + Default>(
 /// What a partially active pair does (and the FI / bound_ctrl operands with inactive lanes) is
 /// not documented in the sources at hand, so a swap with exactly one lane of a pair inactive is
 /// refused; pairs with both lanes inactive are left alone.
-pub fn permlane_swap<T: Copy>(vdst: &mut [T], vsrc: &mut [T], exec: u64, rows16: bool, target: Target) -> Result<(), EmuError> {
+pub fn permlane_swap<T: Copy>(vdst: &mut [T], vsrc: &mut [T], exec: u64, rows16: bool, target: Target) -> Result<(), Unsupported> {
     let name = if rows16 { "v_permlane16_swap_b32" } else { "v_permlane32_swap_b32" };
     let lanes = vdst.len();
     let ok = match target {
