@@ -1,6 +1,6 @@
 use anyhow::{bail, Result};
 
-mod isa_tables;
+use hx_isa_gen as isa_tables;
 
 const USAGE: &str = "usage: cargo xtask <command>
   corpus [--check]   compile corpus/kernels/*.ll for the targets each lists (default gfx1250,

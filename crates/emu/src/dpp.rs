@@ -13,7 +13,7 @@ use hx_isa::{Instruction, Operand, RegClass};
 
 /// Executes the DPP instruction `inst` (controls `d`) on `wave`.
 pub(crate) fn exec_dpp(wave: &mut Wave, inst: &Instruction, d: &Dpp, group: &mut Group<'_>) -> Result<Flow, EmuError> {
-    let op = alu::by_name(inst.mnemonic()).ok_or_else(|| unsupported(inst, "its semantics"))?;
+    let op = alu::of(inst).ok_or_else(|| unsupported(inst, "its semantics"))?;
     if op.salu {
         return Err(unsupported(inst, "a scalar operation under DPP"));
     }

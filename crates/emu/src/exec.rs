@@ -197,7 +197,7 @@ fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mu
     // the ALU table names only the operation, so these must not reach it as plain ops.
     if inst.sdwa().is_some() {
         // SDWA: the VOP1/VOP2 operation on selected sub-dwords (exec_valu applies the selects).
-        let op = alu::by_name(m.trim_end_matches("_sdwa")).ok_or_else(|| unsupported(inst, "its semantics"))?;
+        let op = alu::of(inst).ok_or_else(|| unsupported(inst, "its semantics"))?;
         return exec_valu(wave, inst, &op, group);
     }
     if let Some(d) = inst.dpp() {
@@ -226,7 +226,7 @@ fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mu
     if let Some(b) = inst.vbuffer() {
         return crate::buffer::exec_vbuffer(wave, wave_index, inst, group, &b);
     }
-    if let Some(op) = alu::by_name(m) {
+    if let Some(op) = alu::of(inst) {
         return if op.salu { exec_salu(wave, inst, &op, group) } else { exec_valu(wave, inst, &op, group) };
     }
     match m {
@@ -302,7 +302,7 @@ fn exec_vopd(wave: &mut Wave, inst: &Instruction, parts: &[Instruction; 2], grou
             exec_bitop3(wave, half, table)?;
             continue;
         }
-        let op = alu::by_name(half.mnemonic()).ok_or_else(|| unsupported(half, "its semantics (a VOPD half)"))?;
+        let op = alu::of(half).ok_or_else(|| unsupported(half, "its semantics (a VOPD half)"))?;
         exec_valu(wave, half, &op, group)?;
     }
     Ok(Flow::Next)

@@ -4,11 +4,12 @@
 //! It loads a code object, places the kernarg segment (with v5 hidden arguments) and the HSA
 //! dispatch packet, sets each wave's initial state from the kernel descriptor (user SGPRs, TTMP
 //! work-group and wave IDs, packed work-item IDs) and runs every work-group's waves, with global
-//! memory fault and alignment checks, LDS, per-lane scratch, and the instruction semantics of
-//! `alu` (ALU table), `mem_ops`, `dpp`/`lane_ops`, `wmma`/`mfma`, `tensor` and `async_lds`. What
-//! The meaning of each instruction (the ALU table, memory shapes, buffer and descriptor rules,
-//! lane operations) is hx-sem's; this crate executes it.
-//! the ISA leaves undefined, or what no document or compiled kernel pins, is refused by name.
+//! memory fault and alignment checks, LDS, per-lane scratch. What each instruction means (the
+//! ALU table, memory shapes, buffer and descriptor rules, lane operations) is hx-sem's, reached
+//! through the decoder's semantic id; this crate executes it: `exec` (the step), `mem_ops`,
+//! `buffer`, `dpp`, `wmma`/`mfma`, `tensor` and `async_lds`. What the ISA leaves undefined, or
+//! what no document or compiled kernel pins, is refused by name. The translation library does
+//! not link this crate: hx-verify runs it beside the product.
 
 pub use hx_sem::alu;
 pub mod async_lds;

@@ -1,7 +1,6 @@
-//! Runs the table generator of `xtask/src/isa_tables.rs` (the same code `cargo xtask tables` runs):
+//! Runs the table generator (crates/isa-gen) (the same code `cargo xtask tables` runs):
 //! `cargo run -p hx-isa --example gen_tables [OUT_DIR]` (default crates/isa/src/tables).
-#[path = "../../../xtask/src/isa_tables.rs"]
-mod isa_tables;
+use hx_isa_gen as isa_tables;
 
 fn main() -> anyhow::Result<()> {
     let out = std::env::args()

@@ -24,7 +24,7 @@ static OPERANDS: [OperandSpec; 4] = [
     OperandSpec { field: Field::Vop3Src1, kind: Kind::VSrc(ValType::B32) },
     OperandSpec { field: Field::Vop3Src2, kind: Kind::VSrc(ValType::B32) },
 ];
-static INFO: OpInfo = OpInfo { mnemonic: "v_bitop3_b32", format: Format::Vop3, opcode: OPCODE, operands: &OPERANDS, unused: &[] };
+static INFO: OpInfo = OpInfo { mnemonic: "v_bitop3_b32", sem: crate::SemId::NONE, format: Format::Vop3, opcode: OPCODE, operands: &OPERANDS, unused: &[] };
 
 static OPERANDS_B16: [OperandSpec; 5] = [
     OperandSpec { field: Field::Vop3Vdst, kind: Kind::VDst { dwords: 1 } },
@@ -33,7 +33,7 @@ static OPERANDS_B16: [OperandSpec; 5] = [
     OperandSpec { field: Field::Vop3Src2, kind: Kind::VSrc(ValType::I16) },
     OperandSpec { field: Field::Vop3OpSel, kind: Kind::OpSel { srcs: 3 } },
 ];
-static INFO_B16: OpInfo = OpInfo { mnemonic: "v_bitop3_b16", format: Format::Vop3, opcode: OPCODE_B16, operands: &OPERANDS_B16, unused: &[] };
+static INFO_B16: OpInfo = OpInfo { mnemonic: "v_bitop3_b16", sem: crate::SemId::NONE, format: Format::Vop3, opcode: OPCODE_B16, operands: &OPERANDS_B16, unused: &[] };
 
 /// Whether VOP3 opcode `op` of `target` is decoded here.
 pub fn is_bitop3_opcode(target: Target, op: u16) -> bool {

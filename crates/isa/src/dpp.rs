@@ -207,7 +207,7 @@ fn infos(target: Target) -> &'static Infos {
                                 .into_boxed_slice(),
                         )
                     };
-                    Some(Entry { info: OpInfo { mnemonic, format: Format::Dpp, opcode: e.opcode, operands, unused: e.unused }, base: e.operands, mods })
+                    Some(Entry { info: OpInfo { mnemonic, sem: e.sem, format: Format::Dpp, opcode: e.opcode, operands, unused: e.unused }, base: e.operands, mods })
                 })
                 .collect()
         };

@@ -4,8 +4,9 @@
 //!   [`DecodeError`] naming the offset and raw bytes; never a panic, on any input).
 //! - `Instruction`'s `Display` prints exactly what LLVM's disassembler prints.
 //! - The opcode tables (`tables/*.rs`) are data generated from LLVM's disassembler by
-//!   `cargo xtask tables` (code in `xtask/src/isa_tables.rs`, also runnable as
-//!   `cargo run -p hx-isa --example gen_tables`); they hold every opcode's mnemonic and operand
+//!   `cargo xtask tables` (code in crates/isa-gen, also runnable as
+//!   `cargo run -p hx-isa --example gen_tables`); they hold every opcode's mnemonic, semantic
+//!   id ([`SemId`], what hx-sem keys meanings on) and operand
 //!   shapes (field, register class and width, value type, modifiers, immediate style) and the
 //!   constraints on fields an opcode does not use. Each entry was fitted to LLVM's output and
 //!   checked against it, whole-instruction, on random words; opcodes no model reproduces are
@@ -49,10 +50,10 @@
 //! the encodings on which LLVM 22 itself crashes ([`spec::oracle_crashes64`]): their text cannot
 //! be checked.
 
-pub mod operand;
+pub use hx_isa_spec::operand;
 pub mod mods;
 pub mod msb;
-pub mod spec;
+pub use hx_isa_spec::spec;
 pub mod tables;
 pub mod barrier;
 pub mod bitop3;
@@ -70,7 +71,7 @@ pub mod vopd;
 pub mod wmma;
 
 pub use operand::{Operand, Reg, RegClass};
-pub use spec::{Family, Field, Format, Imm16, Kind, OpInfo, OperandSpec, Target, Unused, ValType};
+pub use spec::{mnemonic_stem, Family, Field, Format, Imm16, Kind, OpInfo, OperandSpec, SemId, Target, Unused, ValType};
 
 use operand::OperandError;
 use std::fmt;
@@ -127,7 +128,7 @@ pub struct Instruction {
 }
 
 /// The entry of [`Instruction::empty`].
-static NO_INFO: OpInfo = OpInfo { mnemonic: "", format: Format::Unknown, opcode: 0, operands: &[], unused: &[] };
+static NO_INFO: OpInfo = OpInfo { mnemonic: "", sem: spec::SemId::NONE, format: Format::Unknown, opcode: 0, operands: &[], unused: &[] };
 
 impl Instruction {
     /// No instruction (empty mnemonic, no operands, length 0): a slot for [`decode_into`].
@@ -148,6 +149,10 @@ impl Instruction {
 
     pub fn mnemonic(&self) -> &'static str {
         self.info.mnemonic
+    }
+    /// The semantic id of the mnemonic's stem ([`SemId`]): what hx-sem keys meanings on.
+    pub fn sem(&self) -> SemId {
+        self.info.sem
     }
     pub fn format(&self) -> Format {
         self.info.format

@@ -362,7 +362,7 @@ fn entries() -> &'static [Entry] {
                         if scaled { Box::leak(s.mnemonic.replacen("v_mfma_", "v_mfma_scale_", 1).into_boxed_str()) } else { s.mnemonic };
                     for &(a, b) in &widths {
                         let ops: &'static [OperandSpec] = Box::leak(operands(s, a, b, scaled).into_boxed_slice());
-                        let info: &'static OpInfo = Box::leak(Box::new(OpInfo { mnemonic, format: Format::Vop3p, opcode: s.opcode, operands: ops, unused: &[] }));
+                        let info: &'static OpInfo = Box::leak(Box::new(OpInfo { mnemonic, sem: crate::SemId::NONE, format: Format::Vop3p, opcode: s.opcode, operands: ops, unused: &[] }));
                         out.push(Entry { target, opcode: s.opcode, a, b, scaled, info });
                     }
                 }

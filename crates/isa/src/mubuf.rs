@@ -162,7 +162,7 @@ fn infos(target: Target) -> &'static [OpInfo] {
     static CELLS: [OnceLock<Vec<OpInfo>>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     CELLS[target as usize].get_or_init(|| {
         OPS.iter()
-            .map(|o| OpInfo { mnemonic: o.1, format: Format::Mubuf, opcode: o.0, operands: &[], unused: &[] })
+            .map(|o| OpInfo { mnemonic: o.1, sem: crate::SemId::NONE, format: Format::Mubuf, opcode: o.0, operands: &[], unused: &[] })
             .collect()
     })
 }

@@ -147,7 +147,7 @@ fn infos(target: Target) -> &'static Infos {
                     let base = e.mnemonic.trim_end_matches("_e32");
                     // Leaked once per (target, opcode): the tables are static data.
                     let mnemonic: &'static str = Box::leak(format!("{base}_sdwa").into_boxed_str());
-                    Some(OpInfo { mnemonic, format: Format::Sdwa, opcode: e.opcode, operands: e.operands, unused: &[] })
+                    Some(OpInfo { mnemonic, sem: e.sem, format: Format::Sdwa, opcode: e.opcode, operands: e.operands, unused: &[] })
                 })
                 .collect()
         };

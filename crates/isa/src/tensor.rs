@@ -26,8 +26,8 @@ pub const MASK: u32 = 0xfc3f_8000;
 pub const MATCH: u32 = 0xd031_0000;
 
 static INFOS: [OpInfo; 2] = [
-    OpInfo { mnemonic: "tensor_load_to_lds", format: Format::Vimage, opcode: 0xc4, operands: &[], unused: &[] },
-    OpInfo { mnemonic: "tensor_store_from_lds", format: Format::Vimage, opcode: 0xc5, operands: &[], unused: &[] },
+    OpInfo { mnemonic: "tensor_load_to_lds", sem: crate::SemId::NONE, format: Format::Vimage, opcode: 0xc4, operands: &[], unused: &[] },
+    OpInfo { mnemonic: "tensor_store_from_lds", sem: crate::SemId::NONE, format: Format::Vimage, opcode: 0xc5, operands: &[], unused: &[] },
 ];
 
 /// The decoded fields of a tensor instruction.

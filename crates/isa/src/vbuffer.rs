@@ -125,7 +125,7 @@ impl Vbuffer {
 
 fn infos() -> &'static [OpInfo] {
     static CELL: OnceLock<Vec<OpInfo>> = OnceLock::new();
-    CELL.get_or_init(|| OPS.iter().map(|o| OpInfo { mnemonic: o.1, format: Format::Vbuffer, opcode: o.0, operands: &[], unused: &[] }).collect())
+    CELL.get_or_init(|| OPS.iter().map(|o| OpInfo { mnemonic: o.1, sem: crate::SemId::NONE, format: Format::Vbuffer, opcode: o.0, operands: &[], unused: &[] }).collect())
 }
 
 /// A 7-bit scalar register field (soffset): SGPRs, vcc, TTMPs, null, m0, exec.

@@ -29,8 +29,8 @@ pub fn vopd_vdst_y(field: u32, vdst_x: u32) -> u32 {
 }
 
 /// The pair instruction's table entries: its operands live in the halves.
-static VOPD_INFO: OpInfo = OpInfo { mnemonic: "v_dual", format: Format::Vopd, opcode: 0, operands: &[], unused: &[] };
-static VOPD3_INFO: OpInfo = OpInfo { mnemonic: "v_dual_e96", format: Format::Vopd, opcode: 1, operands: &[], unused: &[] };
+static VOPD_INFO: OpInfo = OpInfo { mnemonic: "v_dual", sem: crate::SemId::NONE, format: Format::Vopd, opcode: 0, operands: &[], unused: &[] };
+static VOPD3_INFO: OpInfo = OpInfo { mnemonic: "v_dual_e96", sem: crate::SemId::NONE, format: Format::Vopd, opcode: 1, operands: &[], unused: &[] };
 
 /// How one half is spelled as a single instruction.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

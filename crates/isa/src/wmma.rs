@@ -280,7 +280,7 @@ static OPERANDS: [[OperandSpec; 6]; N_SHAPES] = {
 };
 
 static INFOS: [OpInfo; N_SHAPES] = {
-    let mut out = [OpInfo { mnemonic: "", format: Format::Vop3p, opcode: 0, operands: &[], unused: &[] }; N_SHAPES];
+    let mut out = [OpInfo { mnemonic: "", sem: crate::SemId::NONE, format: Format::Vop3p, opcode: 0, operands: &[], unused: &[] }; N_SHAPES];
     let mut i = 0;
     while i < N_SHAPES {
         let n = match SHAPES[i].form {
@@ -288,7 +288,7 @@ static INFOS: [OpInfo; N_SHAPES] = {
             _ if i >= SINGLE => 6,
             _ => 4,
         };
-        out[i] = OpInfo { mnemonic: SHAPES[i].mnemonic, format: Format::Vop3p, opcode: SHAPES[i].opcode, operands: OPERANDS[i].split_at(n).0, unused: &[] };
+        out[i] = OpInfo { mnemonic: SHAPES[i].mnemonic, sem: crate::SemId::NONE, format: Format::Vop3p, opcode: SHAPES[i].opcode, operands: OPERANDS[i].split_at(n).0, unused: &[] };
         i += 1;
     }
     out

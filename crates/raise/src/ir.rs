@@ -839,7 +839,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                     self.bitop3(half, table)?;
                     continue;
                 }
-                let op = alu::by_name(half.mnemonic()).ok_or_else(|| self.err(half, "this VOPD half is not raised yet"))?;
+                let op = alu::of(half).ok_or_else(|| self.err(half, "this VOPD half is not raised yet"))?;
                 self.valu(half, &op)?;
             }
             return Ok(());
@@ -861,7 +861,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         if let Some(table) = inst.bitop3_table() {
             return self.bitop3(inst, table);
         }
-        if let Some(op) = alu::by_name(m) {
+        if let Some(op) = alu::of(inst) {
             return if op.salu { self.salu(inst, &op) } else { self.valu(inst, &op) };
         }
         if m.starts_with("s_load_") {

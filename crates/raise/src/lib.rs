@@ -12,8 +12,8 @@
 //! - branches are on source-wave-uniform values (SCC, EXEC == 0, VCC == 0): both halves of a
 //!   target wave may go different ways, which the backend handles as divergence.
 //!
-//! What is raised: every instruction class the corpora use (scalar and vector ALU through the
-//! shared ALU table, SMEM, DS incl. sub-dword and atomics, global/scratch/buffer memory, DPP and
+//! What is raised: every instruction class the corpora use (scalar and vector ALU through
+//! hx-sem's ALU table, keyed by the decoder's semantic id, SMEM, DS incl. sub-dword and atomics, global/scratch/buffer memory, DPP and
 //! permlane16, WMMA onto MFMAs or the cross-lane path, tensor moves, calls, the entry ABI incl.
 //! the dispatch packet and TTMP registers). Anything else is an error naming the kernel, offset
 //! and mnemonic. Modules: `ir` (the raiser, its children in `ir/`), `alu_ir` (ALU operations),

@@ -243,7 +243,7 @@ fn effect(inst: &Instruction) -> Effect {
         if pm == "s_endpgm" || hx_sem::operands::is_dealloc_vgprs(p) {
             continue;
         }
-        if let Some(op) = alu::by_name(pm) {
+        if let Some(op) = alu::of(p) {
             if op.salu {
                 let reads_dst = hx_sem::operands::sopk_reads_dst(pm) || op.acc || matches!(op.op, Op::SBitset0B32 | Op::SBitset1B32);
                 if op.dst.is_some() && !ops.is_empty() {
@@ -455,7 +455,7 @@ fn exec_use(inst: &Instruction) -> ExecUse {
     // EXEC only among the sources of ALU operations that write elsewhere.
     let parts = inst.vopd_parts().map(|p| p.to_vec()).unwrap_or_else(|| vec![*inst]);
     let read_only = parts.iter().all(|p| {
-        let Some(op) = alu::by_name(p.mnemonic()) else { return false };
+        let Some(op) = alu::of(p) else { return false };
         if matches!(op.op, Op::Cmp(c) if c.writes_exec) || op.flag_out == Flag::LaneMask {
             return false;
         }
@@ -712,7 +712,7 @@ impl Masks {
         }
         let dst_exec = is_exec_lo(ops.first());
         if !dst_exec && !m.contains("saveexec") {
-            if let Some(op) = alu::by_name(m) {
+            if let Some(op) = alu::of(inst) {
                 // A VALU lane mask: the thread's result where it is active, so ⊆ EXEC ⊆ E.
                 if !op.salu && op.flag_out == Flag::LaneMask {
                     out.sub |= e.kills;

@@ -10,15 +10,20 @@
 //! - [`buffer`] and [`tensor`]: the buffer-resource and tensor-descriptor rules;
 //! - [`lane_ops`]: wave-level operations (readlane, DPP, permlane, mbcnt);
 //! - [`wmma`]: fp8 values and the WMMA forms that are refused;
-//! - [`operands`]: what operand fields and modifiers mean.
+//! - [`operands`]: what operand fields and modifiers mean;
+//! - [`meaning`]: the catalogue of every instruction's meaning by id, which a test checks
+//!   covers every instruction of the corpus.
 
 pub mod alu;
 pub mod buffer;
 pub mod lane_ops;
+pub mod meaning;
 pub mod memory;
 pub mod operands;
 pub mod tensor;
 pub mod wmma;
+
+pub use meaning::{meaning, Meaning};
 
 /// An operation or operand form whose meaning is not modelled, by mnemonic, with what.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

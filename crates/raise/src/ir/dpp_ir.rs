@@ -72,7 +72,7 @@ impl<'ctx> Raiser<'ctx, '_> {
 
     /// A DPP instruction: src0 read across lanes, then the ordinary VALU operation.
     pub(super) fn dpp_valu(&mut self, inst: &Instruction, d: &Dpp) -> Result<(), RaiseError> {
-        let op = alu::by_name(inst.mnemonic()).ok_or_else(|| self.err(inst, "this DPP operation is not raised yet"))?;
+        let op = alu::of(inst).ok_or_else(|| self.err(inst, "this DPP operation is not raised yet"))?;
         if op.salu {
             return Err(self.err(inst, "a scalar operation under DPP"));
         }

@@ -42,7 +42,7 @@ pub mod table;
 
 pub use cmp::{cmp_f16, cmp_f32, cmp_f64, cmp_int, parse_cmp, CmpKind, CmpName, FloatPred, IntPred};
 pub use packed::{PkMods, PkOp};
-pub use table::{by_name, eval, AluIn, AluOp, AluOut, Flag, Op, Ty};
+pub use table::{by_name, eval, of, of_id, AluIn, AluOp, AluOut, Flag, Op, Ty};
 
 /// Denormal handling for one class of operations (the descriptor's 2-bit FLOAT_DENORM_MODE
 /// fields; LLVM's AMDGPUUsage: 0 = flush source and destination, 1 = flush destination only,

@@ -676,6 +676,20 @@ const CLASS16: &[Ty] = &[F16, U32];
 const CLASS32: &[Ty] = &[F32, U32];
 const CLASS64: &[Ty] = &[F64, U32];
 
+/// The ALU operation of a decoded instruction ([`of_id`] of its [`SemId`](hx_isa::SemId)):
+/// what the emulator and the raiser call for every instruction.
+pub fn of(inst: &hx_isa::Instruction) -> Option<AluOp> {
+    of_id(inst.sem())
+}
+
+/// The ALU operation of a semantic id: one array index. The array is made once per process
+/// from the ids' stems ([`by_name`] of each of `hx_isa::tables::sem_ids::NAMES`), so decoding
+/// and meaning meet on the typed id, never on the spelling of an instruction.
+pub fn of_id(id: hx_isa::SemId) -> Option<AluOp> {
+    static BY_ID: std::sync::OnceLock<Vec<Option<AluOp>>> = std::sync::OnceLock::new();
+    BY_ID.get_or_init(|| hx_isa::tables::sem_ids::NAMES.iter().map(|n| by_name(n)).collect()).get(id.0 as usize).copied().flatten()
+}
+
 /// Resolve a mnemonic. Returns `None` for anything that is not a pure value operation
 /// (memory, branches, waits, EXEC-manipulating saveexec ops, cross-lane ops) or is unknown.
 /// Resolve once per decoded instruction and keep the `AluOp` (it is `Copy`); [`eval`] is the

@@ -1,8 +1,6 @@
 //! Table vocabulary: targets, encoding formats, fields and operand kinds.
 //!
-//! This file has no dependencies on anything else in the crate: the table generator
-//! (`xtask/src/isa_tables.rs`) includes it with `#[path]`, so the generator and the decoder
-//! share one definition of what an operand kind means.
+//! Used by the decoder (hx-isa) and the table generator (hx-isa-gen) alike.
 
 /// A processor whose machine code this crate decodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -701,10 +699,45 @@ pub struct OperandSpec {
     pub kind: Kind,
 }
 
+/// An instruction's semantic id: one per mnemonic stem (the mnemonic without its encoding
+/// suffix: `v_add_nc_u32` for `v_add_nc_u32_e32`, `_e64`, `_dpp`, `_sdwa`), assigned by the
+/// table generator over every target's tables (crates/isa/src/tables/sem_ids.rs lists them,
+/// with a constant each). hx-sem maps an id to what the instruction means, so no reader of
+/// decoded instructions looks meanings up by spelling. [`SemId::NONE`]: an encoding modelled
+/// by its own decoder family (buffer, MFMA, WMMA, tensor, VOPD pair), whose meaning is reached
+/// through that family's typed fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SemId(pub u16);
+
+impl SemId {
+    /// No id (see the type's documentation).
+    pub const NONE: SemId = SemId(u16::MAX);
+}
+
+/// The stem of a mnemonic: without the encoding suffixes `_e32`, `_e64`, `_dpp`, `_sdwa`,
+/// `_e64_dpp`, `_fake16`, `_t16` (the table generator's and the decoder's one rule for
+/// [`SemId`]s).
+pub fn mnemonic_stem(mnemonic: &str) -> &str {
+    let mut n = mnemonic;
+    loop {
+        let before = n;
+        for suffix in ["_e32", "_e64", "_dpp", "_sdwa", "_fake16", "_t16", "_e64_dpp"] {
+            if let Some(s) = n.strip_suffix(suffix) {
+                n = s;
+            }
+        }
+        if n == before {
+            return n;
+        }
+    }
+}
+
 /// One opcode of one format of one target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct OpInfo {
     pub mnemonic: &'static str,
+    /// The semantic id of the mnemonic's stem.
+    pub sem: SemId,
     pub format: Format,
     /// Value of the format's opcode field.
     pub opcode: u16,

@@ -1,6 +1,6 @@
 //! Operands: decoding an encoding field under an operand kind, and printing it as LLVM does.
 //!
-//! Depends only on `spec` (as `super::spec`): the table generator includes this file too.
+//! Depends only on `spec`; the table generator (hx-isa-gen) uses it to fit operand kinds.
 
 use super::spec::{
     Family, Imm16, KImmStyle, Kind, OpInfo, OperandSpec, SrcMods, Target, Unused, ValType, Word,
@@ -932,7 +932,7 @@ fn plain_imm(out: &mut String, v: u64, ty: ValType) {
 
 /// A 32-bit literal printed without `lit()`, as LLVM prints a VOPD Y half's src0 literal
 /// after an X fmamk (crate::vopd).
-pub(crate) fn plain_literal32(v: u32) -> String {
+pub fn plain_literal32(v: u32) -> String {
     let mut out = String::new();
     plain_imm(&mut out, v as u64, ValType::B32);
     out
