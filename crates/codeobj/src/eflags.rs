@@ -173,3 +173,15 @@ mod tests {
         assert_eq!(code_object_version(9), None);
     }
 }
+
+/// The LDS one work-group can allocate on a processor, in bytes: LLVM's addressable local
+/// memory size (64 KiB on gfx942, 160 KiB on gfx950, 320 KiB on gfx1250). A dispatch that asks
+/// for more does not launch; a kernel whose static LDS is larger cannot be compiled for it.
+pub fn lds_limit(processor: &str) -> Option<u64> {
+    Some(match processor {
+        "gfx942" => 64 << 10,
+        "gfx950" => 160 << 10,
+        "gfx1250" => 320 << 10,
+        _ => return None,
+    })
+}

@@ -16,7 +16,7 @@ pub mod error;
 pub mod metadata;
 
 pub use descriptor::{Generation, KernelDescriptor};
-pub use eflags::{EFlags, FeatureSetting};
+pub use eflags::{lds_limit, EFlags, FeatureSetting};
 pub use elf::{CodeObject, ElfKind, Function, Kernel, Section, Symbol};
 pub use error::CodeObjectError;
 pub use metadata::{KernelArg, KernelMeta, Metadata};

@@ -138,6 +138,15 @@ pub fn run_kernel(
         return Err(EmuError::Launch(format!("workgroup of {group_items} work-items exceeds 1024")));
     }
     let d = &k.descriptor;
+    let lds = d.group_segment_fixed_size as u64 + dispatch.dynamic_lds as u64;
+    if let Some((cpu, limit)) = co.processor().and_then(|p| hx_codeobj::lds_limit(p).map(|l| (p, l))) {
+        if lds > limit {
+            return Err(EmuError::Launch(format!(
+                "kernel {kernel}: {lds} bytes of LDS per work-group ({} static + {} dynamic) exceed {cpu}'s {limit}",
+                d.group_segment_fixed_size, dispatch.dynamic_lds
+            )));
+        }
+    }
     if d.kernel_code_properties & (1 << 11) != 0 {
         return Err(EmuError::Launch(format!("kernel {kernel} uses a dynamic stack, which is not modelled")));
     }

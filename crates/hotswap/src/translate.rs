@@ -484,6 +484,23 @@ fn module_failure<E: Into<Error>>(e: E) -> CompileFailure {
     CompileFailure::Module(Box::new(e.into()))
 }
 
+/// Refuses, with both sizes, a kernel whose static LDS is more than one work-group of the
+/// target can allocate (gfx1250 allows 320 KiB, gfx942 64 KiB, gfx950 160 KiB). LDS asked for at
+/// dispatch (dynamic) is the runtime's to check, as for any kernel.
+fn check_static_lds(k: &hx_codeobj::Kernel, options: &Options) -> Result<(), Error> {
+    let lds = k.descriptor.group_segment_fixed_size as u64;
+    let cpu = options.target.cpu();
+    match hx_codeobj::lds_limit(cpu) {
+        Some(limit) if lds > limit => Err(Error::Raise(hx_raise::RaiseError::Kernel {
+            kernel: k.name.clone(),
+            msg: format!(
+                "its {lds} bytes of static LDS exceed the {limit} a work-group has on {cpu} (placing LDS past the limit in global memory is not implemented)"
+            ),
+        })),
+        _ => Ok(()),
+    }
+}
+
 /// Raises `kernels` into one module and lowers it for the target (`emit` None: the raised IR);
 /// `data` is the source's loaded image (what PC-relative loads read).
 fn compile(co: &CodeObject, data: Option<&[u8]>, kernels: &[&hx_codeobj::Kernel], options: &Options, emit: Option<hx_lower::Emit>) -> Result<Compiled, CompileFailure> {
@@ -498,6 +515,7 @@ fn compile(co: &CodeObject, data: Option<&[u8]>, kernels: &[&hx_codeobj::Kernel]
         let raised = (|| -> Result<KernelAttrs, Error> {
             let mut abi = hx_raise::KernelAbi::from_descriptor(&k.name, &k.descriptor)?;
             let kattrs = kernel_attrs(co, k)?;
+            check_static_lds(k, options)?;
             abi.one_source_wave = one_source_wave(&kattrs);
             let image = CodeImage::of(co, k, &options.limits)?;
             let raise = hx_raise::RaiseOptions { target: options.target, wmma: options.wmma };

@@ -17,7 +17,7 @@ mod common;
 type OpFn = unsafe extern "C" fn(*mut u64, u64, u64, u64, u64, u32);
 
 fn mnemonics() -> BTreeSet<String> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../emu/src/alu/testdata");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../sem/src/alu/testdata");
     let mut set = BTreeSet::new();
     for f in ["gfx1250.txt", "gfx942.txt", "gfx950.txt", "compiled.txt"] {
         let text = std::fs::read_to_string(dir.join(f)).unwrap();
