@@ -966,8 +966,8 @@ fn exec_ds(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut G
         }
         _ => {}
     }
-    if let Some((elem_bits, bytes)) = mem_ops::ds_transpose_shape(m) {
-        return exec_ds_transpose(wave, inst, group, need(vdst, "destination")?, need(addr, "address")?, offset as u64, elem_bits, bytes);
+    if let Some((elem_bits, bytes, lanes)) = mem_ops::ds_transpose_shape(m) {
+        return exec_ds_transpose(wave, inst, group, need(vdst, "destination")?, need(addr, "address")?, offset as u64, elem_bits, bytes, lanes);
     }
     if mem_ops::is_transpose_load(m) {
         return Err(unsupported(inst, mem_ops::TRANSPOSE_REFUSED));
@@ -1016,7 +1016,7 @@ pub struct VmemOperands {
 /// `bytes` bytes at its address, then each lane receives one column of the group's tile. A group
 /// with an inactive lane is refused (what the hardware moves there is not known).
 #[allow(clippy::too_many_arguments)]
-fn exec_ds_transpose(wave: &mut Wave, inst: &Instruction, group: &mut Group<'_>, vdst: Reg, addr: Reg, offset: u64, elem_bits: usize, bytes: usize) -> Result<Flow, EmuError> {
+fn exec_ds_transpose(wave: &mut Wave, inst: &Instruction, group: &mut Group<'_>, vdst: Reg, addr: Reg, offset: u64, elem_bits: usize, bytes: usize, lanes: crate::mem_ops::TrLanes) -> Result<Flow, EmuError> {
     let mut loaded = vec![vec![0u8; bytes]; wave.lanes];
     for g in (0..wave.lanes).step_by(16) {
         let on = (g..g + 16).filter(|&l| wave.lane_active(l)).count();
@@ -1031,7 +1031,7 @@ fn exec_ds_transpose(wave: &mut Wave, inst: &Instruction, group: &mut Group<'_>,
             group.lds.read(a, &mut loaded[lane], 8.min(bytes as u64))?;
         }
     }
-    let out = crate::mem_ops::ds_transpose_lanes(&loaded, elem_bits);
+    let out = crate::mem_ops::ds_transpose_lanes(&loaded, elem_bits, lanes);
     for (lane, v) in out.iter().enumerate() {
         if !wave.lane_active(lane) {
             continue;

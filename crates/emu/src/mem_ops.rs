@@ -749,51 +749,82 @@ fn atomic_shape(name: &str) -> Option<(AtomicOp, Width)> {
 /// unsupported. DS compare-and-swap operands still need [`ds_cmpswap_regs`].
 /// Transpose loads (gfx1250 `ds_load_tr*`/`global_load_tr*`, gfx950 `ds_read_b*_tr_b*`): a lane's
 /// result holds elements other lanes addressed. No source at hand (LLVM's .td files, intrinsic
-/// descriptions and docs; public ISA excerpts) states the lane-to-element mapping exactly, so
-/// the emulator and the raiser refuse them ([`TRANSPOSE_REFUSED`]) instead of guessing.
+/// descriptions and docs; public ISA excerpts) states the lane-to-element mapping exactly: the
+/// forms compiled kernels pin are modelled ([`ds_transpose_shape`]), the others are refused
+/// ([`TRANSPOSE_REFUSED`]) instead of guessed.
 pub fn is_transpose_load(mnemonic: &str) -> bool {
     mnemonic.starts_with("ds_load_tr") || mnemonic.starts_with("global_load_tr") || (mnemonic.starts_with("ds_read_b") && mnemonic.contains("_tr_b"))
 }
 
-/// (element bits, bytes a lane reads) of the LDS transpose loads the emulator models: gfx950's
-/// `ds_read_b64_tr_b8` and `ds_read_b64_tr_b16`, the forms compiled kernels pin (see
-/// [`ds_transpose_lanes`]). gfx1250's `ds_load_tr*` stay refused: under the same reading (and
-/// under an 8x8 transpose in 8-lane groups, and a whole-wave tile) Triton's gfx1250
-/// `matmul_i8_64_w4` does not compute numpy's answer, so no reading at hand is pinned. The 4-
-/// and 6-bit forms and the global transpose loads stay refused too.
-pub fn ds_transpose_shape(mnemonic: &str) -> Option<(usize, usize)> {
+/// Which lane mapping an LDS transpose load follows ([`ds_transpose_lanes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrLanes {
+    /// gfx950's `ds_read_b64_tr_b8/b16` (wave64).
+    Gfx950,
+    /// gfx1250's `ds_load_tr8_b64` (wave32).
+    Gfx1250,
+}
+
+/// (element bits, bytes a lane reads, lane mapping) of the LDS transpose loads the emulator
+/// models: gfx950's `ds_read_b64_tr_b8` and `ds_read_b64_tr_b16` and gfx1250's `ds_load_tr8_b64`,
+/// the forms compiled kernels pin (see [`ds_transpose_lanes`]). gfx1250's `ds_load_tr16_b128`,
+/// `ds_load_tr4_b64` and `ds_load_tr6_b96` and the global transpose loads stay refused: no kernel
+/// that runs pins them yet (Triton's tr16_b128 kernels stop earlier, at an instruction the
+/// decoder does not know).
+pub fn ds_transpose_shape(mnemonic: &str) -> Option<(usize, usize, TrLanes)> {
     match mnemonic {
-        "ds_read_b64_tr_b8" => Some((8, 8)),
-        "ds_read_b64_tr_b16" => Some((16, 8)),
+        "ds_read_b64_tr_b8" => Some((8, 8, TrLanes::Gfx950)),
+        "ds_read_b64_tr_b16" => Some((16, 8, TrLanes::Gfx950)),
+        "ds_load_tr8_b64" => Some((8, 8, TrLanes::Gfx1250)),
         _ => None,
     }
 }
 
-/// The lane mapping of an LDS transpose load, decided by compiled kernels (no document at hand
-/// gives it; see below). Lanes work in groups of 16. Each lane reads E = 8 * bytes / elem_bits
-/// consecutive elements at its own address; the group's loads, in lane order, form a tile of E
-/// rows and 16 columns (row r is lanes (16/E) r .. (16/E) (r+1) - 1, end to end), and lane c of
-/// the group receives column c: element r of lane c's result is element c % E of the load of
-/// lane (16/E) r + c / E.
+/// The lane of a 16-lane group whose load supplies element `r` of lane `c`'s result, and which
+/// element of that load it is, for an LDS transpose load with `e` elements a lane. Decided by
+/// compiled kernels (no document at hand gives it; see below).
 ///
-/// Pinned by corpus/triton's gfx950 natives built by Triton 3.9, which compute numpy's answer
-/// under this reading (and not under an 8x8 transpose in 8-lane groups, nor a 32-lane tile):
-/// `matmul_i8_64_w4` (ds_read_b64_tr_b8, exact int32 results), `matmul_e4m3_64_w4`,
-/// `matmul_e5m2_64_w4` (ds_read_b64_tr_b8), `matmul_f16_32_w1/w4/w8`, `matmul_f16_128_w4/w8`,
-/// `matmul_bf16_64_w4` and `flash_attn_fwd_w4` (ds_read_b64_tr_b16).
-pub fn ds_transpose_lanes(loaded: &[Vec<u8>], elem_bits: usize) -> Vec<Vec<u8>> {
+/// gfx950 (`ds_read_b64_tr_b8/b16`): the group's loads, in lane order, form a tile of E rows and
+/// 16 columns (row r is lanes (16/E) r .. (16/E) (r+1) - 1, end to end), and lane c of the group
+/// receives column c: element r of lane c's result is element c % E of the load of lane
+/// (16/E) r + c / E. Pinned by corpus/triton's gfx950 natives built by Triton 3.9, which compute
+/// numpy's answer under this reading (and not under an 8x8 transpose in 8-lane groups, nor a
+/// 32-lane tile): `matmul_i8_64_w4` (ds_read_b64_tr_b8, exact int32 results),
+/// `matmul_e4m3_64_w4`, `matmul_e5m2_64_w4` (ds_read_b64_tr_b8), `matmul_f16_32_w1/w4/w8`,
+/// `matmul_f16_128_w4/w8`, `matmul_bf16_64_w4` and `flash_attn_fwd_w4` (ds_read_b64_tr_b16).
+///
+/// gfx1250 (`ds_load_tr8_b64`, 8 bytes a lane): the group's 16 loads form two 8x8 byte blocks.
+/// Block b (0 or 1) has the loads of lanes 4b..4b+3 as rows 0-3 and of lanes 8+4b..8+4b+3 as
+/// rows 4-7; lane 8b + i receives column i of block b. So byte r of lane c's result is byte
+/// c % 8 of the load of lane (r % 4) + 4 (c / 8) + 8 (r / 4). This is not gfx950's reading
+/// (which puts row r in lanes 2r, 2r+1). Pinned by corpus/triton's gfx1250 builds by Triton 3.9
+/// of `matmul_i8_64_w4` (exact int32 results), `matmul_e4m3_64_w4` and `matmul_e5m2_64_w4`,
+/// which compute numpy's answer under it and not under gfx950's reading, an 8x8 transpose in
+/// 8-lane groups or a 32-lane tile. How it was found: with A[m][k] = m or k and B[k][n] = k or
+/// n as inputs, lane l of such a kernel loads (k, n) = (l % 4 + 4 (l % 16 / 8) + 8 (l / 16) + 16
+/// j, 8 (l / 4 % 2) ..) for its j-th load, and the WMMA's other operand (plain loads) holds k =
+/// 16 (e / 8) + 8 (l / 16) + e % 8 in byte e (GFX12's 8-bit A layout); the mapping above is the
+/// only one that gives the transposed operand the same k in every byte.
+pub fn ds_transpose_source(lanes: TrLanes, e: usize, c: usize, r: usize) -> (usize, usize) {
+    match lanes {
+        TrLanes::Gfx950 => ((16 / e.max(1)) * r + c / e.max(1), c % e.max(1)),
+        TrLanes::Gfx1250 => ((r % 4) + 4 * (c / 8) + 8 * (r / 4), c % 8),
+    }
+}
+
+/// The results of an LDS transpose load from every lane's `loaded` bytes (lanes in groups of 16;
+/// see [`ds_transpose_source`]).
+pub fn ds_transpose_lanes(loaded: &[Vec<u8>], elem_bits: usize, lanes: TrLanes) -> Vec<Vec<u8>> {
     let gsize = 16;
     let bytes = loaded.first().map_or(0, Vec::len);
     let eb = elem_bits / 8;
     let e = bytes / eb;
-    let per_row = gsize / e.max(1);
     let mut out = vec![vec![0u8; bytes]; loaded.len()];
     for g in (0..loaded.len()).step_by(gsize) {
         for c in 0..gsize.min(loaded.len() - g) {
             for r in 0..e {
-                let src_lane = g + per_row * r + c / e;
-                let src_elem = c % e;
-                if let Some(src) = loaded.get(src_lane) {
+                let (src_lane, src_elem) = ds_transpose_source(lanes, e, c, r);
+                if let Some(src) = loaded.get(g + src_lane) {
                     out[g + c][r * eb..(r + 1) * eb].copy_from_slice(&src[src_elem * eb..(src_elem + 1) * eb]);
                 }
             }
@@ -1088,7 +1119,7 @@ mod tests {
     fn transpose_lanes_give_each_lane_a_column_of_its_16_lane_tile() {
         // b16: 4 elements a lane, rows of 4 lanes; element k of lane l is 100 * l + k.
         let loaded: Vec<Vec<u8>> = (0..32u16).map(|l| (0..4u16).flat_map(|k| (100 * l + k).to_le_bytes()).collect()).collect();
-        let out = ds_transpose_lanes(&loaded, 16);
+        let out = ds_transpose_lanes(&loaded, 16, TrLanes::Gfx950);
         let elem = |lane: usize, r: usize| u16::from_le_bytes([out[lane][2 * r], out[lane][2 * r + 1]]);
         // Lane 6 (column 6): row r comes from lane 4r + 1, element 2.
         assert_eq!((0..4).map(|r| elem(6, r)).collect::<Vec<_>>(), vec![102, 502, 902, 1302]);
@@ -1096,9 +1127,31 @@ mod tests {
         assert_eq!(elem(31, 0), 100 * 19 + 3);
         // b8: 8 elements a lane, rows of 2 lanes.
         let loaded: Vec<Vec<u8>> = (0..16u8).map(|l| (0..8u8).map(|k| l * 8 + k).collect()).collect();
-        let out = ds_transpose_lanes(&loaded, 8);
+        let out = ds_transpose_lanes(&loaded, 8, TrLanes::Gfx950);
         // Lane 9 (column 9): row r from lane 2r + 1, element 1.
         assert_eq!(out[9], vec![9, 25, 41, 57, 73, 89, 105, 121]);
+    }
+
+    /// gfx1250's ds_load_tr8_b64 (pinned by Triton's gfx1250 int8/fp8 matmuls, see
+    /// ds_transpose_source): two 8x8 byte blocks a 16-lane group, block b from lanes 4b..4b+3 and
+    /// 8+4b..8+4b+3.
+    #[test]
+    fn gfx1250_tr8_lanes_transpose_two_8x8_blocks_a_16_lane_group() {
+        // Byte k of lane l's load is 8l + k (lanes 16-31 wrap to 128..255).
+        let loaded: Vec<Vec<u8>> = (0..32u32).map(|l| (0..8u32).map(|k| (8 * l + k) as u8).collect()).collect();
+        let out = ds_transpose_lanes(&loaded, 8, TrLanes::Gfx1250);
+        // Lane 9 (block 1, column 1): rows from lanes 4, 5, 6, 7, 12, 13, 14, 15, byte 1.
+        assert_eq!(out[9], vec![33, 41, 49, 57, 97, 105, 113, 121]);
+        // Lane 2 (block 0, column 2): lanes 0-3 and 8-11, byte 2.
+        assert_eq!(out[2], vec![2, 10, 18, 26, 66, 74, 82, 90]);
+        // The second group works on its own lanes: lane 31 reads lanes 20-23 and 28-31, byte 7.
+        assert_eq!(out[31], [20, 21, 22, 23, 28, 29, 30, 31].map(|l| (8 * l + 7) as u8).to_vec());
+        // Every loaded byte lands in exactly one result byte of its group, and it is not
+        // gfx950's reading.
+        let mut seen: Vec<u8> = out.iter().flatten().copied().collect();
+        seen.sort_unstable();
+        assert_eq!(seen, (0..=255u8).collect::<Vec<_>>());
+        assert_ne!(out, ds_transpose_lanes(&loaded, 8, TrLanes::Gfx950));
     }
 
     #[test]
