@@ -874,6 +874,9 @@ impl<'ctx> Raiser<'ctx, '_> {
             return self.permlane16(inst);
         }
         // Before ds(): its plain loads are recognised by their width suffix alone.
+        if let Some((8, 8, hx_emu::mem_ops::TrLanes::Gfx1250)) = hx_emu::mem_ops::ds_transpose_shape(m) {
+            return self.ds_load_tr8(inst);
+        }
         if hx_emu::mem_ops::is_transpose_load(m) {
             return Err(self.err(inst, hx_emu::mem_ops::TRANSPOSE_REFUSED));
         }
@@ -1679,6 +1682,50 @@ impl<'ctx> Raiser<'ctx, '_> {
         };
         let _ = b;
         self.write_vreg(dst, 1, fetched, on, inst)
+    }
+
+    /// gfx1250 ds_load_tr8_b64 by the emulator's pinned reading
+    /// (hx_emu::mem_ops::ds_transpose_source): byte r of lane c's result is byte c % 8 of the 8
+    /// bytes at the address of lane (r % 4) + 4 (c / 8) + 8 (r / 4) of c's 16-lane group. Each
+    /// thread fetches those 8 addresses with ds_bpermute inside its half (all threads of a half
+    /// run here) and loads its 8 bytes, where the source EXEC has it on.
+    fn ds_load_tr8(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
+        use hx_emu::exec::{field_imm, field_reg};
+        use hx_isa::Field;
+        let offset = field_imm(inst, Field::DsOffset).unwrap_or(0) as u64;
+        let (Some(vdst), Some(addr)) = (field_reg(inst, Field::DsVdst), field_reg(inst, Field::DsAddr)) else {
+            return Err(self.err(inst, "no destination or address register"));
+        };
+        let a = self.read_vreg(addr, 1, inst)?;
+        let a = self.b.build_int_add(a, self.i32(offset), "")?;
+        let active = self.active()?;
+        let b = &self.b;
+        let lane = self.lane;
+        // The group (lane & 16) and block (c / 8 -> lanes 4..7 and 12..15 of the group).
+        let block = b.build_or(b.build_and(lane, self.i32(16), "")?, b.build_left_shift(b.build_and(b.build_right_shift(lane, self.i32(3), false, "")?, self.i32(1), "")?, self.i32(2), "")?, "")?;
+        let col = b.build_and(lane, self.i32(7), "")?;
+        let mut ptrs = Vec::new();
+        for r in 0..8u64 {
+            let from = self.b.build_or(block, self.i32((r % 4) + 8 * (r / 4)), "")?;
+            let from = self.b.build_or(from, self.half_base, "")?;
+            let from = self.b.build_left_shift(from, self.i32(2), "")?;
+            let ar = self.call("llvm.amdgcn.ds.bpermute", &[], &[from.into(), a.into()])?;
+            let ar = self.b.build_int_add(ar, col, "")?;
+            ptrs.push(self.lds_ptr(ar, inst)?);
+        }
+        let i32t = self.ctx.i32_type();
+        let got = self.guarded(active, vec![i32t.const_zero(); 2], &mut |r| {
+            let mut words = [r.i32(0), r.i32(0)];
+            for (k, p) in ptrs.iter().enumerate() {
+                let v = r.b.build_load(r.ctx.i8_type(), *p, "")?.into_int_value();
+                let v = r.b.build_int_z_extend(v, i32t, "")?;
+                let v = r.b.build_left_shift(v, r.i32(8 * (k as u64 % 4)), "")?;
+                words[k / 4] = r.b.build_or(words[k / 4], v, "")?;
+            }
+            Ok(words.to_vec())
+        })?;
+        let v = self.join(got[0], got[1])?;
+        self.write_vreg(Reg { dwords: 2, ..vdst }, 2, v, active, inst)
     }
 
     fn lane_move(&mut self, inst: &Instruction) -> Result<(), RaiseError> {

@@ -1,0 +1,78 @@
+//! gfx1250 ds_load_tr8_b64 (the transpose load Triton's gfx1250 int8/fp8 matmuls use), translated:
+//! a kernel in work-groups of 64 (two wave32s; on the wave64 targets both share one wave) stores
+//! each thread's 8 input bytes to LDS, then transpose-loads from addresses permuted across the
+//! group, once with every lane on and once inside a branch that leaves lanes 16-31 of each
+//! wave32 (a whole 16-lane group) off. The gfx1250 run must give the pinned reading
+//! (hx_emu::mem_ops::ds_transpose_source, checked here on hand-worked lanes), and its translations
+//! for gfx942 and gfx950 the same memory, bit for bit.
+
+use hx_emu::launch::Arg;
+
+/// The kernel's IR (hx_tests::gfx1250_object completes it).
+const KERNEL: &str = r#"target triple = "amdgcn-amd-amdhsa"
+@lds = internal addrspace(3) global [64 x i64] poison, align 8
+define amdgpu_kernel void @tr8(ptr addrspace(1) noalias readonly %in, ptr addrspace(1) noalias %out) #0 {
+entry:
+  %lane = call i32 @llvm.amdgcn.workitem.id.x()
+  %wg = call i32 @llvm.amdgcn.workgroup.id.x()
+  %base = mul i32 %wg, 64
+  %gid = add i32 %base, %lane
+  %ge = zext i32 %gid to i64
+  %xp = getelementptr inbounds i64, ptr addrspace(1) %in, i64 %ge
+  %x = load i64, ptr addrspace(1) %xp, align 8
+  %sp = getelementptr inbounds [64 x i64], ptr addrspace(3) @lds, i32 0, i32 %lane
+  store i64 %x, ptr addrspace(3) %sp, align 8
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier()
+  fence syncscope("workgroup") acquire
+  %l5 = mul i32 %lane, 5
+  %l5m = and i32 %l5, 63
+  %ap = getelementptr inbounds [64 x i64], ptr addrspace(3) @lds, i32 0, i32 %l5m
+  %r0 = call <2 x i32> @llvm.amdgcn.ds.load.tr8.b64.v2i32(ptr addrspace(3) %ap)
+  %g = and i32 %lane, 16
+  %on = icmp eq i32 %g, 0
+  br i1 %on, label %t, label %join
+t:
+  %l3 = mul i32 %lane, 3
+  %l3m = and i32 %l3, 63
+  %bp = getelementptr inbounds [64 x i64], ptr addrspace(3) @lds, i32 0, i32 %l3m
+  %r1t = call <2 x i32> @llvm.amdgcn.ds.load.tr8.b64.v2i32(ptr addrspace(3) %bp)
+  br label %join
+join:
+  %r1 = phi <2 x i32> [ %r1t, %t ], [ <i32 85, i32 85>, %entry ]
+  %o = mul i64 %ge, 2
+  %q0 = getelementptr inbounds <2 x i32>, ptr addrspace(1) %out, i64 %o
+  store <2 x i32> %r0, ptr addrspace(1) %q0, align 8
+  %o1 = add i64 %o, 1
+  %q1 = getelementptr inbounds <2 x i32>, ptr addrspace(1) %out, i64 %o1
+  store <2 x i32> %r1, ptr addrspace(1) %q1, align 8
+  ret void
+}
+declare i32 @llvm.amdgcn.workgroup.id.x()
+declare void @llvm.amdgcn.s.barrier()
+declare <2 x i32> @llvm.amdgcn.ds.load.tr8.b64.v2i32(ptr addrspace(3))
+"#;
+
+#[test]
+fn ds_load_tr8_b64_translates_bit_exact() {
+    let groups = 2u32;
+    let n = 64 * groups as usize;
+    // Byte k of thread t's input is 8t + k (mod 256): every byte of a group names its thread and
+    // position.
+    let input: Vec<u8> = (0..n * 8).map(|i| i as u8).collect();
+    let args = [Arg::Buffer(input), Arg::Buffer(vec![0; n * 16])];
+    let src = hx_tests::gfx1250_object(KERNEL, "tr8");
+    let got = hx_tests::run_1d(&src, "tr8", 64, groups, &args, 1);
+    let result = |t: usize, which: usize| got[16 * t + 8 * which..][..8].to_vec();
+    // Thread 9 (wave 0, group 0, block 1, column 1) reads rows from lanes 4-7 and 12-15, whose
+    // addresses are LDS slots 5 * lane % 64 = 20, 25, 30, 35, 60, 1, 6, 11; byte 1 of each.
+    assert_eq!(result(9, 0), [20u32, 25, 30, 35, 60, 1, 6, 11].map(|s| (8 * s + 1) as u8).to_vec());
+    // Thread 34 (wave 1, lane 2: block 0, column 2) reads lanes 32-35 and 40-43 of the work-group.
+    assert_eq!(result(34, 0), [32u32, 33, 34, 35, 40, 41, 42, 43].map(|l| (8 * (5 * l % 64) + 2) as u8).to_vec());
+    // In the branch: lane 15 reads lanes 4-7 and 12-15 at slots 3 * lane, byte 7; lanes 16-31 keep 85.
+    assert_eq!(result(15, 1), [4u32, 5, 6, 7, 12, 13, 14, 15].map(|l| (8 * (3 * l % 64) + 7) as u8).to_vec());
+    assert_eq!(result(20, 1), [85, 0, 0, 0, 85, 0, 0, 0]);
+    // Work-group 1 reads its own LDS (its inputs' bytes repeat group 0's mod 256).
+    assert_eq!(result(73, 0), result(9, 0));
+    hx_tests::assert_translations_match(&src, "tr8", 64, groups, &args, 1, &got, 4);
+}
