@@ -4,7 +4,8 @@
 //! group, once with every lane on and once inside a branch that leaves lanes 16-31 of each
 //! wave32 (a whole 16-lane group) off. The gfx1250 run must give the pinned reading
 //! (hx_emu::mem_ops::ds_transpose_source, checked here on hand-worked lanes), and its translations
-//! for gfx942 and gfx950 the same memory, bit for bit.
+//! the same memory, bit for bit: for gfx942 (bpermuted addresses and byte loads) and for gfx950
+//! (its own ds_read_b64_tr_b8 after one address permute).
 
 use hx_emu::launch::Arg;
 
@@ -75,4 +76,13 @@ fn ds_load_tr8_b64_translates_bit_exact() {
     // Work-group 1 reads its own LDS (its inputs' bytes repeat group 0's mod 256).
     assert_eq!(result(73, 0), result(9, 0));
     hx_tests::assert_translations_match(&src, "tr8", 64, groups, &args, 1, &got, 4);
+    // gfx950 runs its own transpose load; gfx942, which has none, byte loads.
+    for (target, tr, u8s) in [(hotswap::GpuTarget::Gfx950, true, false), (hotswap::GpuTarget::Gfx942, false, true)] {
+        let t = hotswap::translate(&src, &hotswap::Options { target, ..Default::default() }).unwrap();
+        let co = hx_codeobj::CodeObject::parse(&t.bytes).unwrap();
+        let dispatch = hx_emu::Dispatch { grid: [64 * groups, 1, 1], block: [64, 1, 1], dynamic_lds: 0 };
+        let r = hx_emu::launch::launch(&co, "tr8", &dispatch, &args, &hx_emu::Limits::default()).unwrap();
+        assert_eq!(r.stats.by_mnemonic.contains_key("ds_read_b64_tr_b8"), tr, "{target}: {:?}", r.stats.by_mnemonic);
+        assert_eq!(r.stats.by_mnemonic.contains_key("ds_read_u8"), u8s, "{target}: {:?}", r.stats.by_mnemonic);
+    }
 }

@@ -179,6 +179,8 @@ struct Raiser<'ctx, 'a> {
     pc_image: Option<hx_llvm::inkwell::values::GlobalValue<'ctx>>,
     /// The target whose MFMAs dense WMMA is lowered onto (None: the cross-lane path).
     mfma_target: Option<hx_llvm::GpuTarget>,
+    /// The target, when known ([`raise_program_with`]): gfx950 takes transpose loads onto its own.
+    target: Option<hx_llvm::GpuTarget>,
     /// The kernel's one block that the run-time refusals ([`Raiser::trap_if`]) branch to.
     trap_bb: std::cell::Cell<Option<BasicBlock<'ctx>>>,
     /// The last MFMA-path WMMA's D in its MFMA layout, while its registers still hold it
@@ -211,7 +213,7 @@ pub fn raise_program<'ctx>(
     prog: &cfg::Program<'_>,
     abi: &KernelAbi,
 ) -> Result<FunctionValue<'ctx>, RaiseError> {
-    raise_inner(ctx, module, name, prog, abi, None)
+    raise_inner(ctx, module, name, prog, abi, None, None)
 }
 
 /// [`raise_program`] for a known target, with the WMMA lowering `opts.wmma`.
@@ -224,7 +226,7 @@ pub fn raise_program_with<'ctx>(
     opts: &crate::RaiseOptions,
 ) -> Result<FunctionValue<'ctx>, RaiseError> {
     let mfma = (opts.wmma == crate::WmmaLowering::Mfma).then_some(opts.target);
-    raise_inner(ctx, module, name, prog, abi, mfma)
+    raise_inner(ctx, module, name, prog, abi, mfma, Some(opts.target))
 }
 
 /// The module's read-only copy of the source object's loaded image (address 0 upward), which
@@ -251,6 +253,7 @@ fn raise_inner<'ctx>(
     prog: &cfg::Program<'_>,
     abi: &KernelAbi,
     mfma_target: Option<hx_llvm::GpuTarget>,
+    target: Option<hx_llvm::GpuTarget>,
 ) -> Result<FunctionValue<'ctx>, RaiseError> {
     let graph = cfg::build_program(Target::Gfx1250, prog, name)?;
     let pc_uses = crate::structure::pc_uses(&graph).map_err(|(offset, m)| {
@@ -341,6 +344,7 @@ fn raise_inner<'ctx>(
         pc_rebase: pc_uses.rebase,
         pc_image,
         mfma_target,
+        target,
         trap_bb: std::cell::Cell::new(None),
         wmma_chain: std::cell::RefCell::new(None),
     };
@@ -1686,9 +1690,15 @@ impl<'ctx> Raiser<'ctx, '_> {
 
     /// gfx1250 ds_load_tr8_b64 by the emulator's pinned reading
     /// (hx_emu::mem_ops::ds_transpose_source): byte r of lane c's result is byte c % 8 of the 8
-    /// bytes at the address of lane (r % 4) + 4 (c / 8) + 8 (r / 4) of c's 16-lane group. Each
-    /// thread fetches those 8 addresses with ds_bpermute inside its half (all threads of a half
-    /// run here) and loads its 8 bytes, where the source EXEC has it on.
+    /// bytes at the address of lane (r % 4) + 4 (c / 8) + 8 (r / 4) of c's 16-lane group.
+    ///
+    /// On gfx950, its own ds_read_b64_tr_b8 (byte r of lane c is byte c % 8 at the address of
+    /// lane 2r + c / 8 of the group, by the reading gfx950's natives pin) after one ds_bpermute
+    /// that gives lane t of each group the address of source lane ((t / 2) % 4) + 4 (t % 2) +
+    /// 8 (t / 8): the same bytes. A source half is 16-lane aligned in the target wave, so its
+    /// groups are the target's. Elsewhere, each thread fetches its 8 addresses with ds_bpermute
+    /// and loads one byte at each, where the source EXEC has it on. All threads of a half run
+    /// here (a group the source EXEC has partly off is refused by the emulator: not defined).
     fn ds_load_tr8(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
         use hx_emu::exec::{field_imm, field_reg};
         use hx_isa::Field;
@@ -1699,6 +1709,22 @@ impl<'ctx> Raiser<'ctx, '_> {
         let a = self.read_vreg(addr, 1, inst)?;
         let a = self.b.build_int_add(a, self.i32(offset), "")?;
         let active = self.active()?;
+        if self.target == Some(hx_llvm::GpuTarget::Gfx950) {
+            // Threads the source has off send address 0 (in the LDS; their results are not kept).
+            let a = self.b.build_select(active, a, self.i32(0), "")?.into_int_value();
+            let b = &self.b;
+            let lane = self.lane;
+            let t = |m: u64| b.build_and(lane, self.i32(m), "");
+            let from = b.build_or(b.build_or(t(16 | 8)?, b.build_and(b.build_right_shift(lane, self.i32(1), false, "")?, self.i32(3), "")?, "")?, b.build_left_shift(t(1)?, self.i32(2), "")?, "")?;
+            let from = b.build_left_shift(b.build_or(from, self.half_base, "")?, self.i32(2), "")?;
+            let mine = self.call("llvm.amdgcn.ds.bpermute", &[], &[from.into(), a.into()])?;
+            let ptr = self.lds_ptr(mine, inst)?;
+            let v2 = self.ctx.i32_type().vec_type(2);
+            let f = self.intrinsic("llvm.amdgcn.ds.read.tr8.b64", &[v2.into()])?;
+            let v = self.b.build_call(f, &[ptr.into()], "")?.try_as_basic_value().basic().ok_or_else(|| self.err(inst, "ds.read.tr8.b64 returns nothing"))?;
+            let v = self.b.build_bit_cast(v, self.ctx.i64_type(), "")?.into_int_value();
+            return self.write_vreg(Reg { dwords: 2, ..vdst }, 2, v, active, inst);
+        }
         let b = &self.b;
         let lane = self.lane;
         // The group (lane & 16) and block (c / 8 -> lanes 4..7 and 12..15 of the group).
