@@ -1028,7 +1028,7 @@ fn exec_ds_transpose(wave: &mut Wave, inst: &Instruction, group: &mut Group<'_>,
         }
         for lane in g..g + 16 {
             let a = (wave.read_vreg(Reg { dwords: 1, ..addr }, lane)? as u32 as u64) + offset;
-            group.lds.read(a, &mut loaded[lane], 8.min(bytes as u64))?;
+            group.lds.read(a, &mut loaded[lane], bytes as u64)?;
         }
     }
     let out = crate::mem_ops::ds_transpose_lanes(&loaded, elem_bits, lanes);

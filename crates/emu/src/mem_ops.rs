@@ -762,20 +762,22 @@ pub enum TrLanes {
     /// gfx950's `ds_read_b64_tr_b8/b16` (wave64).
     Gfx950,
     /// gfx1250's `ds_load_tr8_b64` (wave32).
-    Gfx1250,
+    Gfx1250Tr8,
+    /// gfx1250's `ds_load_tr16_b128` (wave32).
+    Gfx1250Tr16,
 }
 
 /// (element bits, bytes a lane reads, lane mapping) of the LDS transpose loads the emulator
-/// models: gfx950's `ds_read_b64_tr_b8` and `ds_read_b64_tr_b16` and gfx1250's `ds_load_tr8_b64`,
-/// the forms compiled kernels pin (see [`ds_transpose_lanes`]). gfx1250's `ds_load_tr16_b128`,
-/// `ds_load_tr4_b64` and `ds_load_tr6_b96` and the global transpose loads stay refused: no kernel
-/// that runs pins them yet (Triton's tr16_b128 kernels stop earlier, at an instruction the
-/// decoder does not know).
+/// models: gfx950's `ds_read_b64_tr_b8` and `ds_read_b64_tr_b16` and gfx1250's `ds_load_tr8_b64`
+/// and `ds_load_tr16_b128`, the forms compiled kernels pin (see [`ds_transpose_source`]).
+/// gfx1250's `ds_load_tr4_b64` and `ds_load_tr6_b96` and the global transpose loads stay
+/// refused: no kernel at hand uses them.
 pub fn ds_transpose_shape(mnemonic: &str) -> Option<(usize, usize, TrLanes)> {
     match mnemonic {
         "ds_read_b64_tr_b8" => Some((8, 8, TrLanes::Gfx950)),
         "ds_read_b64_tr_b16" => Some((16, 8, TrLanes::Gfx950)),
-        "ds_load_tr8_b64" => Some((8, 8, TrLanes::Gfx1250)),
+        "ds_load_tr8_b64" => Some((8, 8, TrLanes::Gfx1250Tr8)),
+        "ds_load_tr16_b128" => Some((16, 16, TrLanes::Gfx1250Tr16)),
         _ => None,
     }
 }
@@ -805,10 +807,20 @@ pub fn ds_transpose_shape(mnemonic: &str) -> Option<(usize, usize, TrLanes)> {
 /// j, 8 (l / 4 % 2) ..) for its j-th load, and the WMMA's other operand (plain loads) holds k =
 /// 16 (e / 8) + 8 (l / 16) + e % 8 in byte e (GFX12's 8-bit A layout); the mapping above is the
 /// only one that gives the transposed operand the same k in every byte.
+///
+/// gfx1250 (`ds_load_tr16_b128`, 8 16-bit elements a lane): two 8x8 blocks of 16-bit elements,
+/// block b the loads of lanes 8b..8b+7 as rows 0-7; lane 8b + i receives column i. So element r
+/// of lane c's result is element c % 8 of the load of lane r + 8 (c / 8). Found the same way on
+/// Triton's gfx1250 `matmul_f16_32_w1` (lane l loads (k, n) = (l % 8 + 8 (l / 16) + 16 j,
+/// 8 (l % 16 / 8) ..); the plain-loaded operand holds GFX12's 16-bit A layout, k = 16 (e / 8) +
+/// 8 (l / 16) + e % 8 in element e), and pinned by the gfx1250 builds of `matmul_f16_32_w1/w4/w8`,
+/// `matmul_f16_128_w8`, `matmul_bf16_64_w4` and `flash_attn_fwd_w4`, which compute numpy's answer
+/// under it (they run once the decoder knows true16 `v_mov_b16`, which they also use).
 pub fn ds_transpose_source(lanes: TrLanes, e: usize, c: usize, r: usize) -> (usize, usize) {
     match lanes {
         TrLanes::Gfx950 => ((16 / e.max(1)) * r + c / e.max(1), c % e.max(1)),
-        TrLanes::Gfx1250 => ((r % 4) + 4 * (c / 8) + 8 * (r / 4), c % 8),
+        TrLanes::Gfx1250Tr8 => ((r % 4) + 4 * (c / 8) + 8 * (r / 4), c % 8),
+        TrLanes::Gfx1250Tr16 => (r + 8 * (c / 8), c % 8),
     }
 }
 
@@ -1139,7 +1151,7 @@ mod tests {
     fn gfx1250_tr8_lanes_transpose_two_8x8_blocks_a_16_lane_group() {
         // Byte k of lane l's load is 8l + k (lanes 16-31 wrap to 128..255).
         let loaded: Vec<Vec<u8>> = (0..32u32).map(|l| (0..8u32).map(|k| (8 * l + k) as u8).collect()).collect();
-        let out = ds_transpose_lanes(&loaded, 8, TrLanes::Gfx1250);
+        let out = ds_transpose_lanes(&loaded, 8, TrLanes::Gfx1250Tr8);
         // Lane 9 (block 1, column 1): rows from lanes 4, 5, 6, 7, 12, 13, 14, 15, byte 1.
         assert_eq!(out[9], vec![33, 41, 49, 57, 97, 105, 113, 121]);
         // Lane 2 (block 0, column 2): lanes 0-3 and 8-11, byte 2.
@@ -1152,6 +1164,25 @@ mod tests {
         seen.sort_unstable();
         assert_eq!(seen, (0..=255u8).collect::<Vec<_>>());
         assert_ne!(out, ds_transpose_lanes(&loaded, 8, TrLanes::Gfx950));
+    }
+
+    /// gfx1250's ds_load_tr16_b128 (pinned by Triton's gfx1250 f16/bf16 matmuls and flash
+    /// attention, see ds_transpose_source): two 8x8 blocks of 16-bit elements a 16-lane group,
+    /// block b from lanes 8b..8b+7.
+    #[test]
+    fn gfx1250_tr16_lanes_transpose_two_8x8_blocks_of_8_lanes() {
+        // Element k of lane l's 16-byte load is 100 l + k.
+        let loaded: Vec<Vec<u8>> = (0..32u16).map(|l| (0..8u16).flat_map(|k| (100 * l + k).to_le_bytes()).collect()).collect();
+        let out = ds_transpose_lanes(&loaded, 16, TrLanes::Gfx1250Tr16);
+        let elems = |lane: usize| -> Vec<u16> { out[lane].chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect() };
+        // Lane 9 (block 1, column 1): lanes 8-15, element 1.
+        assert_eq!(elems(9), vec![801, 901, 1001, 1101, 1201, 1301, 1401, 1501]);
+        // Lane 2: lanes 0-7, element 2; lane 31 (second group, block 1): lanes 24-31, element 7.
+        assert_eq!(elems(2), vec![2, 102, 202, 302, 402, 502, 602, 702]);
+        assert_eq!(elems(31), (24..32).map(|l| 100 * l + 7).collect::<Vec<u16>>());
+        // Not the tr8 block shape at 16 bits, nor gfx950's reading of 8 elements a lane.
+        assert_ne!(out, ds_transpose_lanes(&loaded, 16, TrLanes::Gfx1250Tr8));
+        assert_ne!(out, ds_transpose_lanes(&loaded, 16, TrLanes::Gfx950));
     }
 
     #[test]
