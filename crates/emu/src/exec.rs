@@ -878,8 +878,8 @@ fn exec_ds(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut G
         }
         _ => {}
     }
-    if let Some((elem_bits, bytes)) = mem_ops::ds_transpose_shape(m) {
-        return exec_ds_transpose(wave, inst, group, need(vdst, "destination")?, need(addr, "address")?, offset as u64, elem_bits, bytes);
+    if let Some((elem_bits, bytes, lanes)) = mem_ops::ds_transpose_shape(m) {
+        return exec_ds_transpose(wave, inst, group, need(vdst, "destination")?, need(addr, "address")?, offset as u64, elem_bits, bytes, lanes);
     }
     if mem_ops::is_transpose_load(m) {
         return Err(unsupported(inst, mem_ops::TRANSPOSE_REFUSED));
@@ -911,7 +911,7 @@ fn exec_ds(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut G
 /// `bytes` bytes at its address, then each lane receives one column of the group's tile. A group
 /// with an inactive lane is refused (what the hardware moves there is not known).
 #[allow(clippy::too_many_arguments)]
-fn exec_ds_transpose(wave: &mut Wave, inst: &Instruction, group: &mut Group<'_>, vdst: Reg, addr: Reg, offset: u64, elem_bits: usize, bytes: usize) -> Result<Flow, EmuError> {
+fn exec_ds_transpose(wave: &mut Wave, inst: &Instruction, group: &mut Group<'_>, vdst: Reg, addr: Reg, offset: u64, elem_bits: usize, bytes: usize, lanes: crate::mem_ops::TrLanes) -> Result<Flow, EmuError> {
     let mut loaded = vec![vec![0u8; bytes]; wave.lanes];
     for g in (0..wave.lanes).step_by(16) {
         let on = (g..g + 16).filter(|&l| wave.lane_active(l)).count();
@@ -923,10 +923,10 @@ fn exec_ds_transpose(wave: &mut Wave, inst: &Instruction, group: &mut Group<'_>,
         }
         for lane in g..g + 16 {
             let a = (wave.read_vreg(Reg { dwords: 1, ..addr }, lane)? as u32 as u64) + offset;
-            group.lds.read(a, &mut loaded[lane], 8.min(bytes as u64))?;
+            group.lds.read(a, &mut loaded[lane], bytes as u64)?;
         }
     }
-    let out = crate::mem_ops::ds_transpose_lanes(&loaded, elem_bits);
+    let out = crate::mem_ops::ds_transpose_lanes(&loaded, elem_bits, lanes);
     for (lane, v) in out.iter().enumerate() {
         if !wave.lane_active(lane) {
             continue;

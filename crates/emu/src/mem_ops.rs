@@ -475,7 +475,7 @@ mod tests {
     fn transpose_lanes_give_each_lane_a_column_of_its_16_lane_tile() {
         // b16: 4 elements a lane, rows of 4 lanes; element k of lane l is 100 * l + k.
         let loaded: Vec<Vec<u8>> = (0..32u16).map(|l| (0..4u16).flat_map(|k| (100 * l + k).to_le_bytes()).collect()).collect();
-        let out = ds_transpose_lanes(&loaded, 16);
+        let out = ds_transpose_lanes(&loaded, 16, TrLanes::Gfx950);
         let elem = |lane: usize, r: usize| u16::from_le_bytes([out[lane][2 * r], out[lane][2 * r + 1]]);
         // Lane 6 (column 6): row r comes from lane 4r + 1, element 2.
         assert_eq!((0..4).map(|r| elem(6, r)).collect::<Vec<_>>(), vec![102, 502, 902, 1302]);
@@ -483,9 +483,50 @@ mod tests {
         assert_eq!(elem(31, 0), 100 * 19 + 3);
         // b8: 8 elements a lane, rows of 2 lanes.
         let loaded: Vec<Vec<u8>> = (0..16u8).map(|l| (0..8u8).map(|k| l * 8 + k).collect()).collect();
-        let out = ds_transpose_lanes(&loaded, 8);
+        let out = ds_transpose_lanes(&loaded, 8, TrLanes::Gfx950);
         // Lane 9 (column 9): row r from lane 2r + 1, element 1.
         assert_eq!(out[9], vec![9, 25, 41, 57, 73, 89, 105, 121]);
+    }
+
+    /// gfx1250's ds_load_tr8_b64 (pinned by Triton's gfx1250 int8/fp8 matmuls, see
+    /// ds_transpose_source): two 8x8 byte blocks a 16-lane group, block b from lanes 4b..4b+3 and
+    /// 8+4b..8+4b+3.
+    #[test]
+    fn gfx1250_tr8_lanes_transpose_two_8x8_blocks_a_16_lane_group() {
+        // Byte k of lane l's load is 8l + k (lanes 16-31 wrap to 128..255).
+        let loaded: Vec<Vec<u8>> = (0..32u32).map(|l| (0..8u32).map(|k| (8 * l + k) as u8).collect()).collect();
+        let out = ds_transpose_lanes(&loaded, 8, TrLanes::Gfx1250Tr8);
+        // Lane 9 (block 1, column 1): rows from lanes 4, 5, 6, 7, 12, 13, 14, 15, byte 1.
+        assert_eq!(out[9], vec![33, 41, 49, 57, 97, 105, 113, 121]);
+        // Lane 2 (block 0, column 2): lanes 0-3 and 8-11, byte 2.
+        assert_eq!(out[2], vec![2, 10, 18, 26, 66, 74, 82, 90]);
+        // The second group works on its own lanes: lane 31 reads lanes 20-23 and 28-31, byte 7.
+        assert_eq!(out[31], [20, 21, 22, 23, 28, 29, 30, 31].map(|l| (8 * l + 7) as u8).to_vec());
+        // Every loaded byte lands in exactly one result byte of its group, and it is not
+        // gfx950's reading.
+        let mut seen: Vec<u8> = out.iter().flatten().copied().collect();
+        seen.sort_unstable();
+        assert_eq!(seen, (0..=255u8).collect::<Vec<_>>());
+        assert_ne!(out, ds_transpose_lanes(&loaded, 8, TrLanes::Gfx950));
+    }
+
+    /// gfx1250's ds_load_tr16_b128 (pinned by Triton's gfx1250 f16/bf16 matmuls and flash
+    /// attention, see ds_transpose_source): two 8x8 blocks of 16-bit elements a 16-lane group,
+    /// block b from lanes 8b..8b+7.
+    #[test]
+    fn gfx1250_tr16_lanes_transpose_two_8x8_blocks_of_8_lanes() {
+        // Element k of lane l's 16-byte load is 100 l + k.
+        let loaded: Vec<Vec<u8>> = (0..32u16).map(|l| (0..8u16).flat_map(|k| (100 * l + k).to_le_bytes()).collect()).collect();
+        let out = ds_transpose_lanes(&loaded, 16, TrLanes::Gfx1250Tr16);
+        let elems = |lane: usize| -> Vec<u16> { out[lane].chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect() };
+        // Lane 9 (block 1, column 1): lanes 8-15, element 1.
+        assert_eq!(elems(9), vec![801, 901, 1001, 1101, 1201, 1301, 1401, 1501]);
+        // Lane 2: lanes 0-7, element 2; lane 31 (second group, block 1): lanes 24-31, element 7.
+        assert_eq!(elems(2), vec![2, 102, 202, 302, 402, 502, 602, 702]);
+        assert_eq!(elems(31), (24..32).map(|l| 100 * l + 7).collect::<Vec<u16>>());
+        // Not the tr8 block shape at 16 bits, nor gfx950's reading of 8 elements a lane.
+        assert_ne!(out, ds_transpose_lanes(&loaded, 16, TrLanes::Gfx1250Tr8));
+        assert_ne!(out, ds_transpose_lanes(&loaded, 16, TrLanes::Gfx950));
     }
 
     #[test]

@@ -179,6 +179,8 @@ struct Raiser<'ctx, 'a> {
     pc_image: Option<hx_llvm::inkwell::values::GlobalValue<'ctx>>,
     /// The target whose MFMAs dense WMMA is lowered onto (None: the cross-lane path).
     mfma_target: Option<hx_llvm::GpuTarget>,
+    /// The target, when known ([`raise_program_with`]): gfx950 takes transpose loads onto its own.
+    target: Option<hx_llvm::GpuTarget>,
     /// The kernel's one block that the run-time refusals ([`Raiser::trap_if`]) branch to.
     trap_bb: std::cell::Cell<Option<BasicBlock<'ctx>>>,
     /// The last MFMA-path WMMA's D in its MFMA layout, while its registers still hold it
@@ -211,7 +213,7 @@ pub fn raise_program<'ctx>(
     prog: &cfg::Program<'_>,
     abi: &KernelAbi,
 ) -> Result<FunctionValue<'ctx>, RaiseError> {
-    raise_inner(ctx, module, name, prog, abi, None)
+    raise_inner(ctx, module, name, prog, abi, None, None)
 }
 
 /// [`raise_program`] for a known target, with the WMMA lowering `opts.wmma`.
@@ -224,7 +226,7 @@ pub fn raise_program_with<'ctx>(
     opts: &crate::RaiseOptions,
 ) -> Result<FunctionValue<'ctx>, RaiseError> {
     let mfma = (opts.wmma == crate::WmmaLowering::Mfma).then_some(opts.target);
-    raise_inner(ctx, module, name, prog, abi, mfma)
+    raise_inner(ctx, module, name, prog, abi, mfma, Some(opts.target))
 }
 
 /// The module's read-only copy of the source object's loaded image (address 0 upward), which
@@ -251,6 +253,7 @@ fn raise_inner<'ctx>(
     prog: &cfg::Program<'_>,
     abi: &KernelAbi,
     mfma_target: Option<hx_llvm::GpuTarget>,
+    target: Option<hx_llvm::GpuTarget>,
 ) -> Result<FunctionValue<'ctx>, RaiseError> {
     let graph = cfg::build_program(Target::Gfx1250, prog, name)?;
     let pc_uses = crate::structure::pc_uses(&graph).map_err(|(offset, m)| {
@@ -341,6 +344,7 @@ fn raise_inner<'ctx>(
         pc_rebase: pc_uses.rebase,
         pc_image,
         mfma_target,
+        target,
         trap_bb: std::cell::Cell::new(None),
         wmma_chain: std::cell::RefCell::new(None),
     };
@@ -874,6 +878,11 @@ impl<'ctx> Raiser<'ctx, '_> {
             return self.permlane16(inst);
         }
         // Before ds(): its plain loads are recognised by their width suffix alone.
+        match hx_sem::memory::ds_transpose_shape(m) {
+            Some((_, _, hx_sem::memory::TrLanes::Gfx1250Tr8)) => return self.ds_load_tr(inst, false),
+            Some((_, _, hx_sem::memory::TrLanes::Gfx1250Tr16)) => return self.ds_load_tr(inst, true),
+            _ => {}
+        }
         if hx_sem::memory::is_transpose_load(m) {
             return Err(self.err(inst, hx_sem::memory::TRANSPOSE_REFUSED));
         }
@@ -1679,6 +1688,101 @@ impl<'ctx> Raiser<'ctx, '_> {
         };
         let _ = b;
         self.write_vreg(dst, 1, fetched, on, inst)
+    }
+
+    /// gfx1250 ds_load_tr8_b64 and ds_load_tr16_b128 by the emulator's pinned readings
+    /// (hx_sem::memory::ds_transpose_source): element r (of 8) of lane c's result is element
+    /// c % 8 of the load at the address of lane P(r, c) of c's 16-lane group, P = (r % 4) + 4 (c /
+    /// 8) + 8 (r / 4) for tr8 (bytes), r + 8 (c / 8) for tr16 (16-bit elements).
+    ///
+    /// On gfx950, its own transpose loads, which read 4 (b16) or 8 (b8) elements a lane with
+    /// element r of lane c from lane (16 / E) r + c / E of the group (the reading gfx950's natives
+    /// pin), after ds_bpermute gives each target lane t the address of the source lane that
+    /// makes them the same bytes: tr8 (one ds_read_b64_tr_b8) lane ((t / 2) % 4) + 4 (t % 2) +
+    /// 8 (t / 8); tr16 (two ds_read_b64_tr_b16, rows 4q..4q+3) lane t / 4 + 4q + 8 ((t % 4) / 2),
+    /// plus 8 bytes where t is odd. A source half is 16-lane aligned in the target wave, so its
+    /// groups are the target's. Elsewhere, each thread fetches its 8 addresses with ds_bpermute
+    /// and loads one element at each, where the source EXEC has it on. All threads of a half run
+    /// here (a group the source EXEC has partly off is refused by the emulator: not defined).
+    fn ds_load_tr(&mut self, inst: &Instruction, tr16: bool) -> Result<(), RaiseError> {
+        use hx_sem::operands::{field_imm, field_reg};
+        use hx_isa::Field;
+        let offset = field_imm(inst, Field::DsOffset).unwrap_or(0) as u64;
+        let (Some(vdst), Some(addr)) = (field_reg(inst, Field::DsVdst), field_reg(inst, Field::DsAddr)) else {
+            return Err(self.err(inst, "no destination or address register"));
+        };
+        let a = self.read_vreg(addr, 1, inst)?;
+        let a = self.b.build_int_add(a, self.i32(offset), "")?;
+        let active = self.active()?;
+        let lane = self.lane;
+        // The address of lane `from` (of this thread's half) plus `plus`.
+        let fetch = |this: &Self, from: IntValue<'ctx>, a: IntValue<'ctx>, plus: IntValue<'ctx>| -> Result<IntValue<'ctx>, RaiseError> {
+            let from = this.b.build_left_shift(this.b.build_or(from, this.half_base, "")?, this.i32(2), "")?;
+            let got = this.call("llvm.amdgcn.ds.bpermute", &[], &[from.into(), a.into()])?;
+            Ok(this.b.build_int_add(got, plus, "")?)
+        };
+        let bits = |this: &Self, v: hx_llvm::inkwell::values::BasicValueEnum<'ctx>| -> Result<IntValue<'ctx>, RaiseError> {
+            Ok(this.b.build_bit_cast(v, this.ctx.i64_type(), "")?.into_int_value())
+        };
+        let group = self.b.build_and(lane, self.i32(16), "")?;
+        let odd = self.b.build_and(lane, self.i32(1), "")?;
+        let b_3 = self.b.build_and(self.b.build_right_shift(lane, self.i32(3), false, "")?, self.i32(1), "")?;
+        if self.target == Some(hx_llvm::GpuTarget::Gfx950) {
+            // Threads the source has off send address 0 (in the LDS; their results are not kept).
+            let a = self.b.build_select(active, a, self.i32(0), "")?.into_int_value();
+            let b = &self.b;
+            if !tr16 {
+                let from = b.build_or(b.build_or(b.build_and(lane, self.i32(16 | 8), "")?, b.build_and(b.build_right_shift(lane, self.i32(1), false, "")?, self.i32(3), "")?, "")?, b.build_left_shift(odd, self.i32(2), "")?, "")?;
+                let ptr = self.lds_ptr(fetch(self, from, a, self.i32(0))?, inst)?;
+                let f = self.intrinsic("llvm.amdgcn.ds.read.tr8.b64", &[self.ctx.i32_type().vec_type(2).into()])?;
+                let v = self.b.build_call(f, &[ptr.into()], "")?.try_as_basic_value().basic().ok_or_else(|| self.err(inst, "no result"))?;
+                return self.write_vreg(Reg { dwords: 2, ..vdst }, 2, bits(self, v)?, active, inst);
+            }
+            let f = self.intrinsic("llvm.amdgcn.ds.read.tr16.b64", &[self.ctx.i16_type().vec_type(4).into()])?;
+            let (t4, t3) = (self.b.build_right_shift(self.b.build_and(lane, self.i32(15), "")?, self.i32(2), false, "")?, self.b.build_and(self.b.build_right_shift(lane, self.i32(1), false, "")?, self.i32(1), "")?);
+            let plus = self.b.build_left_shift(odd, self.i32(3), "")?;
+            let mut halves = Vec::new();
+            for q in 0..2u64 {
+                let b = &self.b;
+                let from = b.build_or(b.build_or(group, b.build_or(t4, self.i32(4 * q), "")?, "")?, b.build_left_shift(t3, self.i32(3), "")?, "")?;
+                let ptr = self.lds_ptr(fetch(self, from, a, plus)?, inst)?;
+                let v = self.b.build_call(f, &[ptr.into()], "")?.try_as_basic_value().basic().ok_or_else(|| self.err(inst, "no result"))?;
+                halves.push(bits(self, v)?);
+            }
+            self.write_vreg(Reg { dwords: 2, ..vdst }, 2, halves[0], active, inst)?;
+            return self.write_vreg(Reg { index: vdst.index + 2, dwords: 2, ..vdst }, 2, halves[1], active, inst);
+        }
+        let (eb, block) = if tr16 { (2u64, self.b.build_left_shift(b_3, self.i32(3), "")?) } else { (1, self.b.build_left_shift(b_3, self.i32(2), "")?) };
+        let block = self.b.build_or(group, block, "")?;
+        let col = self.b.build_left_shift(self.b.build_and(lane, self.i32(7), "")?, self.i32(eb - 1), "")?;
+        let mut ptrs = Vec::new();
+        for r in 0..8u64 {
+            let row = if tr16 { r } else { (r % 4) + 8 * (r / 4) };
+            let from = self.b.build_or(block, self.i32(row), "")?;
+            ptrs.push(self.lds_ptr(fetch(self, from, a, col)?, inst)?);
+        }
+        let i32t = self.ctx.i32_type();
+        let words_n = 2 * eb as usize;
+        let got = self.guarded(active, vec![i32t.const_zero(); words_n], &mut |r| {
+            let ty = if tr16 { r.ctx.i16_type() } else { r.ctx.i8_type() };
+            let mut words = vec![r.i32(0); words_n];
+            let per = 4 / eb as usize;
+            for (k, p) in ptrs.iter().enumerate() {
+                let ld = r.b.build_load(ty, *p, "")?;
+                if let Some(i) = hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld) {
+                    i.set_alignment(eb as u32).map_err(|e| r.err(inst, e.to_string()))?;
+                }
+                let v = r.b.build_int_z_extend(ld.into_int_value(), i32t, "")?;
+                let v = r.b.build_left_shift(v, r.i32(8 * eb * (k % per) as u64), "")?;
+                words[k / per] = r.b.build_or(words[k / per], v, "")?;
+            }
+            Ok(words)
+        })?;
+        for (i, pair) in got.chunks(2).enumerate() {
+            let v = self.join(pair[0], pair[1])?;
+            self.write_vreg(Reg { index: vdst.index + 2 * i as u16, dwords: 2, ..vdst }, 2, v, active, inst)?;
+        }
+        Ok(())
     }
 
     fn lane_move(&mut self, inst: &Instruction) -> Result<(), RaiseError> {

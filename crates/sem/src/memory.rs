@@ -399,51 +399,94 @@ fn atomic_shape(name: &str) -> Option<(AtomicOp, Width)> {
 /// unsupported. DS compare-and-swap operands still need [`ds_cmpswap_regs`].
 /// Transpose loads (gfx1250 `ds_load_tr*`/`global_load_tr*`, gfx950 `ds_read_b*_tr_b*`): a lane's
 /// result holds elements other lanes addressed. No source at hand (LLVM's .td files, intrinsic
-/// descriptions and docs; public ISA excerpts) states the lane-to-element mapping exactly, so
-/// the emulator and the raiser refuse them ([`TRANSPOSE_REFUSED`]) instead of guessing.
+/// descriptions and docs; public ISA excerpts) states the lane-to-element mapping exactly: the
+/// forms compiled kernels pin are modelled ([`ds_transpose_shape`]), the others are refused
+/// ([`TRANSPOSE_REFUSED`]) instead of guessed.
 pub fn is_transpose_load(mnemonic: &str) -> bool {
     mnemonic.starts_with("ds_load_tr") || mnemonic.starts_with("global_load_tr") || (mnemonic.starts_with("ds_read_b") && mnemonic.contains("_tr_b"))
 }
 
-/// (element bits, bytes a lane reads) of the LDS transpose loads the emulator models: gfx950's
-/// `ds_read_b64_tr_b8` and `ds_read_b64_tr_b16`, the forms compiled kernels pin (see
-/// [`ds_transpose_lanes`]). gfx1250's `ds_load_tr*` stay refused: under the same reading (and
-/// under an 8x8 transpose in 8-lane groups, and a whole-wave tile) Triton's gfx1250
-/// `matmul_i8_64_w4` does not compute numpy's answer, so no reading at hand is pinned. The 4-
-/// and 6-bit forms and the global transpose loads stay refused too.
-pub fn ds_transpose_shape(mnemonic: &str) -> Option<(usize, usize)> {
+/// Which lane mapping an LDS transpose load follows ([`ds_transpose_lanes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrLanes {
+    /// gfx950's `ds_read_b64_tr_b8/b16` (wave64).
+    Gfx950,
+    /// gfx1250's `ds_load_tr8_b64` (wave32).
+    Gfx1250Tr8,
+    /// gfx1250's `ds_load_tr16_b128` (wave32).
+    Gfx1250Tr16,
+}
+
+/// (element bits, bytes a lane reads, lane mapping) of the LDS transpose loads the emulator
+/// models: gfx950's `ds_read_b64_tr_b8` and `ds_read_b64_tr_b16` and gfx1250's `ds_load_tr8_b64`
+/// and `ds_load_tr16_b128`, the forms compiled kernels pin (see [`ds_transpose_source`]).
+/// gfx1250's `ds_load_tr4_b64` and `ds_load_tr6_b96` and the global transpose loads stay
+/// refused: no kernel at hand uses them.
+pub fn ds_transpose_shape(mnemonic: &str) -> Option<(usize, usize, TrLanes)> {
     match mnemonic {
-        "ds_read_b64_tr_b8" => Some((8, 8)),
-        "ds_read_b64_tr_b16" => Some((16, 8)),
+        "ds_read_b64_tr_b8" => Some((8, 8, TrLanes::Gfx950)),
+        "ds_read_b64_tr_b16" => Some((16, 8, TrLanes::Gfx950)),
+        "ds_load_tr8_b64" => Some((8, 8, TrLanes::Gfx1250Tr8)),
+        "ds_load_tr16_b128" => Some((16, 16, TrLanes::Gfx1250Tr16)),
         _ => None,
     }
 }
 
-/// The lane mapping of an LDS transpose load, decided by compiled kernels (no document at hand
-/// gives it; see below). Lanes work in groups of 16. Each lane reads E = 8 * bytes / elem_bits
-/// consecutive elements at its own address; the group's loads, in lane order, form a tile of E
-/// rows and 16 columns (row r is lanes (16/E) r .. (16/E) (r+1) - 1, end to end), and lane c of
-/// the group receives column c: element r of lane c's result is element c % E of the load of
-/// lane (16/E) r + c / E.
+/// The lane of a 16-lane group whose load supplies element `r` of lane `c`'s result, and which
+/// element of that load it is, for an LDS transpose load with `e` elements a lane. Decided by
+/// compiled kernels (no document at hand gives it; see below).
 ///
-/// Pinned by corpus/triton's gfx950 natives built by Triton 3.9, which compute numpy's answer
-/// under this reading (and not under an 8x8 transpose in 8-lane groups, nor a 32-lane tile):
-/// `matmul_i8_64_w4` (ds_read_b64_tr_b8, exact int32 results), `matmul_e4m3_64_w4`,
-/// `matmul_e5m2_64_w4` (ds_read_b64_tr_b8), `matmul_f16_32_w1/w4/w8`, `matmul_f16_128_w4/w8`,
-/// `matmul_bf16_64_w4` and `flash_attn_fwd_w4` (ds_read_b64_tr_b16).
-pub fn ds_transpose_lanes(loaded: &[Vec<u8>], elem_bits: usize) -> Vec<Vec<u8>> {
+/// gfx950 (`ds_read_b64_tr_b8/b16`): the group's loads, in lane order, form a tile of E rows and
+/// 16 columns (row r is lanes (16/E) r .. (16/E) (r+1) - 1, end to end), and lane c of the group
+/// receives column c: element r of lane c's result is element c % E of the load of lane
+/// (16/E) r + c / E. Pinned by corpus/triton's gfx950 natives built by Triton 3.9, which compute
+/// numpy's answer under this reading (and not under an 8x8 transpose in 8-lane groups, nor a
+/// 32-lane tile): `matmul_i8_64_w4` (ds_read_b64_tr_b8, exact int32 results),
+/// `matmul_e4m3_64_w4`, `matmul_e5m2_64_w4` (ds_read_b64_tr_b8), `matmul_f16_32_w1/w4/w8`,
+/// `matmul_f16_128_w4/w8`, `matmul_bf16_64_w4` and `flash_attn_fwd_w4` (ds_read_b64_tr_b16).
+///
+/// gfx1250 (`ds_load_tr8_b64`, 8 bytes a lane): the group's 16 loads form two 8x8 byte blocks.
+/// Block b (0 or 1) has the loads of lanes 4b..4b+3 as rows 0-3 and of lanes 8+4b..8+4b+3 as
+/// rows 4-7; lane 8b + i receives column i of block b. So byte r of lane c's result is byte
+/// c % 8 of the load of lane (r % 4) + 4 (c / 8) + 8 (r / 4). This is not gfx950's reading
+/// (which puts row r in lanes 2r, 2r+1). Pinned by corpus/triton's gfx1250 builds by Triton 3.9
+/// of `matmul_i8_64_w4` (exact int32 results), `matmul_e4m3_64_w4` and `matmul_e5m2_64_w4`,
+/// which compute numpy's answer under it and not under gfx950's reading, an 8x8 transpose in
+/// 8-lane groups or a 32-lane tile. How it was found: with A[m][k] = m or k and B[k][n] = k or
+/// n as inputs, lane l of such a kernel loads (k, n) = (l % 4 + 4 (l % 16 / 8) + 8 (l / 16) + 16
+/// j, 8 (l / 4 % 2) ..) for its j-th load, and the WMMA's other operand (plain loads) holds k =
+/// 16 (e / 8) + 8 (l / 16) + e % 8 in byte e (GFX12's 8-bit A layout); the mapping above is the
+/// only one that gives the transposed operand the same k in every byte.
+///
+/// gfx1250 (`ds_load_tr16_b128`, 8 16-bit elements a lane): two 8x8 blocks of 16-bit elements,
+/// block b the loads of lanes 8b..8b+7 as rows 0-7; lane 8b + i receives column i. So element r
+/// of lane c's result is element c % 8 of the load of lane r + 8 (c / 8). Found the same way on
+/// Triton's gfx1250 `matmul_f16_32_w1` (lane l loads (k, n) = (l % 8 + 8 (l / 16) + 16 j,
+/// 8 (l % 16 / 8) ..); the plain-loaded operand holds GFX12's 16-bit A layout, k = 16 (e / 8) +
+/// 8 (l / 16) + e % 8 in element e), and pinned by the gfx1250 builds of `matmul_f16_32_w1/w4/w8`,
+/// `matmul_f16_128_w8`, `matmul_bf16_64_w4` and `flash_attn_fwd_w4`, which compute numpy's answer
+/// under it (they run once the decoder knows true16 `v_mov_b16`, which they also use).
+pub fn ds_transpose_source(lanes: TrLanes, e: usize, c: usize, r: usize) -> (usize, usize) {
+    match lanes {
+        TrLanes::Gfx950 => ((16 / e.max(1)) * r + c / e.max(1), c % e.max(1)),
+        TrLanes::Gfx1250Tr8 => ((r % 4) + 4 * (c / 8) + 8 * (r / 4), c % 8),
+        TrLanes::Gfx1250Tr16 => (r + 8 * (c / 8), c % 8),
+    }
+}
+
+/// The results of an LDS transpose load from every lane's `loaded` bytes (lanes in groups of 16;
+/// see [`ds_transpose_source`]).
+pub fn ds_transpose_lanes(loaded: &[Vec<u8>], elem_bits: usize, lanes: TrLanes) -> Vec<Vec<u8>> {
     let gsize = 16;
     let bytes = loaded.first().map_or(0, Vec::len);
     let eb = elem_bits / 8;
     let e = bytes / eb;
-    let per_row = gsize / e.max(1);
     let mut out = vec![vec![0u8; bytes]; loaded.len()];
     for g in (0..loaded.len()).step_by(gsize) {
         for c in 0..gsize.min(loaded.len() - g) {
             for r in 0..e {
-                let src_lane = g + per_row * r + c / e;
-                let src_elem = c % e;
-                if let Some(src) = loaded.get(src_lane) {
+                let (src_lane, src_elem) = ds_transpose_source(lanes, e, c, r);
+                if let Some(src) = loaded.get(g + src_lane) {
                     out[g + c][r * eb..(r + 1) * eb].copy_from_slice(&src[src_elem * eb..(src_elem + 1) * eb]);
                 }
             }
