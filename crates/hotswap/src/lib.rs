@@ -1,8 +1,11 @@
-//! hotswap: hotswap-xlate's library facade. The CLI, the C ABI and the benches call only this crate.
+//! hotswap: hotswap-xlate's translation library, what the CLI, the C ABI and the COMGR shim
+//! call to translate.
 //!
 //! Pipeline (one crate per stage): codeobj (read) -> isa (decode) -> raise (LLVM IR) ->
 //! lower (gfx942/gfx950 object) -> relink (code object), with inspection and disassembly
-//! beside it. The emulator's run and verify are in hx-verify, which this crate does not link. [`translate`] returns the code object and a per-kernel
+//! beside it. The emulator's run and verify are in hx-verify, which this crate does not link,
+//! so a runtime that loads the library never carries the emulator. [`translate`] returns the
+//! code object and a per-kernel
 //! [`report::Report`]; what the stages do not handle is refused by name (kernel, offset,
 //! mnemonic): the whole object in strict mode, only that kernel (a trap stub) in lenient mode.
 //! [`limits`] bounds every translation (input size, kernels, instructions per kernel, memory
