@@ -660,6 +660,11 @@ pub(crate) fn exec_valu_with(
                         let old = wave.v(r.index as usize, lane)?;
                         wave.write_vreg_dwords(Reg { dwords: 1, ..r }, lane, &[(old & 0xffff) | (v as u32) << 16])?
                     }
+                    // true16 forms (v_mov_b16 v1.l): the low half of the register, the high half kept.
+                    16 if inst.is_true16() => {
+                        let old = wave.v(r.index as usize, lane)?;
+                        wave.write_vreg_dwords(Reg { dwords: 1, ..r }, lane, &[(old & 0xffff_0000) | (v & 0xffff) as u32])?
+                    }
                     // 16-bit results: the high half of the register becomes zero.
                     16 => wave.write_vreg_dwords(Reg { dwords: 1, ..r }, lane, &[(v & 0xffff) as u32])?,
                     _ => wave.write_vreg_dwords(Reg { dwords: 1, ..r }, lane, &[v as u32])?,

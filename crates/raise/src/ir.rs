@@ -1288,6 +1288,11 @@ impl<'ctx> Raiser<'ctx, '_> {
                 let lo = self.b.build_and(old, self.i32(0xffff), "")?;
                 let hi = self.b.build_left_shift(self.b.build_and(v, self.i32(0xffff), "")?, self.i32(16), "")?;
                 self.b.build_or(lo, hi, "")?
+            } else if t.bits() == 16 && inst.is_true16() {
+                // true16 forms (v_mov_b16 v1.l): the low half, the high half kept.
+                let old = self.source(d, Ty::B32, inst)?;
+                let hi = self.b.build_and(old, self.i32(0xffff_0000), "")?;
+                self.b.build_or(hi, self.b.build_and(v, self.i32(0xffff), "")?, "")?
             } else if t.bits() == 16 {
                 // 16-bit results clear the high half (as the source's non-true16 forms do).
                 self.b.build_and(v, self.i32(0xffff), "")?

@@ -510,6 +510,8 @@ static TABLE: &[AluOp] = &[
     v("v_accvgpr_write_b32", Op::MovB32, B1, B32),
     v("v_accvgpr_mov_b32", Op::MovB32, B1, B32),
     v("v_mov_b64", Op::MovB64, Q1, B64),
+    // gfx1250 true16 v_mov_b16 (e32/e64): a 16-bit copy; the halves are the engine's (op_sel).
+    v("v_mov_b16", Op::MovB32, &[B16], B16),
     v("v_cndmask_b32", Op::Cndmask, B2, B32).fin(),
     v("v_sad_u32", Op::SadU32, U3, U32),
     v("v_sad_u8", Op::SadU8, U3, U32),
