@@ -79,8 +79,8 @@ pub(crate) fn role_of(kind: &Kind) -> OperandRole {
 pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut Group<'_>) -> Result<Flow, EmuError> {
     // Under a nonzero s_set_vgpr_msb state the instruction's VGPR fields reach v256 and up.
     let remapped;
-    let inst = if wave.vgpr_msb != 0 && inst.format() != hx_isa::Format::Vopd {
-        // (A VOPD pair is refused under a nonzero MSB state in exec_vopd.)
+    let inst = if wave.vgpr_msb != 0 {
+        // (A VOPD word keeps the state; its parts come remapped.)
         remapped = inst.with_vgpr_msb(wave.vgpr_msb).map_err(|e| unsupported(inst, e.0))?;
         &remapped
     } else {
@@ -287,10 +287,6 @@ fn exec_bitop3(wave: &mut Wave, inst: &Instruction, table: u8) -> Result<Flow, E
 /// A VOPD/VOPD3 pair: both halves read their sources before either writes, which running
 /// them one after the other in the right order reproduces (`hx_isa::vopd::sequential_order`).
 fn exec_vopd(wave: &mut Wave, inst: &Instruction, parts: &[Instruction; 2], group: &mut Group<'_>) -> Result<Flow, EmuError> {
-    if wave.vgpr_msb != 0 {
-        // Which VOPD fields the MSB slots extend is not modelled: refuse rather than guess.
-        return Err(unsupported(inst, "a VOPD pair under a nonzero s_set_vgpr_msb"));
-    }
     let order = hx_isa::vopd::sequential_order(parts).map_err(|e| unsupported(inst, e.0))?;
     for half in &order {
         if let Some(table) = half.bitop3_table() {
