@@ -245,8 +245,8 @@ fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mu
 
 /// v_bitop3_b32: every bit of D is the truth table's entry for the bits of S0, S1, S2.
 /// v_bitop3_b16: the same on 16-bit halves, op_sel bit k picking source k's high half; the
-/// result goes to the low half with the high half zeroed, or (op_sel[3]) to the high half with
-/// the low half kept, as for every 16-bit VOP3 result (exec_valu).
+/// result goes to the low half, or (op_sel[3]) to the high half, the other half kept, as for
+/// every gfx1250 16-bit result (exec_valu).
 fn exec_bitop3(wave: &mut Wave, inst: &Instruction, table: u8) -> Result<Flow, EmuError> {
     let Some((d, [a, b, c], op_sel)) = inst.bitop3_operands() else { return Err(unsupported(inst, "operands")) };
     let Operand::Reg(r) = d.value else { return Err(unsupported(inst, "a non-register destination")) };
@@ -272,10 +272,11 @@ fn exec_bitop3(wave: &mut Wave, inst: &Instruction, table: u8) -> Result<Flow, E
                     Ok(if sel >> k & 1 != 0 { x >> 16 } else { x & 0xffff })
                 };
                 let v = hx_isa::bitop3::eval(table, half(0, a)?, half(1, b)?, half(2, c)?) & 0xffff;
+                let old = wave.v(r.index as usize, lane)?;
                 if sel & 8 != 0 {
-                    (wave.v(r.index as usize, lane)? & 0xffff) | v << 16
+                    (old & 0xffff) | v << 16
                 } else {
-                    v
+                    (old & 0xffff_0000) | v
                 }
             }
         };
@@ -656,12 +657,14 @@ pub(crate) fn exec_valu_with(
                         let old = wave.v(r.index as usize, lane)?;
                         wave.write_vreg_dwords(Reg { dwords: 1, ..r }, lane, &[(old & 0xffff) | (v as u32) << 16])?
                     }
-                    // true16 forms (v_mov_b16 v1.l): the low half of the register, the high half kept.
-                    16 if inst.is_true16() => {
+                    // gfx1250 (true16 v_mov_b16 v1.l, and every 16-bit result: "on gfx10, all
+                    // 16-bit instructions preserve the high bits", LLVM's
+                    // GCNSubtarget::zeroesHigh16BitsOfDest): the low half, the high half kept.
+                    16 if inst.is_true16() || inst.target == hx_isa::Target::Gfx1250 => {
                         let old = wave.v(r.index as usize, lane)?;
                         wave.write_vreg_dwords(Reg { dwords: 1, ..r }, lane, &[(old & 0xffff_0000) | (v & 0xffff) as u32])?
                     }
-                    // 16-bit results: the high half of the register becomes zero.
+                    // GFX9 16-bit results: the high half of the register becomes zero.
                     16 => wave.write_vreg_dwords(Reg { dwords: 1, ..r }, lane, &[(v & 0xffff) as u32])?,
                     _ => wave.write_vreg_dwords(Reg { dwords: 1, ..r }, lane, &[v as u32])?,
                 }
