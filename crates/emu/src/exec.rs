@@ -84,8 +84,8 @@ pub(crate) fn role_of(kind: &Kind) -> OperandRole {
 pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut Group<'_>) -> Result<Flow, EmuError> {
     // Under a nonzero s_set_vgpr_msb state the instruction's VGPR fields reach v256 and up.
     let remapped;
-    let inst = if wave.vgpr_msb != 0 && inst.format() != hx_isa::Format::Vopd {
-        // (A VOPD pair is refused under a nonzero MSB state in exec_vopd.)
+    let inst = if wave.vgpr_msb != 0 {
+        // (A VOPD word keeps the state; its parts come remapped.)
         remapped = inst.with_vgpr_msb(wave.vgpr_msb).map_err(|e| unsupported(inst, e.0))?;
         &remapped
     } else {
@@ -250,8 +250,8 @@ fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mu
 
 /// v_bitop3_b32: every bit of D is the truth table's entry for the bits of S0, S1, S2.
 /// v_bitop3_b16: the same on 16-bit halves, op_sel bit k picking source k's high half; the
-/// result goes to the low half with the high half zeroed, or (op_sel[3]) to the high half with
-/// the low half kept, as for every 16-bit VOP3 result (exec_valu).
+/// result goes to the low half, or (op_sel[3]) to the high half, the other half kept, as for
+/// every gfx1250 16-bit result (exec_valu).
 fn exec_bitop3(wave: &mut Wave, inst: &Instruction, table: u8) -> Result<Flow, EmuError> {
     let Some((d, [a, b, c], op_sel)) = inst.bitop3_operands() else { return Err(unsupported(inst, "operands")) };
     let Operand::Reg(r) = d.value else { return Err(unsupported(inst, "a non-register destination")) };
@@ -277,10 +277,11 @@ fn exec_bitop3(wave: &mut Wave, inst: &Instruction, table: u8) -> Result<Flow, E
                     Ok(if sel >> k & 1 != 0 { x >> 16 } else { x & 0xffff })
                 };
                 let v = hx_isa::bitop3::eval(table, half(0, a)?, half(1, b)?, half(2, c)?) & 0xffff;
+                let old = wave.v(r.index as usize, lane)?;
                 if sel & 8 != 0 {
-                    (wave.v(r.index as usize, lane)? & 0xffff) | v << 16
+                    (old & 0xffff) | v << 16
                 } else {
-                    v
+                    (old & 0xffff_0000) | v
                 }
             }
         };
@@ -292,10 +293,6 @@ fn exec_bitop3(wave: &mut Wave, inst: &Instruction, table: u8) -> Result<Flow, E
 /// A VOPD/VOPD3 pair: both halves read their sources before either writes, which running
 /// them one after the other in the right order reproduces (`hx_isa::vopd::sequential_order`).
 fn exec_vopd(wave: &mut Wave, inst: &Instruction, parts: &[Instruction; 2], group: &mut Group<'_>) -> Result<Flow, EmuError> {
-    if wave.vgpr_msb != 0 {
-        // Which VOPD fields the MSB slots extend is not modelled: refuse rather than guess.
-        return Err(unsupported(inst, "a VOPD pair under a nonzero s_set_vgpr_msb"));
-    }
     let order = hx_isa::vopd::sequential_order(parts).map_err(|e| unsupported(inst, e.0))?;
     for half in &order {
         if let Some(table) = half.bitop3_table() {
@@ -647,8 +644,11 @@ pub(crate) fn exec_valu_with(
             let Operand::Reg(r) = d.value else { return Err(unsupported(inst, "a non-register destination")) };
             let v = out.value;
             if let Some(sd) = sdwa {
-                if t.bits() != 32 {
-                    return Err(unsupported(inst, "SDWA with a non-32-bit result"));
+                // A 16-bit result (v_cvt_f16_f32_sdwa, which gfx942's backend selects for a
+                // 16-bit value merged into a register) fills a word or byte field; what a
+                // whole-dword selection gives above it is not modelled.
+                if t.bits() == 64 || (t.bits() == 16 && sd.dst_sel > 5) {
+                    return Err(unsupported(inst, "SDWA with a 16-bit result into a whole dword, or a 64-bit result"));
                 }
                 let old = wave.v(r.index as usize, lane)?;
                 wave.set_v(r.index as usize, lane, sd.place(old, v as u32))?;
@@ -660,7 +660,14 @@ pub(crate) fn exec_valu_with(
                         let old = wave.v(r.index as usize, lane)?;
                         wave.write_vreg_dwords(Reg { dwords: 1, ..r }, lane, &[(old & 0xffff) | (v as u32) << 16])?
                     }
-                    // 16-bit results: the high half of the register becomes zero.
+                    // gfx1250 (true16 v_mov_b16 v1.l, and every 16-bit result: "on gfx10, all
+                    // 16-bit instructions preserve the high bits", LLVM's
+                    // GCNSubtarget::zeroesHigh16BitsOfDest): the low half, the high half kept.
+                    16 if inst.is_true16() || inst.target == hx_isa::Target::Gfx1250 => {
+                        let old = wave.v(r.index as usize, lane)?;
+                        wave.write_vreg_dwords(Reg { dwords: 1, ..r }, lane, &[(old & 0xffff_0000) | (v & 0xffff) as u32])?
+                    }
+                    // GFX9 16-bit results: the high half of the register becomes zero.
                     16 => wave.write_vreg_dwords(Reg { dwords: 1, ..r }, lane, &[(v & 0xffff) as u32])?,
                     _ => wave.write_vreg_dwords(Reg { dwords: 1, ..r }, lane, &[v as u32])?,
                 }

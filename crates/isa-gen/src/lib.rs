@@ -2135,10 +2135,16 @@ fn sem_const(mnemonic: &str) -> String {
     spec::mnemonic_stem(mnemonic).to_ascii_uppercase()
 }
 
-/// sem_ids.rs: every mnemonic stem of the target tables' entries (`mnemonic: "..."`), sorted,
-/// with its id (the index) and a constant each.
+/// Mnemonics hx-isa decodes by hand, outside the generated tables, whose meaning hx-sem keys on
+/// their id: the true16 `v_mov_b16` (LLVM decodes it only with +real-true16, while the tables
+/// are fitted in its default mode; crates/isa/src/true16.rs) and `v_bitop3_b16/b32`
+/// (crates/isa/src/bitop3.rs).
+const HAND_DECODED: &[&str] = &["v_bitop3_b16", "v_bitop3_b32", "v_mov_b16"];
+
+/// sem_ids.rs: every mnemonic stem of the target tables' entries (`mnemonic: "..."`) and of
+/// [`HAND_DECODED`], sorted, with its id (the index) and a constant each.
 fn sem_ids_source(tables: &[String]) -> String {
-    let mut stems = std::collections::BTreeSet::new();
+    let mut stems: std::collections::BTreeSet<String> = HAND_DECODED.iter().map(|s| s.to_string()).collect();
     for t in tables {
         for part in t.split("mnemonic: \"").skip(1) {
             if let Some(end) = part.find('"') {

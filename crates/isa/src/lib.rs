@@ -43,7 +43,8 @@
 //!
 //! Decoded outside the tables, from the ordinary entries: DPP16/DPP8 ([`dpp`]), GFX9 SDWA
 //! ([`sdwa`]), VOPD ([`vopd`]), v_bitop3 ([`bitop3`]), gfx1250 WMMA ([`wmma`]); gfx1250
-//! tensor_load_to_lds / tensor_store_from_lds ([`tensor`]).
+//! tensor_load_to_lds / tensor_store_from_lds ([`tensor`]); the gfx1250 true16 moves
+//! `v_mov_b16_e32/e64`, whose operands name VGPR halves ([`true16`]).
 //!
 //! Everything else (MTBUF, MIMG, ...), the forms those modules leave out, and the
 //! opcodes in `UNSUPPORTED` are reported as [`DecodeError::Unsupported`], never guessed. So are
@@ -62,6 +63,7 @@ pub mod mai;
 pub mod mubuf;
 pub mod sdwa;
 pub mod tensor;
+pub mod true16;
 pub mod dpp;
 mod fast;
 #[doc(hidden)] // (for `cargo xtask fast-tables` and the test that the seeds are fresh)
@@ -176,7 +178,7 @@ impl Instruction {
     }
 
     pub fn text(&self) -> String {
-        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.dpp_text()).or_else(|| self.mubuf_text()).or_else(|| self.vbuffer_text()).or_else(|| self.bitop3_text()).or_else(|| self.wmma_text()).or_else(|| self.tensor_text()) {
+        if let Some(t) = self.vopd_text().or_else(|| self.sdwa_text()).or_else(|| self.dpp_text()).or_else(|| self.mubuf_text()).or_else(|| self.vbuffer_text()).or_else(|| self.bitop3_text()).or_else(|| self.wmma_text()).or_else(|| self.tensor_text()).or_else(|| self.true16_text()) {
             return t;
         }
         operand::format_inst(
@@ -471,6 +473,9 @@ fn decode_general(target: Target, bytes: &[u8], offset: usize) -> Result<Instruc
         });
     };
     let opcode = (word >> shift) & ((1 << width) - 1);
+    if true16::is_true16_opcode(target, format, opcode) {
+        return true16::decode_true16(target, format, bytes, offset, word);
+    }
     if format == Format::Vop3 && bitop3::is_bitop3_opcode(target, opcode as u16) {
         let Some(d1) = inst.get(4..8) else {
             return Err(DecodeError::Truncated { offset, bytes: raw(bytes, offset, 8) });

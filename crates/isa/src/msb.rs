@@ -9,8 +9,14 @@
 
 use crate::{Field, Format, Instruction, Operand, RegClass};
 
-/// The slot (0..=3) of an operand field, for the formats that take VGPRs.
-fn slot(f: Field) -> Option<u32> {
+/// The slot (0..=3) of an operand field of `mnemonic`, for the formats that take VGPRs. The
+/// fmamk forms (VOP2 and VOPD halves) hold their K literal where the second source would be, and
+/// their VGPR second source takes slot 2 (LLVM's `VOP2MADMKOps`/`VOPDFMAMKOps*`; llvm-objdump-22
+/// prints `v_fmamk_f32 v1, v2, 0x11223344, v3 /*v259*/` under `s_set_vgpr_msb 0x10`).
+fn slot(f: Field, mnemonic: &str) -> Option<u32> {
+    if f == Field::Vsrc1 && mnemonic.starts_with("v_fmamk_") {
+        return Some(2);
+    }
     Some(match f {
         Field::Src0 | Field::Vop3Src0 | Field::DsAddr | Field::VfVaddr => 0,
         Field::Vsrc1 | Field::Vop3Src1 | Field::DsData0 | Field::VfVdata => 1,
@@ -34,14 +40,25 @@ impl std::error::Error for MsbError {}
 
 impl Instruction {
     /// The instruction as it executes under `s_set_vgpr_msb` state `msb` (its low 8 bits):
-    /// each VGPR operand's index gains `256 * slot MSBs`. A VOPD word is remapped through its
-    /// parts ([`Instruction::vopd_parts`]), whose fields are the VALU ones.
+    /// each VGPR operand's index gains `256 * slot MSBs`. A VOPD word keeps the state, and its
+    /// parts ([`Instruction::vopd_parts`]) come remapped: both halves' fields take the slots of
+    /// the VALU fields they are (src0 0, vsrc1 1, vsrc2 2, vdst 3; a Y half shares X's MSBs, as
+    /// LLVM's `VOPDOpsX`/`VOPDOpsY` tables say and llvm-objdump-22 prints).
     pub fn with_vgpr_msb(&self, msb: u8) -> Result<Instruction, MsbError> {
         if msb == 0 {
             return Ok(*self);
         }
         if self.format() == Format::Vopd {
-            return Err(MsbError(format!("{}: remap the parts of a VOPD word, not the word", self.mnemonic())));
+            if self.vopd_vgpr_msb() != 0 {
+                return Err(MsbError(format!("{}: remapped twice", self.mnemonic())));
+            }
+            let parts = self.vopd_parts().ok_or_else(|| MsbError(format!("{}: no parts", self.mnemonic())))?;
+            for p in &parts {
+                p.with_vgpr_msb(msb)?;
+            }
+            let mut out = *self;
+            out.set_vopd_vgpr_msb(msb);
+            return Ok(out);
         }
         let mut out = *self;
         for op in out.operands.iter_mut().flatten() {
@@ -49,7 +66,7 @@ impl Instruction {
             if r.class != RegClass::Vgpr {
                 continue;
             }
-            let s = slot(op.spec.field).ok_or_else(|| MsbError(format!("{}: no VGPR MSB slot is known for field {:?}", self.mnemonic(), op.spec.field)))?;
+            let s = slot(op.spec.field, self.info.mnemonic).ok_or_else(|| MsbError(format!("{}: no VGPR MSB slot is known for field {:?}", self.mnemonic(), op.spec.field)))?;
             let hi = (msb >> (2 * s)) & 3;
             r.index += 256 * hi as u16;
         }

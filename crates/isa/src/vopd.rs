@@ -20,6 +20,8 @@
 //! single VOP2 form of them), and any half whose single-instruction form this crate does not
 //! decode yet (e.g. a DPP source).
 
+use crate::operand::InstOperand;
+use crate::spec::{Field, Kind, OperandSpec};
 use crate::{DecodeError, Format, Instruction, OpInfo, Target};
 
 /// VOPD (bits 31:26 = 0x32) holds vdstY >> 1 in a 7-bit field; the low bit is the opposite of
@@ -29,6 +31,8 @@ pub fn vopd_vdst_y(field: u32, vdst_x: u32) -> u32 {
 }
 
 /// The pair instruction's table entries: its operands live in the halves.
+/// The slot a remapped VOPD word keeps its `s_set_vgpr_msb` state in (printed as nothing).
+static MSB_STATE: OperandSpec = OperandSpec { field: Field::Implicit, kind: Kind::Fixed("") };
 static VOPD_INFO: OpInfo = OpInfo { mnemonic: "v_dual", sem: crate::SemId::NONE, format: Format::Vopd, opcode: 0, operands: &[], unused: &[] };
 static VOPD3_INFO: OpInfo = OpInfo { mnemonic: "v_dual_e96", sem: crate::SemId::NONE, format: Format::Vopd, opcode: 1, operands: &[], unused: &[] };
 
@@ -339,7 +343,28 @@ impl Instruction {
             i.len = self.len;
             Some(i)
         };
-        Some([half(&f.x)?, half(&f.y)?])
+        let parts = [half(&f.x)?, half(&f.y)?];
+        match self.vopd_vgpr_msb() {
+            0 => Some(parts),
+            // Checked by `with_vgpr_msb` when it stored the state.
+            msb => Some([parts[0].with_vgpr_msb(msb).ok()?, parts[1].with_vgpr_msb(msb).ok()?]),
+        }
+    }
+
+    /// The `s_set_vgpr_msb` state a VOPD word was remapped under ([`Instruction::with_vgpr_msb`];
+    /// 0 for every other instruction and a word not remapped).
+    pub fn vopd_vgpr_msb(&self) -> u8 {
+        if self.format() != Format::Vopd {
+            return 0;
+        }
+        match self.operands[0] {
+            Some(InstOperand { spec, value: crate::Operand::Imm(v), .. }) if std::ptr::eq(spec, &MSB_STATE) => v as u8,
+            _ => 0,
+        }
+    }
+
+    pub(crate) fn set_vopd_vgpr_msb(&mut self, msb: u8) {
+        self.operands[0] = Some(InstOperand { spec: &MSB_STATE, value: crate::Operand::Imm(msb as u32), raw: msb as u32 });
     }
 
     /// LLVM's text of a VOPD/VOPD3 pair (`None` for other instructions).

@@ -23,7 +23,7 @@
 //!   vdst = 0, src2 = 256. Followed by an f8f6f4 or 32x16x128_f4 word it is one 16-byte
 //!   instruction (LLVM's VOP3PX2); otherwise it decodes alone.
 //!
-//! Modelled: A, B, D as even-aligned VGPR tuples, C as an even-aligned VGPR tuple or an inline
+//! Modelled: A, B, D as even-aligned VGPR tuples (which may run past v255), C as an even-aligned VGPR tuple or an inline
 //! constant, the index as a VGPR (pair: even-aligned), scales as SGPRs, VGPRs or inline
 //! constants. Other encodings LLVM accepts (SGPR or misaligned tuples, literals) are reported
 //! as unsupported.
@@ -310,8 +310,12 @@ enum Reject {
 fn vgpr(index: u32, dwords: u8) -> Operand {
     Operand::Reg(Reg { class: RegClass::Vgpr, index: index as u16, dwords })
 }
+/// An even-aligned tuple (or a single register) whose first register the 8-bit field names. A
+/// tuple may run past v255 (Triton's 128x128 matmuls use `v[250:257]`): LLVM prints it so, and it
+/// names the registers that follow, shifted with the others under `s_set_vgpr_msb`
+/// (llvm-objdump-22 prints `v[250:257] /*v[506:513]*/` under slot MSBs 1).
 fn aligned(v: u32, n: u8) -> bool {
-    (n == 1 || v & 1 == 0) && v + n as u32 <= 256
+    (n == 1 || v & 1 == 0) && v < 256
 }
 
 /// The format fields of an f8f6f4 word (a, b).

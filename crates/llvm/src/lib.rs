@@ -461,10 +461,21 @@ unsafe impl Send for Disassembler {}
 
 impl Disassembler {
     pub fn new(target: GpuTarget) -> Result<Disassembler> {
+        Disassembler::with_features(target, "")
+    }
+
+    /// As [`Disassembler::new`], with extra subtarget features after the target's own (e.g.
+    /// `+real-true16`, under which gfx1250's 16-bit operands name VGPR halves).
+    pub fn with_features(target: GpuTarget, extra_features: &str) -> Result<Disassembler> {
         init();
         let triple = CString::new(AMDHSA_TRIPLE).unwrap();
         let cpu = CString::new(target.cpu()).unwrap();
-        let features = CString::new(target.features()).unwrap();
+        let features = if extra_features.is_empty() {
+            target.features().to_string()
+        } else {
+            format!("{},{extra_features}", target.features())
+        };
+        let features = CString::new(features).map_err(|_| LlvmError::Disassembler { cpu: target.cpu().to_string() })?;
         // SAFETY: valid NUL-terminated strings; no callbacks.
         let raw = unsafe {
             llvm_sys::disassembler::LLVMCreateDisasmCPUFeatures(

@@ -1297,8 +1297,15 @@ impl<'ctx> Raiser<'ctx, '_> {
                 let lo = self.b.build_and(old, self.i32(0xffff), "")?;
                 let hi = self.b.build_left_shift(self.b.build_and(v, self.i32(0xffff), "")?, self.i32(16), "")?;
                 self.b.build_or(lo, hi, "")?
+            } else if t.bits() == 16 && (inst.is_true16() || inst.target == hx_isa::Target::Gfx1250) {
+                // gfx1250 16-bit results (true16 v_mov_b16 v1.l and the others alike; LLVM's
+                // GCNSubtarget::zeroesHigh16BitsOfDest: from gfx10 on, 16-bit instructions
+                // preserve the high bits): the low half, the high half kept.
+                let old = self.source(d, Ty::B32, inst)?;
+                let hi = self.b.build_and(old, self.i32(0xffff_0000), "")?;
+                self.b.build_or(hi, self.b.build_and(v, self.i32(0xffff), "")?, "")?
             } else if t.bits() == 16 {
-                // 16-bit results clear the high half (as the source's non-true16 forms do).
+                // GFX9 16-bit results clear the high half.
                 self.b.build_and(v, self.i32(0xffff), "")?
             } else {
                 v
@@ -1631,10 +1638,14 @@ impl<'ctx> Raiser<'ctx, '_> {
         }
         if let Some(sel) = op_sel {
             out = self.b.build_and(out, self.i32(0xffff), "")?;
+            // The other half of the destination is kept (gfx1250 16-bit results).
+            let old = self.read_vreg(r, 1, inst)?;
             if sel & 8 != 0 {
-                let old = self.read_vreg(r, 1, inst)?;
                 let low = self.b.build_and(old, self.i32(0xffff), "")?;
                 out = self.b.build_or(low, self.b.build_left_shift(out, self.i32(16), "")?, "")?;
+            } else {
+                let high = self.b.build_and(old, self.i32(0xffff_0000), "")?;
+                out = self.b.build_or(high, out, "")?;
             }
         }
         let active = self.active()?;

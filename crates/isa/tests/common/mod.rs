@@ -71,6 +71,11 @@ pub enum Verdict {
 pub fn compare(llvm: &mut Disassembler, target: Target, bytes: &[u8]) -> Verdict {
     let theirs = llvm.decode(bytes, 0);
     let ours = decode(target, bytes, 0);
+    // gfx1250 true16 words (v_mov_b16) decode in LLVM only with +real-true16: compared with it.
+    let theirs = match (&theirs, &ours) {
+        (None, Ok(i)) if i.is_true16() => Disassembler::with_features(gpu(target), "+real-true16").expect("LLVM disassembler").decode(bytes, 0),
+        _ => theirs,
+    };
     match (&theirs, &ours) {
         (None, Err(e)) if e.is_invalid() => Verdict::Match,
         (Some((len, text)), Ok(i)) if *len == i.len as usize && *text == i.text() => Verdict::Match,
