@@ -89,7 +89,16 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
     if group.target != hx_isa::Target::Gfx1250 {
         return step_inner(wave, wave_index, inst, group);
     }
-    crate::pending::before(wave, inst)?;
+    match inst.vopd_parts() {
+        // A VOPD pair's registers are its parts' (remapped under the MSB state, as exec_vopd
+        // runs them).
+        Some(parts) if wave.vgpr_msb != 0 => {
+            for p in parts {
+                crate::pending::before(wave, &p.with_vgpr_msb(wave.vgpr_msb).map_err(|e| unsupported(inst, e.0))?)?;
+            }
+        }
+        _ => crate::pending::before(wave, inst)?,
+    }
     let flow = step_inner(wave, wave_index, inst, group)?;
     crate::pending::after(wave, inst);
     Ok(flow)
@@ -286,11 +295,24 @@ fn exec_bitop3(wave: &mut Wave, inst: &Instruction, table: u8) -> Result<Flow, E
 
 /// A VOPD/VOPD3 pair: both halves read their sources before either writes, which running
 /// them one after the other in the right order reproduces (`hx_isa::vopd::sequential_order`).
+///
+/// Under a nonzero s_set_vgpr_msb state both halves take the same slot MSBs by operand
+/// position (src0X and src0Y slot 0, vsrc1 slot 1, vsrc2 slot 2, vdstX and vdstY slot 3): LLVM's
+/// getVGPRLoweringOperandTables gives a VOPD the X and the Y operand of each slot, and its
+/// AMDGPULowerVGPREncoding refuses to build a pair whose halves would need different MSBs in one
+/// slot. Pinned by Triton's dot_scaled_*_w1 gfx1250 kernels (VOPD pairs on v256 and up).
 fn exec_vopd(wave: &mut Wave, inst: &Instruction, parts: &[Instruction; 2], group: &mut Group<'_>) -> Result<Flow, EmuError> {
-    if wave.vgpr_msb != 0 {
-        // Which VOPD fields the MSB slots extend is not modelled: refuse rather than guess.
-        return Err(unsupported(inst, "a VOPD pair under a nonzero s_set_vgpr_msb"));
-    }
+    let remapped;
+    let parts = if wave.vgpr_msb != 0 {
+        let msb = wave.vgpr_msb;
+        remapped = [parts[0].with_vgpr_msb(msb), parts[1].with_vgpr_msb(msb)];
+        match &remapped {
+            [Ok(x), Ok(y)] => &[*x, *y],
+            [Err(e), _] | [_, Err(e)] => return Err(unsupported(inst, e.0.clone())),
+        }
+    } else {
+        parts
+    };
     let order = hx_isa::vopd::sequential_order(parts).map_err(|e| unsupported(inst, e.0))?;
     for half in &order {
         if let Some(table) = half.bitop3_table() {
