@@ -6,7 +6,7 @@
 //! cannot fit it; it is decoded here and checked against LLVM by crates/isa/tests/bitop3_decode.rs.
 //! Result bit i is table bit (S0_i << 2 | S1_i << 1 | S2_i).
 //!
-//! v_bitop3_b16 (gfx1250 VOP3 opcode 0x233) is the same on 16-bit halves: op_sel (bits 14:11)
+//! v_bitop3_b16 (gfx1250 and gfx950 VOP3 opcode 0x233) is the same on 16-bit halves: op_sel (bits 14:11)
 //! picks each source's half and the destination's half, printed after the table as LLVM does
 //! (`bitop3:0xc8 op_sel:[1,0,0,0]`).
 
@@ -15,7 +15,7 @@ use crate::spec::{Field, Format, Kind, OpInfo, OperandSpec, ValType};
 use crate::{DecodeError, Instruction, Target};
 
 pub const OPCODE: u16 = 0x234;
-/// v_bitop3_b16 on gfx1250.
+/// v_bitop3_b16 on gfx1250 and gfx950 (Triton's gfx950 dot_scaled builds use it).
 pub const OPCODE_B16: u16 = 0x233;
 
 static OPERANDS: [OperandSpec; 4] = [
@@ -37,7 +37,7 @@ static INFO_B16: OpInfo = OpInfo { mnemonic: "v_bitop3_b16", format: Format::Vop
 
 /// Whether VOP3 opcode `op` of `target` is decoded here.
 pub fn is_bitop3_opcode(target: Target, op: u16) -> bool {
-    (target != Target::Gfx942 && op == OPCODE) || (target == Target::Gfx1250 && op == OPCODE_B16)
+    target != Target::Gfx942 && (op == OPCODE || op == OPCODE_B16)
 }
 
 /// The truth table held in a VOP3 word's modifier fields.

@@ -1,4 +1,4 @@
-//! v_bitop3_b32 (gfx1250, gfx950) and v_bitop3_b16 (gfx1250, with op_sel) against LLVM: random operands and truth tables; ours equals
+//! v_bitop3_b32 (gfx1250, gfx950) and v_bitop3_b16 (gfx1250, gfx950, with op_sel) against LLVM: random operands and truth tables; ours equals
 //! LLVM's text and length, or both reject the word, or ours reports it unsupported.
 mod common;
 
@@ -12,6 +12,7 @@ fn random_bitop3_words_match_llvm() {
         (Target::Gfx1250, GpuTarget::Gfx1250, 0x35u32, 0x234u32, "v_bitop3_b32"),
         (Target::Gfx950, GpuTarget::Gfx950, 0x34, 0x234, "v_bitop3_b32"),
         (Target::Gfx1250, GpuTarget::Gfx1250, 0x35, 0x233, "v_bitop3_b16"),
+        (Target::Gfx950, GpuTarget::Gfx950, 0x34, 0x233, "v_bitop3_b16"),
     ] {
         let mut d = Disassembler::new(gpu).expect("LLVM");
         let mut rng = Rng(0xb1_7093 + prefix as u64);
