@@ -539,7 +539,13 @@ pub(crate) fn exec_valu_with(
     // neg_lo / neg_hi / abs bits given to the ALU; everything else applies neg/abs here.
     let raw_sources = matches!(op.op, alu::Op::FmaMix(_) | alu::Op::Pk(_));
     // The fp8 conversions read their own byte/word selects (and clamp, when it saturates).
+    // gfx942's v_cvt_pk_f32_{fp8,bf8} (VOP1 and SDWA forms) on its FNUZ formats: see fnuz_pk.
+    let fnuz_pk = match op.op {
+        alu::Op::Fp8(crate::alu::fp8::Fp8Op::PkToF32(f)) if inst.target == hx_isa::Target::Gfx942 && mods.op_sel == 0 && mods.byte_sel == 0 => Some(f),
+        _ => None,
+    };
     let fp8 = match op.op {
+        _ if fnuz_pk.is_some() => None,
         alu::Op::Fp8(f) => {
             if inst.target != hx_isa::Target::Gfx1250 {
                 // gfx942's fp8 formats (FNUZ) and gfx950's selects are not modelled.
@@ -652,6 +658,9 @@ pub(crate) fn exec_valu_with(
             }
         }
         let mut out = alu::eval(op, &input, &group.fp_mode);
+        if let Some(f) = fnuz_pk {
+            out.value = fnuz_pk_to_f32(f, input.src[0] as u32);
+        }
         if int_clamp {
             out.value = int_saturate(op.op, input.src[0], input.src[1]).ok_or_else(|| unsupported(inst, "clamp"))?;
         } else if fp8_sat {
@@ -669,11 +678,23 @@ pub(crate) fn exec_valu_with(
             let Operand::Reg(r) = d.value else { return Err(unsupported(inst, "a non-register destination")) };
             let v = out.value;
             if let Some(sd) = sdwa {
-                if t.bits() != 32 {
-                    return Err(unsupported(inst, "SDWA with a non-32-bit result"));
-                }
+                // A 16-bit result is its low 16 bits, zero-extended as the plain 16-bit forms
+                // write it, then placed by dst_sel (WORD_1: the high half; DWORD: all 32 bits).
+                // Pinned by Triton's gfx942/gfx950 dot_scaled_*_w1 natives
+                // (v_lshlrev_b16_sdwa dst_sel:DWORD, v_max_u16_sdwa dst_sel:WORD_1).
+                let v = match t.bits() {
+                    32 => v as u32,
+                    16 => (v & 0xffff) as u32,
+                    // v_cvt_pk_f32_fp8_sdwa: SDWA selects its source; the pair is written whole.
+                    64 if fnuz_pk.is_some() && sd.dst_sel == 6 && sd.dst_unused == 0 => {
+                        wave.write_vreg_dwords(Reg { dwords: 2, ..r }, lane, &[v as u32, (v >> 32) as u32])?;
+                        continue_lane(&mut mask_out, &out, lane);
+                        continue;
+                    }
+                    _ => return Err(unsupported(inst, "SDWA with a 64-bit result")),
+                };
                 let old = wave.v(r.index as usize, lane)?;
-                wave.set_v(r.index as usize, lane, sd.place(old, v as u32))?;
+                wave.set_v(r.index as usize, lane, sd.place(old, v))?;
             } else {
                 match t.bits() {
                     64 => wave.write_vreg_dwords(Reg { dwords: 2, ..r }, lane, &[v as u32, (v >> 32) as u32])?,
@@ -706,6 +727,34 @@ pub(crate) fn exec_valu_with(
         }
     }
     Ok(Flow::Next)
+}
+
+/// The flag bookkeeping at the end of a lane of exec_valu_with (for a lane that writes its
+/// destination early).
+fn continue_lane(mask_out: &mut u64, out: &alu::AluOut, lane: usize) {
+    if out.flag == Some(true) {
+        *mask_out |= 1 << lane;
+    }
+}
+
+/// gfx942 v_cvt_pk_f32_fp8 / v_cvt_pk_f32_bf8: bytes 0 and 1 of the (SDWA-selected) source, in
+/// gfx942's FNUZ formats (E4M3 bias 8, E5M2 bias 16; 0x80 the only NaN, no infinities, no
+/// negative zero), to two f32 (exact). Pinned by Triton's gfx942 dot_scaled_e2m1* natives,
+/// whose e2m1 upcast goes through these conversions (VOP1 and src0_sel:WORD_1 forms).
+fn fnuz_pk_to_f32(f: crate::alu::fp8::Fp8Fmt, s0: u32) -> u64 {
+    let (ebits, mbits, bias) = match f {
+        crate::alu::fp8::Fp8Fmt::E4M3 => (4, 3, 8),
+        crate::alu::fp8::Fp8Fmt::E5M2 => (5, 2, 16),
+    };
+    let one = |b: u32| -> u64 {
+        let v = crate::mfma::small_float(b & 0xff, ebits, mbits, bias, crate::mfma::Specials::Fnuz);
+        if v.is_nan() {
+            0x7fc0_0000
+        } else {
+            (v as f32).to_bits() as u64
+        }
+    };
+    one(s0) | one(s0 >> 8) << 32
 }
 
 /// v_fmaak_f64/v_fmamk_f64 with src0 = 255: LLVM reads that source as the low dword of the
@@ -1270,4 +1319,26 @@ fn exec_lane_move(wave: &mut Wave, inst: &Instruction) -> Result<Flow, EmuError>
         }
     }
     Ok(Flow::Next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gfx942_fnuz_pairs_to_f32() {
+        use crate::alu::fp8::Fp8Fmt;
+        // E4M3 FNUZ (bias 8): 0x40 = 1.0, 0x48 = 2.0, 0x01 = 2^-10 (smallest denormal), 0x80
+        // NaN, 0x7f = 240 (largest); bytes 0 and 1 of the source, the high word ignored.
+        let pair = |f, s| {
+            let v = fnuz_pk_to_f32(f, s);
+            (f32::from_bits(v as u32), f32::from_bits((v >> 32) as u32))
+        };
+        assert_eq!(pair(Fp8Fmt::E4M3, 0xdead_4840), (1.0, 2.0));
+        assert_eq!(pair(Fp8Fmt::E4M3, 0x7f01), (2f32.powi(-10), 240.0));
+        assert_eq!(pair(Fp8Fmt::E4M3, 0xc0), (-1.0, 0.0));
+        assert_eq!(fnuz_pk_to_f32(Fp8Fmt::E4M3, 0x80) as u32, 0x7fc0_0000);
+        // E5M2 FNUZ (bias 16): 0x40 = 1.0, 0x7f = 57344, no infinity.
+        assert_eq!(pair(Fp8Fmt::E5M2, 0x7f40), (1.0, 57344.0));
+    }
 }
