@@ -240,6 +240,9 @@ fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mu
         "v_permlane16_swap_b32_e32" | "v_permlane32_swap_b32_e32" => return exec_permlane_swap(wave, inst),
         "v_permlane16_b32" | "v_permlanex16_b32" => return exec_permlane16(wave, inst),
         "v_swap_b32" => return exec_swap(wave, inst),
+        "v_cvt_scalef32_pk_bf16_fp4" | "v_cvt_scalef32_pk_bf16_fp8" | "v_cvt_scalef32_pk_bf16_bf8" if inst.target == hx_isa::Target::Gfx950 => {
+            return exec_cvt_scalef32_pk_bf16(wave, inst);
+        }
         _ if m.starts_with("global_") || m.starts_with("scratch_") || m.starts_with("flat_") => {
             let o = vmem_operands(inst).map_err(|e| unsupported(inst, e))?;
             return exec_vmem(wave, wave_index, inst, group, &o);
@@ -735,6 +738,48 @@ fn continue_lane(mask_out: &mut u64, out: &alu::AluOut, lane: usize) {
     if out.flag == Some(true) {
         *mask_out |= 1 << lane;
     }
+}
+
+/// gfx950 v_cvt_scalef32_pk_bf16_{fp4,fp8,bf8} D, S0, S1: two values of S0 times the f32 scale
+/// S1, each rounded (RNE) to bf16, the first in D's low half. fp4 (OCP E2M1): the two nibbles
+/// (low first) of byte op_sel[0] + 2 * op_sel[1] of S0; fp8/bf8 (OCP E4M3/E5M2): the two bytes
+/// of S0's low word, its high word with op_sel[0]. Pinned by Triton's gfx950 dot_scaled_*_w1
+/// natives (their MX upcast: all four fp4 byte selects, both fp8 word selects).
+fn exec_cvt_scalef32_pk_bf16(wave: &mut Wave, inst: &Instruction) -> Result<Flow, EmuError> {
+    let m = inst.mnemonic();
+    let mods = inst.source_mods();
+    if mods.neg != 0 || mods.abs != 0 || mods.clamp || mods.omod != 0 || mods.op_sel & !3 != 0 {
+        return Err(unsupported(inst, "modifiers other than the op_sel byte/word select"));
+    }
+    let fp4 = m.ends_with("_fp4");
+    if !fp4 && mods.op_sel & 2 != 0 {
+        return Err(unsupported(inst, "op_sel[1] on an fp8 source"));
+    }
+    let ops: Vec<&InstOperand> = inst.operands().filter(|o| !matches!(o.value, Operand::Imm(_))).collect();
+    let [d, s0, s1] = ops[..] else { return Err(unsupported(inst, "its operands")) };
+    let Operand::Reg(dst) = d.value else { return Err(unsupported(inst, "a non-register destination")) };
+    for lane in 0..wave.lanes {
+        if !wave.lane_active(lane) {
+            continue;
+        }
+        let x = source_value(wave, s0, lane, alu::Ty::B32, inst)? as u32;
+        let scale = f32::from_bits(source_value(wave, s1, lane, alu::Ty::F32, inst)? as u32) as f64;
+        let vals = if fp4 {
+            let byte = x >> (8 * (mods.op_sel & 3));
+            [byte & 0xf, (byte >> 4) & 0xf].map(|n| crate::mfma::small_float(n, 2, 1, 1, crate::mfma::Specials::None))
+        } else {
+            let word = x >> (16 * (mods.op_sel & 1));
+            let e5m2 = m.ends_with("_bf8");
+            [word & 0xff, (word >> 8) & 0xff].map(|b| crate::wmma::fp8_value(b as u8, e5m2))
+        };
+        let bf16 = |v: f64| {
+            let v = if v.is_nan() { f64::NAN } else { v };
+            crate::alu::soft::convert(crate::alu::soft::F64, crate::alu::soft::BF16, v.to_bits()) as u32 & 0xffff
+        };
+        let out = bf16(vals[0] * scale) | bf16(vals[1] * scale) << 16;
+        wave.set_v(dst.index as usize, lane, out)?;
+    }
+    Ok(Flow::Next)
 }
 
 /// gfx942 v_cvt_pk_f32_fp8 / v_cvt_pk_f32_bf8: bytes 0 and 1 of the (SDWA-selected) source, in
@@ -1340,5 +1385,29 @@ mod tests {
         assert_eq!(fnuz_pk_to_f32(Fp8Fmt::E4M3, 0x80) as u32, 0x7fc0_0000);
         // E5M2 FNUZ (bias 16): 0x40 = 1.0, 0x7f = 57344, no infinity.
         assert_eq!(pair(Fp8Fmt::E5M2, 0x7f40), (1.0, 57344.0));
+    }
+
+    #[test]
+    fn gfx950_scaled_conversions_to_bf16() {
+        // v_cvt_scalef32_pk_bf16_fp4 v28, v22, v26 op_sel:[1,0,0] (from a Triton gfx950 object):
+        // byte 1 of v22. op_sel:[0,1,0]: byte 2.
+        let run = |w0: u32, x: u32, scale: f32| {
+            let bytes: Vec<u8> = [w0, 0x0002_3516u32, 0].iter().flat_map(|w| w.to_le_bytes()).collect();
+            let inst = hx_isa::decode(hx_isa::Target::Gfx950, &bytes, 0).unwrap();
+            let mut w = Wave::new(64, 64, 0);
+            w.exec = 1;
+            w.set_v(22, 0, x).unwrap();
+            w.set_v(26, 0, scale.to_bits()).unwrap();
+            exec_cvt_scalef32_pk_bf16(&mut w, &inst).unwrap();
+            let d = w.v((w0 & 0xff) as usize, 0).unwrap();
+            (inst.text(), f32::from_bits(d << 16), f32::from_bits(d & 0xffff_0000))
+        };
+        // E2M1 nibbles: 0x2 = 1.0, 0x7 = 6.0, 0xb = -1.5, 0x5 = 3.0.
+        assert_eq!(run(0xd251_081c, 0x00b5_7200, 0.25), ("v_cvt_scalef32_pk_bf16_fp4 v28, v22, v26 op_sel:[1,0,0]".into(), 0.25, 1.5));
+        assert_eq!(run(0xd251_101d, 0x00b5_7200, 4.0), ("v_cvt_scalef32_pk_bf16_fp4 v29, v22, v26 op_sel:[0,1,0]".into(), 12.0, -6.0));
+        // v_cvt_scalef32_pk_bf16_fp8 (opcode 0x269) op_sel:[1,0,0]: bytes 2, 3 (OCP E4M3 0x38 =
+        // 1.0, 0xc0 = -2.0), times 2^-3.
+        assert_eq!(run(0xd269_081c, 0xc038_0000, 0.125).1, 0.125);
+        assert_eq!(run(0xd269_081c, 0xc038_0000, 0.125).2, -0.25);
     }
 }
