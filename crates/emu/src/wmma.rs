@@ -254,7 +254,9 @@ pub fn exec_wmma(wave: &mut Wave, inst: &Instruction, m: &Wmma) -> Result<(), Em
             let mut s = c;
             if let Some(k_elems) = by_k.as_ref() {
                 let (av, bv) = (&k_elems.0[m], &k_elems.1[n]);
-                for k in 0..shape.k as usize {
+                // In A's register order (as the raiser sums), every k once.
+                let order = (0..2).flat_map(|h| (0..per_lane).filter_map(move |e| k_of(ta.bits(), h, e)));
+                for k in order {
                     let (mut x, mut y) = (av[k], bv[k]);
                     if neg_a {
                         x = -x;
