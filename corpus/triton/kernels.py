@@ -640,3 +640,134 @@ case(
     ],
     reference=attn_ref,
 )
+
+
+# ---------------------------------------------------------------- num_stages 3 beyond bf16
+
+# Software pipelining three deep (two tiles in flight while the third is multiplied) on the
+# element types whose B tile does not need a transpose load: K runs four tiles so the prologue,
+# steady state and epilogue of the pipeline all execute.
+matmul_case("matmul_f16_32_s3", "f16", 64, 64, 128, 32, 32, 32, stages=3)
+matmul_case("matmul_f32_32_s3", "f32", 64, 64, 64, 32, 32, 16, warps=(4,), stages=3)
+matmul_case("matmul_i8_32_s3", "i8", 64, 64, 256, 32, 32, 64, warps=(4,), stages=3)
+
+
+# ---------------------------------------------------------------- tensor descriptors
+
+@triton.jit
+def matmul_tdesc(a_ptr, bt_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # A is [M, K] and B is given transposed, [N, K] (a weight stored as nn.Linear stores it), both
+    # row-major and read through device-side tensor descriptors; C is written through one too.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
+    b_desc = tl.make_tensor_descriptor(bt_ptr, shape=[N, K], strides=[K, 1], block_shape=[BN, BK])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = a_desc.load([pid_m * BM, k])
+        b = b_desc.load([pid_n * BN, k])
+        acc = tl.dot(a, b.T, acc)
+    c_desc.store([pid_m * BM, pid_n * BN], acc)
+
+
+TD_M, TD_N, TD_K = 64, 64, 96
+case(
+    name="matmul_tdesc_f16",
+    fn=matmul_tdesc,
+    signature={"a_ptr": "*fp16", "bt_ptr": "*fp16", "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32"},
+    constexprs={"BM": 32, "BN": 32, "BK": 32},
+    programs=(TD_M // 32, TD_N // 32, 1),
+    make_args=lambda rng: [
+        Buf("a", grid_vals(rng, TD_M * TD_K, -2, 2, 1 / 16, np.float16), "f16"),
+        Buf("bt", grid_vals(rng, TD_N * TD_K, -2, 2, 1 / 16, np.float16), "f16"),
+        Buf("c", np.full(TD_M * TD_N, -3.0, np.float32), "f32", output=True,
+            why="products of multiples of 1/16 below 2 are multiples of 1/256 below 4; sums of 96 of them "
+                "stay below 2^9: exact in f32 in any order"),
+        Val("M", TD_M, "i32"), Val("N", TD_N, "i32"), Val("K", TD_K, "i32"),
+    ],
+    reference=lambda a: {"c": a["a"].astype(np.float64).reshape(TD_M, TD_K)
+                         @ a["bt"].astype(np.float64).reshape(TD_N, TD_K).T},
+)
+
+
+# ---------------------------------------------------------------- microscaled dot (MX formats)
+
+@triton.jit
+def matmul_scaled(a_ptr, sa_ptr, bt_ptr, sb_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                  BK: tl.constexpr, AFMT: tl.constexpr, BFMT: tl.constexpr):
+    # A is [M, K] and B is given as [N, K] (K contiguous), e2m1 packed two to a byte along K (the
+    # first element in the low nibble); one e8m0 scale per 32 elements of K: SA is [M, K/32],
+    # SB is [N, K/32].
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    APACK: tl.constexpr = 2 if AFMT == "e2m1" else 1
+    BPACK: tl.constexpr = 2 if BFMT == "e2m1" else 1
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rka = tl.arange(0, BK // APACK)
+    rkb = tl.arange(0, BK // BPACK)
+    rs = tl.arange(0, BK // 32)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * (K // APACK) + (k // APACK + rka)[None, :])
+        b = tl.load(bt_ptr + rn[None, :] * (K // BPACK) + (k // BPACK + rkb)[:, None])
+        sa = tl.load(sa_ptr + rm[:, None] * (K // 32) + (k // 32 + rs)[None, :])
+        sb = tl.load(sb_ptr + rn[:, None] * (K // 32) + (k // 32 + rs)[None, :])
+        acc = tl.dot_scaled(a, sa, AFMT, b, sb, BFMT, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+MX_TABLES = {"e2m1": E2M1, "e4m3": E4M3, "e5m2": E5M2}
+
+
+def mx_values(codes, fmt, rows, k):
+    """The element values of an MX operand stored [rows, k] (e2m1: two codes a byte, low nibble first)."""
+    codes = codes.reshape(rows, -1)
+    if fmt == "e2m1":
+        codes = np.stack([codes & 0xF, codes >> 4], axis=-1).reshape(rows, k)
+    return MX_TABLES[fmt][codes]
+
+
+def e8m0_value(s):
+    """An e8m0 scale: 2^(s - 127) (255 is NaN and not generated)."""
+    return np.exp2(s.astype(np.float64) - 127.0)
+
+
+def scaled_case(name, afmt, bfmt, M=64, N=64, K=256, BM=32, BN=32, BK=128):
+    def codes(rng, fmt, rows):
+        if fmt == "e2m1":
+            return rng.integers(0, 256, rows * K // 2).astype(np.uint8)
+        return small_fp8_codes(MX_TABLES[fmt], rng, rows * K)
+
+    def make(rng):
+        exact = afmt == bfmt == "e2m1"
+        return [
+            Buf("a", codes(rng, afmt, M), "u8"),
+            Buf("sa", rng.integers(126, 129, M * K // 32).astype(np.uint8), "u8"),
+            Buf("bt", codes(rng, bfmt, N), "u8"),
+            Buf("sb", rng.integers(126, 129, N * K // 32).astype(np.uint8), "u8"),
+            Buf("c", np.full(M * N, -5.0, np.float32), "f32", output=True,
+                atol=0.0 if exact else 1e-5, rtol=0.0 if exact else 1e-5,
+                why=("e2m1 values are multiples of 1/2 up to 6 and the scales 2^-1..2^1: products are multiples of "
+                     "2^-4 up to 2^7.2, sums of 256 of them below 2^16: exact in f32 in any order") if exact else
+                    ("e4m3/e5m2 subnormals (down to 2^-16) times scales and partners make products far below "
+                     "the sums' f32 resolution: the accumulation rounds in the matrix unit's own order")),
+            Val("M", M, "i32"), Val("N", N, "i32"), Val("K", K, "i32"),
+        ]
+
+    def ref(a):
+        A = mx_values(a["a"], afmt, M, K) * np.repeat(e8m0_value(a["sa"].reshape(M, K // 32)), 32, axis=1)
+        B = mx_values(a["bt"], bfmt, N, K) * np.repeat(e8m0_value(a["sb"].reshape(N, K // 32)), 32, axis=1)
+        return {"c": A @ B.T}
+
+    case(name=name, fn=matmul_scaled,
+         signature={"a_ptr": "*u8", "sa_ptr": "*u8", "bt_ptr": "*u8", "sb_ptr": "*u8", "c_ptr": "*fp32",
+                    "M": "i32", "N": "i32", "K": "i32"},
+         constexprs={"BM": BM, "BN": BN, "BK": BK, "AFMT": afmt, "BFMT": bfmt},
+         programs=(M // BM, N // BN, 1), make_args=make, reference=ref)
+
+
+scaled_case("dot_scaled_e2m1", "e2m1", "e2m1")
+scaled_case("dot_scaled_e4m3", "e4m3", "e4m3")
+scaled_case("dot_scaled_e2m1_e5m2", "e2m1", "e5m2")

@@ -94,7 +94,16 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
     if group.target != hx_isa::Target::Gfx1250 {
         return step_inner(wave, wave_index, inst, group);
     }
-    crate::pending::before(wave, inst)?;
+    match inst.vopd_parts() {
+        // A VOPD pair's registers are its parts' (remapped under the MSB state, as exec_vopd
+        // runs them).
+        Some(parts) if wave.vgpr_msb != 0 => {
+            for p in parts {
+                crate::pending::before(wave, &p.with_vgpr_msb(wave.vgpr_msb).map_err(|e| unsupported(inst, e.0))?)?;
+            }
+        }
+        _ => crate::pending::before(wave, inst)?,
+    }
     let flow = step_inner(wave, wave_index, inst, group)?;
     crate::pending::after(wave, inst);
     Ok(flow)
@@ -103,6 +112,9 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
 /// [`step`] for `inst` with its VGPRs as named under the wave's s_set_vgpr_msb state.
 fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut Group<'_>) -> Result<Flow, EmuError> {
     let m = inst.mnemonic();
+    if hx_sem::operands::true16_high_half(inst).is_some() {
+        return Err(unsupported(inst, "a true16 high-half operand (v0.h and up through a Lo128 field)"));
+    }
     group.stats.count(m, (wave.exec & wave.lane_mask()).count_ones());
     if let Some(parts) = inst.vopd_parts() {
         return exec_vopd(wave, inst, &parts, group);
@@ -236,6 +248,9 @@ fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mu
         "v_permlane16_swap_b32_e32" | "v_permlane32_swap_b32_e32" => return exec_permlane_swap(wave, inst),
         "v_permlane16_b32" | "v_permlanex16_b32" => return exec_permlane16(wave, inst),
         "v_swap_b32" => return exec_swap(wave, inst),
+        "v_cvt_scalef32_pk_bf16_fp4" | "v_cvt_scalef32_pk_bf16_fp8" | "v_cvt_scalef32_pk_bf16_bf8" if inst.target == hx_isa::Target::Gfx950 => {
+            return exec_cvt_scalef32_pk_bf16(wave, inst);
+        }
         _ if m.starts_with("global_") || m.starts_with("scratch_") || m.starts_with("flat_") => {
             let o = vmem_operands(inst).map_err(|e| unsupported(inst, e))?;
             return exec_vmem(wave, wave_index, inst, group, &o);
@@ -292,6 +307,12 @@ fn exec_bitop3(wave: &mut Wave, inst: &Instruction, table: u8) -> Result<Flow, E
 
 /// A VOPD/VOPD3 pair: both halves read their sources before either writes, which running
 /// them one after the other in the right order reproduces (`hx_isa::vopd::sequential_order`).
+///
+/// Under a nonzero s_set_vgpr_msb state both halves take the same slot MSBs by operand
+/// position (src0X and src0Y slot 0, vsrc1 slot 1, vsrc2 slot 2, vdstX and vdstY slot 3): LLVM's
+/// getVGPRLoweringOperandTables gives a VOPD the X and the Y operand of each slot, and its
+/// AMDGPULowerVGPREncoding refuses to build a pair whose halves would need different MSBs in one
+/// slot. Pinned by Triton's dot_scaled_*_w1 gfx1250 kernels (VOPD pairs on v256 and up).
 fn exec_vopd(wave: &mut Wave, inst: &Instruction, parts: &[Instruction; 2], group: &mut Group<'_>) -> Result<Flow, EmuError> {
     let order = hx_isa::vopd::sequential_order(parts).map_err(|e| unsupported(inst, e.0))?;
     for half in &order {
@@ -514,7 +535,13 @@ pub(crate) fn exec_valu_with(
     // neg_lo / neg_hi / abs bits given to the ALU; everything else applies neg/abs here.
     let raw_sources = matches!(op.op, alu::Op::FmaMix(_) | alu::Op::Pk(_));
     // The fp8 conversions read their own byte/word selects (and clamp, when it saturates).
+    // gfx942's v_cvt_pk_f32_{fp8,bf8} (VOP1 and SDWA forms) on its FNUZ formats: see fnuz_pk.
+    let fnuz_pk = match op.op {
+        alu::Op::Fp8(crate::alu::fp8::Fp8Op::PkToF32(f)) if inst.target == hx_isa::Target::Gfx942 && mods.op_sel == 0 && mods.byte_sel == 0 => Some(f),
+        _ => None,
+    };
     let fp8 = match op.op {
+        _ if fnuz_pk.is_some() => None,
         alu::Op::Fp8(f) => {
             if inst.target != hx_isa::Target::Gfx1250 {
                 // gfx942's fp8 formats (FNUZ) and gfx950's selects are not modelled.
@@ -627,6 +654,9 @@ pub(crate) fn exec_valu_with(
             }
         }
         let mut out = alu::eval(op, &input, &group.fp_mode);
+        if let Some(f) = fnuz_pk {
+            out.value = fnuz_pk_to_f32(f, input.src[0] as u32);
+        }
         if int_clamp {
             out.value = int_saturate(op.op, input.src[0], input.src[1]).ok_or_else(|| unsupported(inst, "clamp"))?;
         } else if fp8_sat {
@@ -644,14 +674,23 @@ pub(crate) fn exec_valu_with(
             let Operand::Reg(r) = d.value else { return Err(unsupported(inst, "a non-register destination")) };
             let v = out.value;
             if let Some(sd) = sdwa {
-                // A 16-bit result (v_cvt_f16_f32_sdwa, which gfx942's backend selects for a
-                // 16-bit value merged into a register) fills a word or byte field; what a
-                // whole-dword selection gives above it is not modelled.
-                if t.bits() == 64 || (t.bits() == 16 && sd.dst_sel > 5) {
-                    return Err(unsupported(inst, "SDWA with a 16-bit result into a whole dword, or a 64-bit result"));
-                }
+                // A 16-bit result is its low 16 bits, zero-extended as the plain 16-bit forms
+                // write it, then placed by dst_sel (WORD_1: the high half; DWORD: all 32 bits).
+                // Pinned by Triton's gfx942/gfx950 dot_scaled_*_w1 natives
+                // (v_lshlrev_b16_sdwa dst_sel:DWORD, v_max_u16_sdwa dst_sel:WORD_1).
+                let v = match t.bits() {
+                    32 => v as u32,
+                    16 => (v & 0xffff) as u32,
+                    // v_cvt_pk_f32_fp8_sdwa: SDWA selects its source; the pair is written whole.
+                    64 if fnuz_pk.is_some() && sd.dst_sel == 6 && sd.dst_unused == 0 => {
+                        wave.write_vreg_dwords(Reg { dwords: 2, ..r }, lane, &[v as u32, (v >> 32) as u32])?;
+                        continue_lane(&mut mask_out, &out, lane);
+                        continue;
+                    }
+                    _ => return Err(unsupported(inst, "SDWA with a 64-bit result")),
+                };
                 let old = wave.v(r.index as usize, lane)?;
-                wave.set_v(r.index as usize, lane, sd.place(old, v as u32))?;
+                wave.set_v(r.index as usize, lane, sd.place(old, v))?;
             } else {
                 match t.bits() {
                     64 => wave.write_vreg_dwords(Reg { dwords: 2, ..r }, lane, &[v as u32, (v >> 32) as u32])?,
@@ -691,6 +730,76 @@ pub(crate) fn exec_valu_with(
         }
     }
     Ok(Flow::Next)
+}
+
+/// The flag bookkeeping at the end of a lane of exec_valu_with (for a lane that writes its
+/// destination early).
+fn continue_lane(mask_out: &mut u64, out: &alu::AluOut, lane: usize) {
+    if out.flag == Some(true) {
+        *mask_out |= 1 << lane;
+    }
+}
+
+/// gfx950 v_cvt_scalef32_pk_bf16_{fp4,fp8,bf8} D, S0, S1: two values of S0 times the f32 scale
+/// S1, each rounded (RNE) to bf16, the first in D's low half. fp4 (OCP E2M1): the two nibbles
+/// (low first) of byte op_sel[0] + 2 * op_sel[1] of S0; fp8/bf8 (OCP E4M3/E5M2): the two bytes
+/// of S0's low word, its high word with op_sel[0]. Pinned by Triton's gfx950 dot_scaled_*_w1
+/// natives (their MX upcast: all four fp4 byte selects, both fp8 word selects).
+fn exec_cvt_scalef32_pk_bf16(wave: &mut Wave, inst: &Instruction) -> Result<Flow, EmuError> {
+    let m = inst.mnemonic();
+    let mods = inst.source_mods();
+    if mods.neg != 0 || mods.abs != 0 || mods.clamp || mods.omod != 0 || mods.op_sel & !3 != 0 {
+        return Err(unsupported(inst, "modifiers other than the op_sel byte/word select"));
+    }
+    let fp4 = m.ends_with("_fp4");
+    if !fp4 && mods.op_sel & 2 != 0 {
+        return Err(unsupported(inst, "op_sel[1] on an fp8 source"));
+    }
+    let ops: Vec<&InstOperand> = inst.operands().filter(|o| !matches!(o.value, Operand::Imm(_))).collect();
+    let [d, s0, s1] = ops[..] else { return Err(unsupported(inst, "its operands")) };
+    let Operand::Reg(dst) = d.value else { return Err(unsupported(inst, "a non-register destination")) };
+    for lane in 0..wave.lanes {
+        if !wave.lane_active(lane) {
+            continue;
+        }
+        let x = source_value(wave, s0, lane, alu::Ty::B32, inst)? as u32;
+        let scale = f32::from_bits(source_value(wave, s1, lane, alu::Ty::F32, inst)? as u32) as f64;
+        let vals = if fp4 {
+            let byte = x >> (8 * (mods.op_sel & 3));
+            [byte & 0xf, (byte >> 4) & 0xf].map(|n| crate::mfma::small_float(n, 2, 1, 1, crate::mfma::Specials::None))
+        } else {
+            let word = x >> (16 * (mods.op_sel & 1));
+            let e5m2 = m.ends_with("_bf8");
+            [word & 0xff, (word >> 8) & 0xff].map(|b| crate::wmma::fp8_value(b as u8, e5m2))
+        };
+        let bf16 = |v: f64| {
+            let v = if v.is_nan() { f64::NAN } else { v };
+            crate::alu::soft::convert(crate::alu::soft::F64, crate::alu::soft::BF16, v.to_bits()) as u32 & 0xffff
+        };
+        let out = bf16(vals[0] * scale) | bf16(vals[1] * scale) << 16;
+        wave.set_v(dst.index as usize, lane, out)?;
+    }
+    Ok(Flow::Next)
+}
+
+/// gfx942 v_cvt_pk_f32_fp8 / v_cvt_pk_f32_bf8: bytes 0 and 1 of the (SDWA-selected) source, in
+/// gfx942's FNUZ formats (E4M3 bias 8, E5M2 bias 16; 0x80 the only NaN, no infinities, no
+/// negative zero), to two f32 (exact). Pinned by Triton's gfx942 dot_scaled_e2m1* natives,
+/// whose e2m1 upcast goes through these conversions (VOP1 and src0_sel:WORD_1 forms).
+fn fnuz_pk_to_f32(f: crate::alu::fp8::Fp8Fmt, s0: u32) -> u64 {
+    let (ebits, mbits, bias) = match f {
+        crate::alu::fp8::Fp8Fmt::E4M3 => (4, 3, 8),
+        crate::alu::fp8::Fp8Fmt::E5M2 => (5, 2, 16),
+    };
+    let one = |b: u32| -> u64 {
+        let v = crate::mfma::small_float(b & 0xff, ebits, mbits, bias, crate::mfma::Specials::Fnuz);
+        if v.is_nan() {
+            0x7fc0_0000
+        } else {
+            (v as f32).to_bits() as u64
+        }
+    };
+    one(s0) | one(s0 >> 8) << 32
 }
 
 fn apply_neg_abs(v: u64, t: alu::Ty, neg: bool, abs: bool) -> u64 {
@@ -1119,4 +1228,50 @@ fn exec_lane_move(wave: &mut Wave, inst: &Instruction) -> Result<Flow, EmuError>
         }
     }
     Ok(Flow::Next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gfx942_fnuz_pairs_to_f32() {
+        use crate::alu::fp8::Fp8Fmt;
+        // E4M3 FNUZ (bias 8): 0x40 = 1.0, 0x48 = 2.0, 0x01 = 2^-10 (smallest denormal), 0x80
+        // NaN, 0x7f = 240 (largest); bytes 0 and 1 of the source, the high word ignored.
+        let pair = |f, s| {
+            let v = fnuz_pk_to_f32(f, s);
+            (f32::from_bits(v as u32), f32::from_bits((v >> 32) as u32))
+        };
+        assert_eq!(pair(Fp8Fmt::E4M3, 0xdead_4840), (1.0, 2.0));
+        assert_eq!(pair(Fp8Fmt::E4M3, 0x7f01), (2f32.powi(-10), 240.0));
+        assert_eq!(pair(Fp8Fmt::E4M3, 0xc0), (-1.0, 0.0));
+        assert_eq!(fnuz_pk_to_f32(Fp8Fmt::E4M3, 0x80) as u32, 0x7fc0_0000);
+        // E5M2 FNUZ (bias 16): 0x40 = 1.0, 0x7f = 57344, no infinity.
+        assert_eq!(pair(Fp8Fmt::E5M2, 0x7f40), (1.0, 57344.0));
+    }
+
+    #[test]
+    fn gfx950_scaled_conversions_to_bf16() {
+        // v_cvt_scalef32_pk_bf16_fp4 v28, v22, v26 op_sel:[1,0,0] (from a Triton gfx950 object):
+        // byte 1 of v22. op_sel:[0,1,0]: byte 2.
+        let run = |w0: u32, x: u32, scale: f32| {
+            let bytes: Vec<u8> = [w0, 0x0002_3516u32, 0].iter().flat_map(|w| w.to_le_bytes()).collect();
+            let inst = hx_isa::decode(hx_isa::Target::Gfx950, &bytes, 0).unwrap();
+            let mut w = Wave::new(64, 64, 0);
+            w.exec = 1;
+            w.set_v(22, 0, x).unwrap();
+            w.set_v(26, 0, scale.to_bits()).unwrap();
+            exec_cvt_scalef32_pk_bf16(&mut w, &inst).unwrap();
+            let d = w.v((w0 & 0xff) as usize, 0).unwrap();
+            (inst.text(), f32::from_bits(d << 16), f32::from_bits(d & 0xffff_0000))
+        };
+        // E2M1 nibbles: 0x2 = 1.0, 0x7 = 6.0, 0xb = -1.5, 0x5 = 3.0.
+        assert_eq!(run(0xd251_081c, 0x00b5_7200, 0.25), ("v_cvt_scalef32_pk_bf16_fp4 v28, v22, v26 op_sel:[1,0,0]".into(), 0.25, 1.5));
+        assert_eq!(run(0xd251_101d, 0x00b5_7200, 4.0), ("v_cvt_scalef32_pk_bf16_fp4 v29, v22, v26 op_sel:[0,1,0]".into(), 12.0, -6.0));
+        // v_cvt_scalef32_pk_bf16_fp8 (opcode 0x269) op_sel:[1,0,0]: bytes 2, 3 (OCP E4M3 0x38 =
+        // 1.0, 0xc0 = -2.0), times 2^-3.
+        assert_eq!(run(0xd269_081c, 0xc038_0000, 0.125).1, 0.125);
+        assert_eq!(run(0xd269_081c, 0xc038_0000, 0.125).2, -0.25);
+    }
 }

@@ -25,7 +25,9 @@
 //! 8-bit sets, 8-bit: two 16-bit sets; gfx950 16-bit: two 16-bit sets, 8-bit: one), else set 0.
 //! D is also the accumulator.
 //!
-//! Not modelled (refused): xf32 operands with mantissa bits below xf32's 10, the gfx950 scaled forms (`v_mfma_scale_*`), A/B in SGPRs or
+//! gfx950 scaled f8f6f4 (`v_mfma_scale_*`): E8M0 scales per lane, see `scales`.
+//!
+//! Not modelled (refused): xf32 operands with mantissa bits below xf32's 10, A/B in SGPRs or
 //! constants, C in SGPRs, a partial EXEC (the ISA leaves it undefined).
 
 use crate::alu::soft;
@@ -181,14 +183,57 @@ fn vector_reg(inst: &Instruction, i: usize, what: &str) -> Result<Reg, EmuError>
     }
 }
 
+/// The E8M0 scale factors of a gfx950 scaled MFMA (`v_mfma_scale_f32_*_f8f6f4`), per lane, for
+/// A and B: every A (B) value a lane holds is multiplied by 2^(e - 127) for byte `sel` of the A
+/// (B) scale VGPR in the same lane (e = 0xff: NaN), where the A byte is op_sel[0] + 2 *
+/// op_sel_hi[0] of the v_mfma_ld_scale_b32 word and the B byte op_sel[1] + 2 * op_sel_hi[1]. Each
+/// lane holds 32 values of one row (column), one scale block's worth (see `contiguous_k` for
+/// which). Pinned by corpus/triton dot_scaled_* on gfx950 (num_warps 4 and 8: op_sel [0,0] and
+/// [1,1] over one scale VGPR each for A and B), on the 32x32x64 shape; 16x16x128 is refused.
+fn scales(wave: &Wave, inst: &Instruction) -> Result<(Vec<f64>, Vec<f64>), EmuError> {
+    let ld = (inst.word >> 64) as u64;
+    let bit = |n: u32| ((ld >> n) & 1) as u32;
+    let (sel_a, sel_b) = (bit(11) | bit(59) << 1, bit(12) | bit(60) << 1);
+    let side = |i: usize, sel: u32| -> Result<Vec<f64>, EmuError> {
+        let r = match inst.operand(i).map(|o| o.value) {
+            Some(Operand::Reg(r)) if r.class == RegClass::Vgpr => r,
+            v => return Err(unsupported(inst, format!("scale operand {v:?} (only VGPRs are modelled)"))),
+        };
+        (0..64)
+            .map(|l| {
+                let e = (wave.read_vreg(r, l)? >> (8 * sel)) & 0xff;
+                Ok(if e == 0xff { f64::NAN } else { 2f64.powi(e as i32 - 127) })
+            })
+            .collect()
+    };
+    Ok((side(4, sel_a)?, side(5, sel_b)?))
+}
+
+/// The k (`kc`) this module's contiguous layout gives the lane slot that holds true k `k` of a
+/// gfx950 f8f6f4 operand (`Shape::a_location`: lane group g holds kc = 32 g .. 32 g + 31). The
+/// lane groups hold 16-byte chunks of k in turn: 8-bit values, G groups: group g, slot e holds
+/// k = 16 G (e / 16) + 16 g + e % 16; 4-bit values fill a lane's 16 bytes with one run of 32 k
+/// (kc = k). Without scales and with A and B of one width the order is unobservable (they
+/// share it); with scales it decides each value's scale block, and with an 8-bit A and a 4-bit
+/// B which values meet. Pinned by corpus/triton dot_scaled_e4m3 and dot_scaled_e2m1_e5m2 on
+/// gfx950 (num_warps 4, 8) for 32x32x64 (G = 2): used for that shape only. 6-bit values: no
+/// kernel pins theirs (refused when it matters).
+fn contiguous_k(s: &Shape, bits: u32, k: u32) -> u32 {
+    let groups = s.k / 32;
+    match bits {
+        8 => {
+            let chunk = k / 16;
+            32 * (chunk % groups) + 16 * (chunk / groups) + k % 16
+        }
+        _ => k,
+    }
+}
+
 /// Executes an MFMA (`mai` from `Instruction::mai`).
 pub fn exec_mfma(wave: &mut Wave, inst: &Instruction, mai: Mai) -> Result<(), EmuError> {
     let s: &Shape = mai.shape;
     if wave.lanes != 64 {
         return Err(unsupported(inst, "MFMA on a wave32"));
-    }
-    if mai.scaled {
-        return Err(unsupported(inst, "scaled MFMA (the E8M0 scale operands are not modelled)"));
     }
     if wave.exec != u64::MAX {
         return Err(unsupported(inst, "MFMA under a partial EXEC (the ISA leaves it undefined)"));
@@ -229,6 +274,17 @@ pub fn exec_mfma(wave: &mut Wave, inst: &Instruction, mai: Mai) -> Result<(), Em
         v => (None, Some(crate::wave::constant_value(&v, c_ty).ok_or_else(|| unsupported(inst, format!("C operand {v:?}")))?)),
     };
     let (av, bv) = (lane_bits(wave, a)?, lane_bits(wave, b)?);
+    // The true-k reading is pinned on the 32x32x64 shape only (Triton's gfx950 dot_scaled uses
+    // it); a scaled 16x16x128 is refused, its unscaled mixed-width form keeps register order.
+    let pinned_shape = s.m == 32 && s.k == 64;
+    if mai.scaled && !pinned_shape {
+        return Err(unsupported(inst, "scaled 16x16x128 MFMA: no compiled kernel pins its scale lanes and k order (32x32x64 is pinned)"));
+    }
+    let by_true_k = f8f6f4 && pinned_shape && (mai.scaled || ta.bits() != tb.bits());
+    if by_true_k && (ta.bits() == 6 || tb.bits() == 6) {
+        return Err(unsupported(inst, "scaled or mixed-width f8f6f4 MFMA with 6-bit values: no compiled kernel pins their k order within a lane"));
+    }
+    let (scale_a, scale_b) = if mai.scaled { scales(wave, inst)? } else { (vec![1.0; 64], vec![1.0; 64]) };
     if s.a == Elem::Xf32 && av.iter().chain(bv.iter()).flatten().any(|&x| x & 0x1fff != 0) {
         return Err(unsupported(inst, "an xf32 operand with mantissa bits below xf32's 10 (the hardware's reduction of them is not documented)"));
     }
@@ -246,14 +302,29 @@ pub fn exec_mfma(wave: &mut Wave, inst: &Instruction, mai: Mai) -> Result<(), Em
                     (None, Some(k)) => k,
                     _ => 0,
                 };
+                // Scaled or mixed widths: `k` is the true k (see `true_k`), whose value sits at
+                // the slot of its contiguous-layout k, and whose scale block k / 32 the lane of
+                // that block's first contiguous k holds.
                 let a_at = |k: u32| -> Result<f64, EmuError> {
-                    let (slot, l) = s.a_location(i, k, a_blk);
-                    Ok(ta.value(field(lane_of(&av, l, inst)?, slot, ta.bits())))
+                    let kc = if by_true_k { contiguous_k(s, ta.bits(), k) } else { k };
+                    let (slot, l) = s.a_location(i, kc, a_blk);
+                    let x = ta.value(field(lane_of(&av, l, inst)?, slot, ta.bits()));
+                    if !mai.scaled {
+                        return Ok(x);
+                    }
+                    let (_, sl) = s.a_location(i, k / 32 * 32, a_blk);
+                    Ok(x * scale_a[sl as usize % 64])
                 };
                 let b_at = |k: u32| -> Result<f64, EmuError> {
-                    let (slot, l) = s.b_location(j, k, blk);
+                    let kc = if by_true_k { contiguous_k(s, tb.bits(), k) } else { k };
+                    let (slot, l) = s.b_location(j, kc, blk);
                     let l = if blgp_pattern { blgp_lane(l, blgp) } else { l };
-                    Ok(tb.value(field(lane_of(&bv, l, inst)?, slot, tb.bits())))
+                    let y = tb.value(field(lane_of(&bv, l, inst)?, slot, tb.bits()));
+                    if !mai.scaled {
+                        return Ok(y);
+                    }
+                    let (_, sl) = s.b_location(j, k / 32 * 32, blk);
+                    Ok(y * scale_b[sl as usize % 64])
                 };
                 let value: u64 = match s.cd {
                     Elem::I32 => {

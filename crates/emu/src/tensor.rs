@@ -15,7 +15,7 @@
 //! | workgroup (multicast) mask | g1 15:0 | `TDMUtility.cpp` group 1 chart |
 //! | data size, log2 bytes | g1 17:16 | same |
 //! | atomic barrier enable, iterate enable, pad enable | g1 18, 19, 20 | same |
-//! | pad interval, pad amount | g1 24:22, 31:25 | same |
+//! | pad interval (log2 dwords - 1), pad amount (dwords - 1) | g1 24:22, 31:25 | same |
 //! | atomic barrier address | g1 47:32 | same |
 //! | tensor_dim0 (innermost), tensor_dim1 | g1 79:48, 111:80 | same; `decodeTDMDescriptorFull` |
 //! | tile_dim0, tile_dim1, tile_dim2 | g1 127:112, 143:128, 159:144 | same |
@@ -31,9 +31,18 @@
 //! data as a linear element stream", `TDMUtility.cpp`); a 1-D tensor has tile_dim1 = 0 and
 //! tensor_dim1 = 0 (what Triton writes for one dimension).
 //!
-//! Modelled: 1-D and 2-D tiles of 1, 2, 4, 8-byte elements, loads and stores, pred 0 or 1.
-//! Refused (an error naming the field): more than 2 dimensions (tile_dim2, groups 2/3 nonzero),
-//! gather/scatter, iterate, padding (its LDS layout is not pinned down by the sources), the
+//! Padding: the tile's linear stream in LDS skips `pad amount` dwords after every `pad interval`
+//! dwords of data ("TDM writes data as a linear element stream with LDS padding applied every
+//! padInterval elements", `TDMUtility.cpp`, which sizes Triton's `padded_shared<[interval:
+//! +amount]>` LDS layouts that way). A store (`tensor_store_from_lds`) reads the LDS tile as a
+//! dense stream, pad fields or not. Both pinned by corpus/triton matmul_tdesc_f16 (gfx1250,
+//! num_warps 1/4/8): its A and B loads are padded (8 and 16 f16 after every 128); its C store's
+//! descriptor sets pad enable (4 dwords every 32) over an LDS tile the kernel wrote densely, and
+//! the result equals numpy's only if the store skips no LDS.
+//!
+//! Modelled: 1-D and 2-D tiles of 1, 2, 4, 8-byte elements, loads and stores, pred 0 or 1,
+//! padding. Refused (an error naming the field): more than 2 dimensions (tile_dim2, groups 2/3
+//! nonzero), gather/scatter, iterate, the
 //! atomic barrier, workgroup masks (clusters), other pred or type values, and the bits no
 //! source names. EXEC = 0 is refused: whether the instruction then issues is not established.
 //!
@@ -50,9 +59,17 @@ use hx_isa::Instruction;
 
 pub use hx_sem::tensor::*;
 
-/// Copies the tile (load: global to LDS, zeros outside the tensor; store: LDS to the global
-/// elements inside the tensor).
+/// Copies the tile (load: global to LDS, zeros outside the tensor, padded; store: LDS, read as
+/// a dense stream, to the global elements inside the tensor).
 pub fn copy_tile(c: &TileCopy, store: bool, mem: &mut Memories<'_>) -> Result<(), EmuError> {
+    // A store reads the tile densely whatever the pad fields say (see the module doc).
+    let dense;
+    let c = if store && c.pad.is_some() {
+        dense = TileCopy { pad: None, ..*c };
+        &dense
+    } else {
+        c
+    };
     let mut buf = [0u8; 8];
     let data = &mut buf[..c.esize as usize];
     for y in 0..c.rows() {
@@ -194,6 +211,45 @@ mod tests {
     }
 
     #[test]
+    fn padding_skips_lds_after_every_interval() {
+        // 2-byte elements, a 4 x 16 tile (32 bytes a row); pad interval 8 dwords (field 2),
+        // amount 2 dwords (field 1): 8 bytes of LDS skipped after every 32 bytes of data.
+        let src: Vec<u8> = (0..=255u8).collect();
+        let f = Fields { pred: 1, lds: 16, global: 0, log2_esize: 1, tensor_dim: [16, 4], tile_dim: [16, 4], stride: 16 };
+        let (mut g0, mut g1) = groups(&f);
+        g1[0] |= 1 << 20 | 2 << 22 | 1 << 25;
+        let c = parse(g0, g1, None, None).unwrap().unwrap();
+        assert_eq!(c.pad, Some(Pad { interval: 32, amount: 8 }));
+        let mut global = GlobalMemory::new();
+        let base = global.alloc(src.clone());
+        g0[2] = base as u32;
+        g0[3] = (base >> 32) as u32 | 2 << 30;
+        let c = parse(g0, g1, None, None).unwrap().unwrap();
+        let mut lds = LocalMemory::new("lds", 4096);
+        lds.write(0, &[0xee; 4096], 1).unwrap();
+        let mut scratch: Vec<LocalMemory> = Vec::new();
+        let mut mem = Memories { global: &mut global, lds: &mut lds, scratch: &mut scratch, fp_mode: FpMode::default() };
+        copy_tile(&c, false, &mut mem).unwrap();
+        let mut l = vec![0u8; 4096];
+        lds.read(0, &mut l, 1).unwrap();
+        let mut want = vec![0xeeu8; 4096];
+        for row in 0..4 {
+            want[16 + 40 * row..16 + 40 * row + 32].copy_from_slice(&src[32 * row..32 * row + 32]);
+        }
+        assert_eq!(l, want);
+        // A store with the same descriptor reads the LDS tile densely.
+        let c = parse(g0, g1, None, None).unwrap().unwrap();
+        let mut mem = Memories { global: &mut global, lds: &mut lds, scratch: &mut scratch, fp_mode: FpMode::default() };
+        let mut dense: Vec<u8> = (0..128u8).map(|i| i ^ 0x5a).collect();
+        mem.lds.write(16, &dense, 1).unwrap();
+        copy_tile(&c, true, &mut mem).unwrap();
+        let mut out = vec![0u8; 128];
+        global.read(base, &mut out, 1).unwrap();
+        dense.truncate(128);
+        assert_eq!(out, dense);
+    }
+
+    #[test]
     fn store_writes_only_inside_the_tensor() {
         let src = vec![0x11u8; 200];
         let lds_init: Vec<u8> = (0..4096).map(|i| (i % 251) as u8).collect();
@@ -217,7 +273,7 @@ mod tests {
         let f = Fields { pred: 1, lds: 0, global: 0, log2_esize: 2, tensor_dim: [4, 4], tile_dim: [4, 4], stride: 4 };
         let (g0, g1) = groups(&f);
         let err = |g0: [u32; 4], g1: [u32; 8], g2: Option<[u32; 4]>| parse(g0, g1, g2, None).unwrap_err();
-        assert!(err(g0, { let mut g = g1; g[0] |= 1 << 20; g }, None).contains("pad enable"));
+        assert!(err(g0, { let mut g = g1; g[0] |= 5 << 22; g }, None).contains("without pad enable"));
         assert!(err(g0, { let mut g = g1; g[0] |= 1 << 19; g }, None).contains("iterate"));
         assert!(err(g0, { let mut g = g1; g[0] |= 3; g }, None).contains("multicast"));
         assert!(err(g0, { let mut g = g1; g[0] |= 1 << 18; g }, None).contains("atomic barrier"));

@@ -10,9 +10,15 @@
 //!
 //! Which register element holds which k does not change the result as long as A and B use the
 //! same assignment (every k is summed), so D[m][n] = C[m][n] + sum over both lane halves h and
-//! elements e of A[lane m + 16h][e] * B[lane n + 16h][e]. That holds for operands of one width;
-//! f8f6f4 with A and B of different widths (whose element orders within a lane are not
-//! documented) is refused.
+//! elements e of A[lane m + 16h][e] * B[lane n + 16h][e]. That holds for operands of one width.
+//! f8f6f4 with A and B of different widths, and the scaled forms (each 32 k share a scale), need
+//! the real order: [`k_of`] (8-bit and 4-bit elements, pinned by Triton's dot_scaled kernels;
+//! 6-bit ones are refused there).
+//!
+//! Scaled WMMA (v_wmma_scale_f32_16x16x128_f8f6f4: the v_wmma_ld_scale_paired_b32 prefix and the
+//! f8f6f4 word): A's element (m, k) is multiplied by 2^(e - 127) for the E8M0 byte k / 32 of
+//! the A scale operand in lane m + 16 * matrix_a_scale, B's (k, n) likewise (see
+//! `scale_factor`); E8M0 0xff is NaN.
 //!
 //! The ISA defines neither the order of the sum nor the precision of partial sums. This
 //! emulator sums the (exact) products in f64 and rounds once (RNE) to the result type; integer
@@ -21,9 +27,9 @@
 //!
 //! Refused, with an error saying why: SWMMAC (LLVM gives its index 16 bits a lane for 16 stored
 //! A values, 32 for 32 8-bit ones, which the 4:2 index model of the GFX9 SMFMAC (2 bits a value)
-//! cannot fill, and the gfx1250 layout is not documented), the scale prefixes and scaled pairs
-//! (the lanes and bytes that hold each row's scales are not documented), and
-//! v_wmma_f32_32x16x128_f4 (how its 32 rows spread over the registers is not documented).
+//! cannot fill, and the gfx1250 layout is not documented), a scale prefix alone, scale16 (a
+//! scale per 16 k, 64-bit scale operands) and E5M3/E4M3 scales (no compiled kernel pins them),
+//! and v_wmma_f32_32x16x128_f4 (how its 32 rows spread over the registers is not documented).
 
 use crate::alu::soft::{self, Fmt};
 use crate::exec::unsupported;
@@ -32,7 +38,7 @@ use crate::EmuError;
 use hx_isa::wmma::{Elem, Wmma};
 use hx_isa::{Instruction, Operand, ValType};
 
-pub use hx_sem::wmma::{fp8_value, refusal};
+pub use hx_sem::wmma::{fp8_value, k_of, refusal};
 
 /// Element `e` of a lane's packed A/B operand (registers from `base`), as an exact f64, or
 /// (for integers) as i64 through the f64 (8-bit values are exact).
@@ -58,6 +64,22 @@ fn element(wave: &Wave, base: usize, lane: usize, e: usize, ty: Elem, signed: bo
         Elem::Iu8 => x as u8 as f64,
         Elem::I32 => x as u32 as i32 as f64,
     })
+}
+
+/// The E8M0 scale byte `j` (the j-th 32 values of K) of matrix row or column `i` (0..16) from a
+/// scale operand: lane `i + 16 * row` (matrix_*_scale ROW0/ROW1) holds the four scales of row
+/// `i`, byte j for K block j. Triton's scale layout for gfx1250 (scale index along the 4 register
+/// bytes, rows along lanes 0-15, the second 16 rows in lanes 16-31 that ROW1 selects) and the
+/// dot_scaled corpus kernels (num_warps 1 uses ROW1) pin this reading.
+fn scale_factor(wave: &Wave, inst: &Instruction, operand: usize, row_sel: u32, i: usize, j: usize) -> Result<f64, EmuError> {
+    let op = inst.operand(operand).ok_or_else(|| unsupported(inst, "no scale operand"))?;
+    let dword = match op.value {
+        Operand::Reg(r) if r.class == hx_isa::RegClass::Vgpr => wave.v(r.index as usize, i + 16 * row_sel as usize)?,
+        Operand::Reg(r) => wave.read_sreg(r)? as u32,
+        v => crate::wave::constant_value(&v, ValType::B32).ok_or_else(|| unsupported(inst, format!("scale operand {v:?}")))? as u32,
+    };
+    let e = (dword >> (8 * j)) & 0xff;
+    Ok(if e == 0xff { f64::NAN } else { 2f64.powi(e as i32 - 127) })
 }
 
 fn fmt(ty: Elem) -> Fmt {
@@ -112,6 +134,33 @@ pub fn exec_wmma(wave: &mut Wave, inst: &Instruction, m: &Wmma) -> Result<(), Em
         _ => 0,
     };
     let per_lane = shape.k as usize / 2;
+    // Scaled or mixed-width f8f6f4: A's rows and B's columns by k (see k_of), else every k is
+    // summed in register order (A and B share it).
+    let m_scales = m.scales;
+    let by_k = if m_scales.is_some() || ta.bits() != tb.bits() {
+        let mut rows = (vec![vec![0f64; shape.k as usize]; 16], vec![vec![0f64; shape.k as usize]; 16]);
+        for lane in 0..32 {
+            let (h, i) = (lane / 16, lane % 16);
+            for (side, (ty, base)) in [(ta, a), (tb, b)].into_iter().enumerate() {
+                for e in 0..per_lane {
+                    let k = k_of(ty.bits(), h, e).ok_or_else(|| unsupported(inst, "no K order for this width"))?;
+                    let mut x = element(wave, base, lane, e, ty, false)?;
+                    if let Some(sc) = m_scales {
+                        let row_sel = if side == 0 { sc.a_row } else { sc.b_row };
+                        x *= scale_factor(wave, inst, 4 + side, row_sel, i, k / 32)?;
+                    }
+                    if side == 0 {
+                        rows.0[i][k] = x;
+                    } else {
+                        rows.1[i][k] = x;
+                    }
+                }
+            }
+        }
+        Some(rows)
+    } else {
+        None
+    };
     let mut out = vec![[0u64; 8]; 32];
     for (lane, lane_out) in out.iter_mut().enumerate() {
         let n = lane % 16;
@@ -148,7 +197,25 @@ pub fn exec_wmma(wave: &mut Wave, inst: &Instruction, m: &Wmma) -> Result<(), Em
                 c = -c;
             }
             let mut s = c;
+            if let Some(k_elems) = by_k.as_ref() {
+                let (av, bv) = (&k_elems.0[m], &k_elems.1[n]);
+                // In A's register order (as the raiser sums), every k once.
+                let order = (0..2).flat_map(|h| (0..per_lane).filter_map(move |e| k_of(ta.bits(), h, e)));
+                for k in order {
+                    let (mut x, mut y) = (av[k], bv[k]);
+                    if neg_a {
+                        x = -x;
+                    }
+                    if neg_b {
+                        y = -y;
+                    }
+                    s += x * y;
+                }
+            }
             for h in 0..2 {
+                if by_k.is_some() {
+                    break;
+                }
                 for e in 0..per_lane {
                     let mut x = element(wave, a, m + 16 * h, e, ta, false)?;
                     let mut y = element(wave, b, n + 16 * h, e, tb, false)?;

@@ -284,7 +284,9 @@ fn eight_bit_16x16x32() {
 }
 
 /// gfx950 16x16x128 f8f6f4 with fp4 A (cbsz:4, 4 VGPRs: nibble k%32 of lane i + 16*(k/32)) and
-/// fp8 B (8 VGPRs: byte k%32 of lane j + 16*(k/32)).
+/// fp8 B (8 VGPRs, placed here as byte k%32 of lane j + 16*(k/32); the emulator reads 8-bit
+/// values in 16-byte chunks per lane group, see scaled_fp8_times_fp4_by_blocks, which this B,
+/// constant over k of one parity, does not see).
 #[test]
 fn f8f6f4_fp4_times_fp8() {
     let mut r = Rng(31);
@@ -310,6 +312,56 @@ fn f8f6f4_fp4_times_fp8() {
         let want: f32 = (0..128).map(|k| val(a[i][k]) * if k % 2 == 0 { 1.0 } else { -2.0 }).sum();
         for j in 0..16 {
             assert_eq!(f32::from_bits(get(&w, RegClass::Vgpr, 16 + (i % 4) as u32, j + 16 * (i / 4))), want, "D[{i}][{j}]");
+        }
+    }
+}
+
+/// gfx950 v_mfma_scale_f32_32x32x64_f8f6f4 with fp8 (E4M3) A and fp4 B and E8M0 scales, as
+/// Triton's gfx950 dot_scaled kernels pin it: the two lane halves hold 16-byte chunks of k in
+/// turn (8-bit A: k = 32 (e / 16) + 16 h + e % 16 at byte e of lane i + 32 h; 4-bit B: one run,
+/// k = 32 h + e at nibble e of lane j + 32 h); row i's scale for k-block b is byte op_sel of the
+/// scale VGPR in lane i + 32 b (here op_sel [1,1]: byte 1).
+#[test]
+fn scaled_fp8_times_fp4_by_blocks() {
+    let mut r = Rng(77);
+    let mut w = wave();
+    const FP4: [f32; 8] = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0];
+    // E4M3 codes of small exact values: 0, 1, 2, 3, -1, 0.5.
+    const FP8: [(u32, f32); 6] = [(0x00, 0.0), (0x38, 1.0), (0x40, 2.0), (0x44, 3.0), (0xb8, -1.0), (0x30, 0.5)];
+    let a: Vec<Vec<usize>> = (0..32).map(|_| (0..64).map(|_| r.int(0, 5) as usize).collect()).collect();
+    let b: Vec<Vec<u32>> = (0..64).map(|_| (0..32).map(|_| r.int(0, 15) as u32).collect()).collect();
+    let sa: Vec<[u32; 2]> = (0..32).map(|_| [r.int(124, 130) as u32, r.int(124, 130) as u32]).collect();
+    let sb: Vec<[u32; 2]> = (0..32).map(|_| [r.int(124, 130) as u32, r.int(124, 130) as u32]).collect();
+    for i in 0..32 {
+        for k in 0..64 {
+            let (h, e) = ((k / 16) % 2, 16 * (k / 32) + k % 16);
+            set_bits(&mut w, RegClass::Vgpr, 32, i + 32 * h, 8 * e as u32, 8, FP8[a[i][k]].0 as u64);
+            set_bits(&mut w, RegClass::Vgpr, 48, i + 32 * (k / 32), 4 * (k % 32) as u32, 4, b[k][i] as u64);
+        }
+        for blk in 0..2 {
+            // Byte 1 holds the scale; bytes 0, 2, 3 hold others that must not be used.
+            let word = |s: u32| 0x7f00_0081 | s << 8;
+            w.write_vreg_dwords(Reg { class: RegClass::Vgpr, index: 60, dwords: 1 }, i + 32 * blk, &[word(sa[i][blk])]).unwrap();
+            w.write_vreg_dwords(Reg { class: RegClass::Vgpr, index: 61, dwords: 1 }, i + 32 * blk, &[word(sb[i][blk])]).unwrap();
+        }
+    }
+    for l in 0..64 {
+        w.write_vreg_dwords(Reg { class: RegClass::Vgpr, index: 0, dwords: 16 }, l, &[0; 16]).unwrap();
+    }
+    // v_mfma_ld_scale_b32 v60, v61 op_sel:[1,1] + v_mfma_f32_32x32x64_f8f6f4 (abid 1, blgp 4).
+    let words = [0xd3ac_1800u32, (256 + 60) | (256 + 61) << 9, 0xd3ae_0800, (256 + 32) | (256 + 48) << 9 | 256 << 18 | 4 << 29, 0];
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let inst = decode(Target::Gfx950, &bytes, 0).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(inst.text(), "v_mfma_scale_f32_32x32x64_f8f6f4 v[0:15], v[32:39], v[48:51], v[0:15], v60, v61 op_sel:[1,1,0] op_sel_hi:[0,0,0] blgp:4");
+    exec_mfma(&mut w, &inst, inst.mai().unwrap()).unwrap();
+    let fp4 = |c: u32| if c & 8 != 0 { -FP4[(c & 7) as usize] } else { FP4[c as usize] } as f64;
+    for i in 0..32 {
+        for j in 0..32 {
+            let want: f64 = (0..64)
+                .map(|k| FP8[a[i][k]].1 as f64 * fp4(b[k][j]) * 2f64.powi(sa[i][k / 32] as i32 - 127 + sb[j][k / 32] as i32 - 127))
+                .sum();
+            let got = f32::from_bits(get(&w, RegClass::Vgpr, (4 * (i / 8) + i % 4) as u32, j + 32 * ((i / 4) % 2)));
+            assert_eq!(got as f64, want, "D[{i}][{j}]");
         }
     }
 }
@@ -353,6 +405,13 @@ fn refusals() {
     assert!(exec_mfma(&mut w, &inst, inst.mai().unwrap()).is_ok(), "{}", inst.text());
     w.write_vreg_dwords(Reg { class: RegClass::Vgpr, index: 0, dwords: 1 }, 3, &[(1.0f32 + f32::EPSILON).to_bits()]).unwrap();
     assert!(exec_mfma(&mut w, &inst, inst.mai().unwrap()).is_err(), "{}", inst.text());
+    // A scaled 16x16x128 (no compiled kernel pins its scale lanes; 32x32x64 is pinned).
+    let words = [0xd3ac_0000u32, (256 + 60) | (256 + 61) << 9, 0xd3ad_0810, 256 | (256 + 8) << 9 | (256 + 16) << 18, 0];
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let inst = decode(Target::Gfx950, &bytes, 0).unwrap_or_else(|e| panic!("{e}"));
+    assert!(inst.text().starts_with("v_mfma_scale_f32_16x16x128_f8f6f4"), "{}", inst.text());
+    let e = exec_mfma(&mut w, &inst, inst.mai().unwrap()).unwrap_err().to_string();
+    assert!(e.contains("pins"), "{e}");
 }
 
 /// gfx942 v_smfmac_f32_16x16x32_f16 (4:2 sparse A): stored value s (0..15) of row i in lane

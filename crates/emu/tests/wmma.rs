@@ -1,7 +1,8 @@
 //! gfx1250 WMMA semantics on hand-built matrices: the inputs are placed in the registers by a
 //! layout written out here (lane l holds row / column l % 16; lanes 0-15 and 16-31 split K; the
 //! order of k within a lane is free as long as A and B share it; C/D: lane l holds column l % 16,
-//! element i of it row 8 * (l / 16) + i), the instruction is decoded from its bytes and run,
+//! element i of it row 8 * (l / 16) + i; the scaled and mixed-width forms need the real order,
+//! written out in `k_in_chunks`), the instruction is decoded from its bytes and run,
 //! and D is compared with a plain matrix product computed here. Forms whose layouts are not
 //! documented must be refused, not guessed.
 
@@ -140,12 +141,16 @@ fn undocumented_layouts_are_refused() {
     let cases: Vec<Vec<u32>> = vec![
         // v_swmmac_f32_16x16x64_f16 v[0:7], v[32:39], v[96:111], v160
         vec![0xcc65_0000, (256 + 32) | (256 + 96) << 9 | (256 + 160) << 18 | 3 << 27],
-        // f8f6f4 with fp8 A and fp4 B
-        vec![0xcc33_4000, (256 + 32) | (256 + 96) << 9 | (256 + 160) << 18],
+        // f8f6f4 with fp6 A and fp8 B (no kernel pins the fp6 K order)
+        vec![0xcc33_1000, (256 + 32) | (256 + 96) << 9 | (256 + 160) << 18],
         // v_wmma_f32_32x16x128_f4
         vec![0xcc88_4000, (256 + 32) | (256 + 96) << 9 | (256 + 160) << 18 | 3 << 27],
-        // v_wmma_scale_f32_16x16x128_f8f6f4 (prefix v1, v2)
-        vec![0xcc35_0000, 257 | 258 << 9 | 256 << 18, 0xcc33_0000, (256 + 32) | (256 + 96) << 9 | (256 + 160) << 18],
+        // v_wmma_scale16_f32_16x16x128_f8f6f4 (prefix v[2:3], v[4:5])
+        vec![0xcc3a_0000, 258 | 260 << 9 | 256 << 18, 0xcc33_0000, (256 + 32) | (256 + 96) << 9 | (256 + 160) << 18],
+        // E4M3 scales for A (matrix_a_scale_fmt, neg_lo of the prefix)
+        vec![0xcc35_0000, 257 | 258 << 9 | 256 << 18 | 2 << 29, 0xcc33_0000, (256 + 32) | (256 + 96) << 9 | (256 + 160) << 18],
+        // a scale prefix alone
+        vec![0xcc35_0000, 257 | 258 << 9 | 256 << 18],
     ];
     for c in cases {
         let mut bytes: Vec<u8> = c.iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -153,6 +158,73 @@ fn undocumented_layouts_are_refused() {
         let inst = decode(Target::Gfx1250, &bytes, 0).unwrap();
         let m = inst.wmma().unwrap();
         let err = exec_wmma(&mut wave(), &inst, &m).expect_err(&inst.text()).to_string();
-        assert!(err.contains("not documented"), "{}: {err}", inst.text());
+        assert!(err.contains("not documented") || err.contains("pins") || err.contains("alone"), "{}: {err}", inst.text());
+    }
+}
+
+/// The k of element `e` of lane half `h` for `bits`-bit elements, as read here: each lane half
+/// holds 16-byte chunks of consecutive k, halves alternating (the reading Triton's gfx1250
+/// dot_scaled kernels pin; see hx_emu::wmma::k_of).
+fn k_in_chunks(bits: usize, h: usize, e: usize) -> usize {
+    let per_chunk = 128 / bits;
+    (e / per_chunk) * 2 * per_chunk + h * per_chunk + e % per_chunk
+}
+
+/// v_wmma_scale_f32_16x16x128_f8f6f4 with A and B of different widths and E8M0 scales: D =
+/// C + sum over k of A[m][k] 2^(sa[m][k/32]-127) B[k][n] 2^(sb[n][k/32]-127), A's scales from
+/// lanes 16-31 (matrix_a_scale:MATRIX_SCALE_ROW1) and B's from lanes 0-15.
+#[test]
+fn scaled_mixed_width_products() {
+    for (fa, a_fmt, fb, b_fmt) in [("bf8", 1u32, "fp4", 4u32), ("fp4", 4, "fp8", 0), ("fp8", 0, "fp8", 0)] {
+        let (sa_reg, sb_reg) = (200u32, 201u32);
+        let prefix = [0xcc35_0000 | 1 << 11, (256 + sa_reg) | (256 + sb_reg) << 9 | 128 << 18];
+        let (a_regs, b_regs) = (32u32, 96u32);
+        let wm = [
+            0xcc33_0000 | a_fmt << 11 | (b_fmt >> 2) << 14,
+            (256 + a_regs) | (256 + b_regs) << 9 | (256 + 160) << 18 | (b_fmt & 3) << 27,
+        ];
+        let bytes: Vec<u8> = prefix.iter().chain(&wm).chain(&[0, 0]).flat_map(|w| w.to_le_bytes()).collect();
+        let inst = decode(Target::Gfx1250, &bytes, 0).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(inst.len, 16, "{}", inst.text());
+        assert!(inst.text().contains("matrix_a_scale:MATRIX_SCALE_ROW1"), "{}", inst.text());
+        let m = inst.wmma().expect("a WMMA");
+        let mut rng = Rng(0x5ca1_ed00 + a_fmt as u64);
+        let (ca, cb) = (codes(fa), codes(fb));
+        let k = 128;
+        let a: Vec<Vec<(u64, f64)>> = (0..16).map(|_| (0..k).map(|_| ca[rng.below(ca.len())]).collect()).collect();
+        let b: Vec<Vec<(u64, f64)>> = (0..k).map(|_| (0..16).map(|_| cb[rng.below(cb.len())]).collect()).collect();
+        // E8M0 scales 2^-3 .. 2^3, one per row (column) and 32 k.
+        let sa: Vec<[u32; 4]> = (0..16).map(|_| [0; 4].map(|_: u32| 124 + rng.below(7) as u32)).collect();
+        let sb: Vec<[u32; 4]> = (0..16).map(|_| [0; 4].map(|_: u32| 124 + rng.below(7) as u32)).collect();
+        let mut w = wave();
+        for lane in 0..32 {
+            let (r, h) = (lane % 16, lane / 16);
+            for e in 0..k / 2 {
+                let (ka, kb) = (k_in_chunks(bits_of(fa) as usize, h, e), k_in_chunks(bits_of(fb) as usize, h, e));
+                set_bits(&mut w, a_regs, lane, e as u32 * bits_of(fa), bits_of(fa), a[r][ka].0);
+                set_bits(&mut w, b_regs, lane, e as u32 * bits_of(fb), bits_of(fb), b[kb][r].0);
+            }
+            for i in 0..8 {
+                let row = 8 * h + i;
+                w.write_vreg_dwords(Reg { class: RegClass::Vgpr, index: 160 + i as u16, dwords: 1 }, lane, &[((row + r) as f32).to_bits()]).unwrap();
+            }
+            // A's scales in lanes 16-31 (ROW1; lanes 0-15 hold garbage), B's in lanes 0-15.
+            let pack = |s: [u32; 4]| s[0] | s[1] << 8 | s[2] << 16 | s[3] << 24;
+            let a_word = if h == 1 { pack(sa[r]) } else { 0x8181_8181 };
+            let b_word = if h == 0 { pack(sb[r]) } else { 0x7e7e_7e7e };
+            w.write_vreg_dwords(Reg { class: RegClass::Vgpr, index: sa_reg as u16, dwords: 1 }, lane, &[a_word]).unwrap();
+            w.write_vreg_dwords(Reg { class: RegClass::Vgpr, index: sb_reg as u16, dwords: 1 }, lane, &[b_word]).unwrap();
+        }
+        exec_wmma(&mut w, &inst, &m).unwrap_or_else(|e| panic!("{}: {e}", inst.text()));
+        for lane in 0..32 {
+            let (n, h) = (lane % 16, lane / 16);
+            for i in 0..8 {
+                let row = 8 * h + i;
+                let scale = |kk: usize| 2f64.powi(sa[row][kk / 32] as i32 - 127 + sb[n][kk / 32] as i32 - 127);
+                let want = (row + n) as f64 + (0..k).map(|kk| a[row][kk].1 * b[kk][n].1 * scale(kk)).sum::<f64>();
+                let got = f32::from_bits(get(&w, i as u32, lane)) as f64;
+                assert_eq!(got, want, "{}: D[{row}][{n}]", inst.text());
+            }
+        }
     }
 }

@@ -214,7 +214,13 @@ pub(crate) fn decode_sdwa(target: Target, bytes: &[u8], offset: usize) -> Result
     if sdwa.dst_sel > 6 || sdwa.src_sel[0] > 6 || sdwa.src_sel[1] > 6 || sdwa.dst_unused > 2 {
         return Err(invalid());
     }
-    // Only 32-bit operands are modelled (the 16-bit and 64-bit typed ops print differently).
+    // Only 32-bit operands are modelled (the 16-bit and 64-bit typed ops print differently),
+    // and the pair destination of v_cvt_pk_f32_{fp8,bf8} (gfx942's Triton natives use it), which
+    // LLVM prints without dst_sel / dst_unused: modelled with the DWORD / UNUSED_PAD ones only.
+    let pk_f32 = pair_dst(info.mnemonic);
+    if pk_f32 && (sdwa.dst_sel != 6 || sdwa.dst_unused != 0) {
+        return Err(unsupported());
+    }
     let mut operands: [Option<InstOperand>; MAX_OPERANDS] = Default::default();
     let mut lits = LitReader::new(inst, 8);
     let mut warn = String::new();
@@ -222,6 +228,9 @@ pub(crate) fn decode_sdwa(target: Target, bytes: &[u8], offset: usize) -> Result
         let value = match (s.field, s.kind) {
             (Field::Vdst8, Kind::VDst { dwords: 1 }) => {
                 Operand::Reg(Reg { class: RegClass::Vgpr, index: ((w0 >> 17) & 0xff) as u16, dwords: 1 })
+            }
+            (Field::Vdst8, Kind::VDst { dwords: 2 }) if pk_f32 => {
+                Operand::Reg(Reg { class: RegClass::Vgpr, index: ((w0 >> 17) & 0xff) as u16, dwords: 2 })
             }
             (Field::Src0, Kind::VSrc(ty)) | (Field::Vsrc1, Kind::VSrc(ty)) if ty.bits() == 32 || ty.bits() == 16 => {
                 let (v, scalar) = if s.field == Field::Src0 { (f(0, 8), f(23, 1) == 1) } else { ((w0 >> 9) & 0xff, f(31, 1) == 1) };
@@ -289,6 +298,11 @@ pub(crate) fn decode_sdwa(target: Target, bytes: &[u8], offset: usize) -> Result
         word: (w0 as u64 | (w1 as u64) << 32) as crate::spec::Word,
         operands,
     })
+}
+
+/// The SDWA ops with a VGPR-pair destination this decoder models (no dst_sel in LLVM's text).
+fn pair_dst(mnemonic: &str) -> bool {
+    matches!(mnemonic, "v_cvt_pk_f32_fp8_sdwa" | "v_cvt_pk_f32_bf8_sdwa")
 }
 
 /// Whether an SDWA op's result and sources are floats, from the types its mnemonic names: the
@@ -384,7 +398,7 @@ impl Instruction {
             3 => out.push_str(" div:2"),
             _ => {}
         }
-        if !is_vopc(self.word as u32) {
+        if !is_vopc(self.word as u32) && !pair_dst(self.mnemonic()) {
             out.push_str(&format!(" dst_sel:{} dst_unused:{}", SEL_NAMES[s.dst_sel as usize], UNUSED_NAMES[s.dst_unused as usize]));
         }
         out.push_str(&format!(" src0_sel:{}", SEL_NAMES[s.src_sel[0] as usize]));

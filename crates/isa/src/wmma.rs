@@ -357,10 +357,15 @@ fn check_bits(s: &Shape, w: u64) -> Result<(), Reject> {
 
 /// Checks a prefix word's fields: src2 256, only the scale modifier bits, and (alone, not in
 /// a pair, where LLVM ignores the field) vdst 0.
+///
+/// In a pair, src2 may also be 128 (inline constant 0): that is what Triton 3.9's LLVM writes in
+/// the unused field of every scaled WMMA it emits (corpus/triton/gfx1250/dot_scaled_*), with the
+/// same assembly text as LLVM 22.1's MC encoding (src2 = 256), whose disassembler rejects 128.
 fn check_ld(w: u64, paired: bool) -> Result<(), Reject> {
     let allowed: u64 = 0b11 << 8 | 1 << 11 | 1 << 13 | 1 << 14 | 1 << 59 | 0b11 << 61;
     let fixed = 0xff | 0x1ff << 50 | 0xff << 16 | 0xff << 24;
-    if w & !(allowed | fixed | 0x3ffff << 32) != 0 || (!paired && w & 0xff != 0) || f(w, 50, 9) != 256 {
+    let src2_ok = f(w, 50, 9) == 256 || (paired && f(w, 50, 9) == 128);
+    if w & !(allowed | fixed | 0x3ffff << 32) != 0 || (!paired && w & 0xff != 0) || !src2_ok {
         return Err(Reject::Invalid);
     }
     Ok(())

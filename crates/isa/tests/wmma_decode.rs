@@ -102,7 +102,11 @@ fn random_wmma_words_match_llvm() {
         }
         total += 1;
         let b = bytes(&words);
-        let theirs = d.decode(&b, 0);
+        // A pair whose prefix has src2 = 128 (what Triton's newer LLVM writes) is beyond LLVM
+        // 22.1's disassembler: its text must be LLVM's for the same pair with src2 = 256.
+        let triton_form = matches!(words[0] >> 16, 0xcc35 | 0xcc3a) && words.len() == 4 && (words[1] >> 18) & 0x1ff == 128;
+        let oracle = if triton_form { bytes(&[words[0], words[1] & !(0x1ff << 18) | 256 << 18, words[2], words[3]]) } else { b.clone() };
+        let theirs = d.decode(&oracle, 0).filter(|(len, _)| !triton_form || *len == 16);
         let ours = decode(Target::Gfx1250, &b, 0);
         match (&theirs, &ours) {
             (Some((len, text)), Ok(i)) if *len == i.len as usize && *text == i.text() => {

@@ -179,7 +179,8 @@ impl<'ctx> OpEmitter<'ctx, '_> {
         use Op::*;
         match op.op {
             MovB32 | SMovB32 | SMovB64 | MovB64 => none(v[0]),
-            MovB16 => none(b.build_and(v[0], c32(0xffff), "")?),
+            MovB16 | CvtU32U16 => none(b.build_and(v[0], c32(0xffff), "")?),
+            OrB16 => none(b.build_and(b.build_or(v[0], v[1], "")?, c32(0xffff), "")?),
             SMovkI32 => none(b.build_int_s_extend(b.build_int_truncate(v[0], self.ctx.i16_type(), "")?, i32t, "")?),
             AddU32 => none(b.build_int_add(v[0], v[1], "")?),
             SubU32 => none(b.build_int_sub(v[0], v[1], "")?),

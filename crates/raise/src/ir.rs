@@ -775,6 +775,9 @@ impl<'ctx> Raiser<'ctx, '_> {
 
     fn inst(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
         let m = inst.mnemonic();
+        if let Some(o) = hx_sem::operands::true16_high_half(inst) {
+            return Err(self.err(inst, format!("operand {:?}: a true16 high half (v0.h and up through a Lo128 field) is not raised yet", o.value)));
+        }
         match m {
             "s_sendmsg" if hx_sem::operands::is_dealloc_vgprs(inst) => return Ok(()),
             // cfg::build_program has applied its state to every instruction's VGPRs.

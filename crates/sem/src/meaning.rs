@@ -65,6 +65,10 @@ pub enum Other {
     /// Copies from global memory straight to LDS (gfx1250 `*_async_to_lds_*`, GFX9
     /// `global_load_lds_*`).
     ToLds,
+    /// Value operations outside the ALU table, which the emulator runs with code of their own:
+    /// gfx950's scaled conversions `v_cvt_scalef32_pk_bf16_{fp4,fp8,bf8}` (they occur only in
+    /// native code, never in a source the raiser reads).
+    OwnCode,
 }
 
 /// Stems (exact, or a prefix ending in `*`) of [`Meaning::Other`] instructions.
@@ -121,6 +125,7 @@ const OTHER: &[(&str, Other)] = &[
     ("global_inv", Other::CacheControl),
     ("global_prefetch_*", Other::CacheControl),
     ("global_load_lds_*", Other::ToLds),
+    ("v_cvt_scalef32_pk_bf16_*", Other::OwnCode),
     ("global_wb", Other::CacheControl),
     ("global_wbinv", Other::CacheControl),
     ("buffer_wbl2", Other::CacheControl),

@@ -14,6 +14,16 @@ pub struct TileCopy {
     pub tile_dim: [u32; 2],
     /// Elements between consecutive rows (dim 1) in global memory.
     pub stride1: u64,
+    /// LDS padding (pad enable): after every `interval` bytes of the tile's linear stream,
+    /// `amount` bytes of LDS are skipped.
+    pub pad: Option<Pad>,
+}
+
+/// The LDS padding of a tile copy, in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pad {
+    pub interval: u64,
+    pub amount: u64,
 }
 
 impl TileCopy {
@@ -26,7 +36,12 @@ impl TileCopy {
     pub fn element(&self, x: u64, y: u64) -> (Option<u64>, u32) {
         let inside = x < self.tensor_dim[0] && (self.tile_dim[1] == 0 || y < self.tensor_dim[1]);
         let g = self.global.wrapping_add((y * self.stride1 + x) * self.esize);
-        let l = self.lds.wrapping_add(((y * self.tile_dim[0] as u64 + x) * self.esize) as u32);
+        let at = (y * self.tile_dim[0] as u64 + x) * self.esize;
+        let padded = match self.pad {
+            Some(p) => at + at / p.interval * p.amount,
+            None => at,
+        };
+        let l = self.lds.wrapping_add(padded as u32);
         (inside.then_some(g), l)
     }
 }
@@ -63,12 +78,15 @@ pub fn parse(g0: [u32; 4], g1: [u32; 8], g2: Option<[u32; 4]>, g3: Option<[u32; 
     if bits(g1[0], 19, 1) != 0 {
         return refuse("iterate enable (group 1 bit 19)");
     }
-    if bits(g1[0], 20, 1) != 0 {
-        return refuse("pad enable (group 1 bit 20)");
+    if bits(g1[0], 21, 1) != 0 {
+        return refuse("group 1 bit 21 (no source names it)");
     }
-    if bits(g1[0], 21, 11) != 0 {
-        return refuse("group 1 bit 21 / pad interval and amount without pad enable (bits 31:21)");
+    let pad_enable = bits(g1[0], 20, 1) != 0;
+    if !pad_enable && bits(g1[0], 22, 10) != 0 {
+        return refuse("pad interval and amount without pad enable (group 1 bits 31:22)");
     }
+    // Pad interval: log2(interval in dwords) - 1; pad amount: dwords - 1.
+    let pad = pad_enable.then(|| Pad { interval: 4 << (bits(g1[0], 22, 3) + 1), amount: 4 * (bits(g1[0], 25, 7) as u64 + 1) });
     if bits(g1[1], 0, 16) != 0 {
         return refuse("atomic barrier address (group 1 bits 47:32)");
     }
@@ -95,6 +113,7 @@ pub fn parse(g0: [u32; 4], g1: [u32; 8], g2: Option<[u32; 4]>, g3: Option<[u32; 
         tensor_dim,
         tile_dim,
         stride1,
+        pad,
     };
     match g0[0] & 3 {
         0 => Ok(None),

@@ -25,14 +25,37 @@ pub fn fp8_value(byte: u8, e5m2: bool) -> f64 {
     }
 }
 
+/// The k (0..K) of element `e` of a lane in lane half `h` of an f8f6f4 A or B operand of `bits`-bit
+/// elements (`None`: no kernel pins the order for that width). Each lane half holds 16-byte
+/// chunks of consecutive k, the halves alternating: 8-bit element e of half h is k = 32 (e / 16)
+/// + 16 h + e % 16, 4-bit k = 64 (e / 32) + 32 h + e % 32.
+///
+/// This is the layout Triton 3.9 gives gfx1250 dot operands (a linear layout of kWidth = 16
+/// bytes: registers then lane bit 4 along K) and the reading under which its `dot_scaled` kernels
+/// compute numpy's answer: corpus/triton dot_scaled_e2m1 (fp4 x fp4), dot_scaled_e4m3 (fp8 x
+/// fp8) and dot_scaled_e2m1_e5m2 (bf8 x fp4 in one instruction) at num_warps 1/4/8. With
+/// scales, the order matters (each 32 k share a scale), as it does for A and B of different
+/// widths.
+pub fn k_of(bits: u32, h: usize, e: usize) -> Option<usize> {
+    let chunk = match bits {
+        8 => 16,
+        4 => 32,
+        _ => return None,
+    };
+    Some(2 * chunk * (e / chunk) + chunk * h + e % chunk)
+}
+
 /// Why a WMMA-family instruction is not emulated (`None`: it is).
 pub fn refusal(m: &Wmma) -> Option<&'static str> {
     Some(match m.shape.form {
         Form::Sparse => "SWMMAC: the gfx1250 sparse index layout is not documented (16 index bits a lane for 16 stored A values)",
-        Form::LdScale { .. } => "the WMMA scale prefix: the lanes and bytes holding each row's scales are not documented",
-        _ if m.scales.is_some() => "scaled WMMA: the lanes and bytes holding each row's scales are not documented",
+        Form::LdScale { .. } => "a WMMA scale prefix alone (not followed by its scaled WMMA word) is not modelled",
         Form::F4x32 => "v_wmma_f32_32x16x128_f4: the register layout of its 32 rows is not documented",
-        Form::F8f6f4 if m.a.bits() != m.b.bits() => "f8f6f4 with A and B of different widths: their element orders within a lane are not documented",
+        _ if m.scales.is_some_and(|s| s.b64) => "scale16 WMMA (a scale per 16 K values): no compiled kernel pins its scale layout",
+        _ if m.scales.is_some_and(|s| s.a_fmt != 0 || s.b_fmt != 0) => "scaled WMMA with E5M3/E4M3 scales: no compiled kernel pins their meaning",
+        Form::F8f6f4 if (m.a.bits() != m.b.bits() || m.scales.is_some()) && k_of(m.a.bits(), 0, 0).is_none() | k_of(m.b.bits(), 0, 0).is_none() => {
+            "scaled or mixed-width f8f6f4 with fp6/bf6 operands: no compiled kernel pins their K order within a lane"
+        }
         _ if m.clamp => "clamp (saturation) on an integer WMMA is not modelled",
         _ => return None,
     })

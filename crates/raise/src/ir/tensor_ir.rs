@@ -3,7 +3,8 @@
 //! the wave's 32 threads (all of them reach every instruction, see `lane_move`) copy the tile
 //! together, thread `lane` taking bytes lane, lane + 32, ... of the tile's LDS image: a byte
 //! inside the tensor comes from (or, for a store, goes to) global memory, a byte outside reads
-//! as zero (a store skips it). The copy completes before the next instruction, which the ISA
+//! as zero (a store skips it); a load's LDS stream is padded as the descriptor says. The copy
+//! completes before the next instruction, which the ISA
 //! allows (it completes somewhere before the `s_wait_tensorcnt` that waits for it).
 //!
 //! Visibility mirrors the ISA: after `s_wait_tensorcnt` the issuing wave sees the tile, so that
@@ -13,7 +14,7 @@
 //! a barrier the kernel has itself; none is added.
 //!
 //! The descriptor is a run-time value: where the emulator refuses it (hx_sem::tensor::parse:
-//! more than 2 dims, gather, iterate, padding, atomic barrier, workgroup mask, unknown bits,
+//! more than 2 dims, gather, iterate, atomic barrier, workgroup mask, unknown bits,
 //! pred other than 0/1, type other than 2; EXEC = 0) the raised code traps instead of guessing.
 
 use super::Raiser;
@@ -71,7 +72,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         let mut bad = vec![
             b.build_int_compare(IntPredicate::UGT, g0[0], c(1), "")?, // pred > 1, bits 31:2
             b.build_int_compare(IntPredicate::NE, shr(g0[3], 25)?, c(0x40), "")?, // type 2, bits 125:121 clear
-            ne0(and(g1[0], !0x3_0000u32 as u64)?)?, // everything of dword 0 but the data size
+            ne0(and(g1[0], !0xffd3_0000u32 as u64)?)?, // dword 0 but the data size and padding
+            // pad interval/amount without pad enable
+            b.build_and(eq0(and(g1[0], 0x10_0000)?)?, ne0(and(g1[0], 0xffc0_0000)?)?, "")?,
             ne0(and(g1[1], 0xffff)?)?,            // atomic barrier address
             ne0(shr(g1[4], 16)?)?,                // tile_dim2
             ne0(shr(g1[6], 16)?)?,                // tensor_dim1_stride
@@ -126,7 +129,17 @@ impl<'ctx> Raiser<'ctx, '_> {
         let elem = b.build_int_add(b.build_int_mul(y, stride, "")?, x, "")?;
         let ga = b.build_int_add(b.build_int_add(global, b.build_left_shift(elem, log2, "")?, "")?, within, "")?;
         let gptr = b.build_int_to_ptr(ga, self.ctx.ptr_type(AddressSpace::from(1u16)), "")?;
-        let la = b.build_int_add(lds, b.build_int_truncate(kv, i32t, "")?, "")?;
+        // Loads pad the LDS stream (hx_sem::tensor: `pad amount` bytes after every `pad
+        // interval`); stores read it densely.
+        let lds_off = if t.store {
+            kv
+        } else {
+            let pad_shift = b.build_int_add(z64(and(shr(g1[0], 22)?, 7)?)?, c64(3), "")?;
+            let amount = b.build_left_shift(b.build_int_add(z64(and(shr(g1[0], 25)?, 0x7f)?)?, c64(1), "")?, c64(2), "")?;
+            let amount = b.build_select(ne0(and(g1[0], 0x10_0000)?)?, amount, c64(0), "")?.into_int_value();
+            b.build_int_add(kv, b.build_int_mul(b.build_right_shift(kv, pad_shift, false, "")?, amount, "")?, "")?
+        };
+        let la = b.build_int_add(lds, b.build_int_truncate(lds_off, i32t, "")?, "")?;
         let lptr = self.lds_ptr(la, inst)?;
         if t.store {
             self.guarded(inside, vec![], &mut |r| {

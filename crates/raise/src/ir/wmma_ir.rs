@@ -3,8 +3,10 @@
 //! every thread computes its own eight results of D = A*B + C from the A rows and B columns it
 //! reads across its 32-lane half (llvm.amdgcn.ds.bpermute), with the semantics the emulator gives
 //! WMMA (hx_sem::wmma: exact products summed in f64 in the same order, rounded once; i32
-//! wrapping for iu8). The forms the emulator refuses (hx_sem::wmma::refusal: SWMMAC, scaled,
-//! 32x16x128_f4, mixed-width f8f6f4) are refused here with the same reason.
+//! wrapping for iu8). The forms the emulator refuses (hx_sem::wmma::refusal: SWMMAC,
+//! 32x16x128_f4, scale16, fp6 in mixed widths) are refused here with the same reason, and the
+//! scaled and mixed-width f8f6f4 forms take this path with the emulator's K order
+//! (hx_sem::wmma::k_of) and E8M0 scale lanes; onto gfx950's v_mfma_scale_* is not written.
 
 use super::Raiser;
 use crate::RaiseError;
@@ -18,6 +20,16 @@ impl<'ctx> Raiser<'ctx, '_> {
         if let Some(why) = hx_sem::wmma::refusal(m) {
             return Err(self.err(inst, format!("{why}: not raised")));
         }
+        // The emulator models these (hx_sem::wmma::k_of, the E8M0 scale lanes); this stage's
+        // paths sum every k in register order without scales, which only A and B of one width
+        // and no scales allow.
+        if m.scales.is_some() && hx_sem::wmma::k_of(m.a.bits(), 0, 0).is_none() {
+            return Err(self.err(inst, "scaled WMMA with fp6/bf6 operands is not raised (no K order is pinned for them)"));
+        }
+        let mixed = m.a.bits() != m.b.bits();
+        if mixed && (hx_sem::wmma::k_of(m.a.bits(), 0, 0).is_none() || hx_sem::wmma::k_of(m.b.bits(), 0, 0).is_none()) {
+            return Err(self.err(inst, "f8f6f4 WMMA with fp6/bf6 beside another width is not raised (no K order is pinned for them)"));
+        }
         let s = m.shape;
         let (ta, tb) = (m.a, m.b);
         let reg = |i: usize| match inst.operand(i).map(|o| o.value) {
@@ -28,7 +40,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         let mods = self.wmma_mods(inst, s)?;
         // (Negated 8- and 4-bit A/B have no sign-bit form on the MFMA path.)
         let small_neg = (mods.neg_a && ta.bits() < 16) || (mods.neg_b && tb.bits() < 16);
-        if let Some(plan) = self.mfma_target.and_then(|t| crate::wmma_plan::plan_for(m, t)).filter(|_| !small_neg) {
+        // Scaled WMMA takes the cross-lane path (onto gfx950's v_mfma_scale_* is not written: its
+        // scale and K layouts differ).
+        if let Some(plan) = self.mfma_target.and_then(|t| crate::wmma_plan::plan_for(m, t)).filter(|_| !small_neg && m.scales.is_none()) {
             let results = self.wmma_mfma(inst, s, (ta, tb), &plan, &mods, a, b)?;
             return self.write_wmma_d(inst, s, d, results);
         }
@@ -128,13 +142,60 @@ impl<'ctx> Raiser<'ctx, '_> {
                 IntOrFloat::F(c)
             });
         }
+        // Scaled: factors[i][j] = 2^(sa - 127) * 2^(sb - 127) (exact in f64) for output row i's
+        // and this thread's column's E8M0 scales of k block j (hx_sem::wmma: lane m + 16 * ROW of
+        // the scale operand holds row m's four scales, byte j for block j; 0xff is NaN).
+        let factors = match m.scales {
+            Some(sc) => {
+                let scale_word = |i: usize, src: IntValue<'ctx>| -> Result<IntValue<'ctx>, RaiseError> {
+                    let op = inst.operand(i).ok_or_else(|| self.err(inst, "no scale operand"))?;
+                    match op.value {
+                        Operand::Reg(r) if r.class == RegClass::Vgpr => Ok(fetch(&self.wmma_regs(inst, r, 1)?, src)?[0]),
+                        Operand::Reg(r) => self.read_sreg(r, 1, inst),
+                        v => hx_sem::operands::constant_value(&v, ValType::B32).map(|k| self.i32(k & 0xffff_ffff)).ok_or_else(|| self.err(inst, format!("scale operand {v:?}"))),
+                    }
+                };
+                let pow2 = |word: IntValue<'ctx>, j: u64| -> Result<FloatValue<'ctx>, RaiseError> {
+                    let b = &self.b;
+                    let byte = b.build_and(b.build_right_shift(word, self.i32(8 * j), false, "")?, self.i32(0xff), "")?;
+                    let e = b.build_int_z_extend(byte, self.ctx.i64_type(), "")?;
+                    let bits = b.build_left_shift(b.build_int_add(e, self.ctx.i64_type().const_int(1023 - 127, false), "")?, self.ctx.i64_type().const_int(52, false), "")?;
+                    let v = b.build_bit_cast(bits, f64t, "")?.into_float_value();
+                    let nan = b.build_int_compare(hx_llvm::inkwell::IntPredicate::EQ, byte, self.i32(0xff), "")?;
+                    Ok(b.build_select(nan, f64t.const_float(f64::NAN), v, "")?.into_float_value())
+                };
+                let b_src = self.b.build_or(col, self.i32(16 * sc.b_row as u64), "")?;
+                let b_word = scale_word(5, b_src)?;
+                let mut f = Vec::with_capacity(8);
+                for i in 0..8u64 {
+                    let a_src = self.b.build_or(row0, self.i32(i + 16 * sc.a_row as u64), "")?;
+                    let a_word = scale_word(4, a_src)?;
+                    let mut row = Vec::with_capacity(4);
+                    for j in 0..s.k as u64 / 32 {
+                        row.push(self.b.build_float_mul(pow2(a_word, j)?, pow2(b_word, j)?, "")?);
+                    }
+                    f.push(row);
+                }
+                Some(f)
+            }
+            None => None,
+        };
         let a_bits = ta.bits() as usize;
         for h in 0..2 {
             // Source lanes of this half's A rows: row 8 * (lane / 16) + i, in the half's upper 16 lanes for h = 1.
             let rows: Vec<IntValue<'ctx>> = (0..8u64).map(|i| self.b.build_or(row0, self.i32(i | 16 * h as u64), "")).collect::<Result<_, _>>()?;
             let mut a_dw: Vec<Vec<IntValue<'ctx>>> = vec![Vec::new(); 8];
             for e in 0..s.k as usize / 2 {
-                let y = elem(&b_cols[h], e, tb, b_signed)?;
+                // A and B of different widths: the B element with A's k (hx_sem::wmma::k_of),
+                // from whichever lane half holds it.
+                let y = if mixed {
+                    let k = hx_sem::wmma::k_of(ta.bits(), h, e).ok_or_else(|| self.err(inst, "no K order for A's width"))?;
+                    let chunk = 128 / tb.bits() as usize;
+                    let (hb, eb) = ((k % (2 * chunk)) / chunk, k / (2 * chunk) * chunk + k % chunk);
+                    elem(&b_cols[hb], eb, tb, b_signed)?
+                } else {
+                    elem(&b_cols[h], e, tb, b_signed)?
+                };
                 // The last A dword element e touches (6-bit elements may span two).
                 let di = (e * a_bits + a_bits - 1) / 32;
                 for i in 0..8 {
@@ -157,6 +218,10 @@ impl<'ctx> Raiser<'ctx, '_> {
                             let mut p = self.b.build_float_mul(x, y, "")?;
                             if p.get_type() != f64t {
                                 p = self.b.build_float_ext(p, f64t, "")?;
+                            }
+                            if let Some(f) = &factors {
+                                let k = hx_sem::wmma::k_of(ta.bits(), h, e).ok_or_else(|| self.err(inst, "no K order for this width"))?;
+                                p = self.b.build_float_mul(p, f[i][k / 32], "")?;
                             }
                             IntOrFloat::F(self.b.build_float_add(*sum, p, "")?)
                         }

@@ -104,7 +104,7 @@ pub enum Op {
     NotB32, AndB32, OrB32, XorB32, XnorB32, LshlrevB32, LshrrevB32, AshrrevI32,
     LshlrevB64, LshrrevB64, AshrrevI64, LshlAddU64, AddNcU64, SubNcU64,
     MinU32, MaxU32, MinI32, MaxI32, Min3U32, Max3U32, Med3U32, Min3I32, Max3I32, Med3I32,
-    MinU64, MaxU64, MinI64, MaxI64, MovB32, MovB16, MovB64, Cndmask, SadU32, SadU8,
+    MinU64, MaxU64, MinI64, MaxI64, MovB32, MovB16, MovB64, OrB16, CvtU32U16, Cndmask, SadU32, SadU8,
     // SALU
     SAddU32, SSubU32, SAddcU32, SSubbU32, SAddI32, SSubI32, SMulI32, SMulHiU32, SMulHiI32, SMulU64,
     SAddNcU64, SSubNcU64,
@@ -512,6 +512,9 @@ static TABLE: &[AluOp] = &[
     v("v_mov_b64", Op::MovB64, Q1, B64),
     // gfx1250 true16 v_mov_b16 (e32/e64): a 16-bit copy; the halves are the engine's (op_sel).
     v("v_mov_b16", Op::MovB16, &[B16], B16),
+    // gfx1250 16-bit OR and zero extension (Triton's dot_scaled w8 builds).
+    v("v_or_b16", Op::OrB16, &[B16, B16], B16),
+    v("v_cvt_u32_u16", Op::CvtU32U16, &[U16], U32),
     v("v_cndmask_b32", Op::Cndmask, B2, B32).fin(),
     v("v_sad_u32", Op::SadU32, U3, U32),
     v("v_sad_u8", Op::SadU8, U3, U32),
@@ -978,6 +981,8 @@ fn eval_raw(op: &AluOp, inp: &AluIn, m: &FpMode) -> AluOut {
         MaxI64 => r(int::max_s(a, b, 64)),
         MovB32 => r32(a32),
         MovB16 => r32(a32 & 0xffff),
+        OrB16 => r32((a32 | b32) & 0xffff),
+        CvtU32U16 => r32(a32 & 0xffff),
         MovB64 => r(a),
         Cndmask => r32(int::cndmask(a, b, fl) as u32),
         SadU32 => r32(int::sad_u32(a32, b32, c32)),
