@@ -13,7 +13,8 @@
 //!   target wave may go different ways, which the backend handles as divergence.
 //!
 //! What is raised: every instruction class the corpora use (scalar and vector ALU through the
-//! shared ALU table, SMEM, DS incl. sub-dword and atomics, global/scratch/buffer memory, DPP and
+//! shared ALU table, SMEM, DS incl. sub-dword and atomics, global/scratch/buffer memory, flat
+//! (generic) memory routed by the aperture windows the kernel reads (`ir/flat_ir.rs`), DPP and
 //! permlane16, WMMA onto MFMAs or the cross-lane path, tensor moves, calls, the entry ABI incl.
 //! the dispatch packet and TTMP registers). Anything else is an error naming the kernel, offset
 //! and mnemonic. Modules: `ir` (the raiser, its children in `ir/`), `alu_ir` (ALU operations),

@@ -1364,6 +1364,61 @@ mod tests {
     }
 
     #[test]
+    fn a_load_base_carrying_the_pc_on_some_paths_only_is_refused() {
+        let get_pc = inst(&[0x00, 0x47, 0x80, 0xbe], "s_get_pc_i64 s[0:1]");
+        let load = inst(&[0x00, 0x01, 0x00, 0xf4, 0x00, 0x00, 0x00, 0xf8], "s_load_b32 s4, s[0:1], 0x0");
+        let other = inst(&[0x80, 0x00, 0x85, 0xbe], "s_mov_b32 s5, 0");
+        let overwrite = inst(&[0x02, 0x01, 0x80, 0xbe], "s_mov_b64 s[0:1], s[2:3]");
+        let g = |middle: Instruction| {
+            graph(vec![
+                (0, vec![get_pc], Exit::Cond { cond: Cond::Scc0, taken: 8, fall: 4 }),
+                (4, vec![middle], Exit::Jump(8)),
+                (8, vec![load], Exit::End),
+            ])
+        };
+        // On both paths the base is the PC's: the load reads the image copy.
+        assert_eq!(pc_uses(&g(other)).unwrap().rebase.len(), 1);
+        // One path overwrites it: no rebasing is right for both.
+        assert_eq!(pc_uses(&g(overwrite)).unwrap_err().1, "s_load_b32");
+    }
+
+    #[test]
+    fn a_call_returns_what_its_callee_leaves_to_its_own_site_only() {
+        let get_pc = inst(&[0x00, 0x47, 0x80, 0xbe], "s_get_pc_i64 s[0:1]");
+        let get_pc6 = inst(&[0x00, 0x47, 0x86, 0xbe], "s_get_pc_i64 s[6:7]");
+        // With s_get_pc_i64 at offset 0 reading 4: the addresses 68 and 100.
+        let to_f = inst(&[0x00, 0xc0, 0x80, 0xa9], "s_add_nc_u64 s[0:1], s[0:1], 64");
+        let to_g = inst(&[0x00, 0xff, 0x80, 0xa9, 0x60, 0x00, 0x00, 0x00], "s_add_nc_u64 s[0:1], s[0:1], 0x60");
+        let call = inst(&[0x00, 0x49, 0x9e, 0xbe], "s_swap_pc_i64 s[30:31], s[0:1]");
+        let ret = inst(&[0x1e, 0x48, 0x80, 0xbe], "s_set_pc_i64 s[30:31]");
+        let own = inst(&[0x02, 0x01, 0x86, 0xbe], "s_mov_b64 s[6:7], s[2:3]");
+        let load = inst(&[0x03, 0x01, 0x00, 0xf4, 0x00, 0x00, 0x00, 0xf8], "s_load_b32 s4, s[6:7], 0x0");
+        let other = inst(&[0x80, 0x00, 0x85, 0xbe], "s_mov_b32 s5, 0");
+        let g = |f_body: Instruction| {
+            let blocks = vec![
+                // The kernel calls G, then F with its own s[6:7], then loads through s[6:7].
+                (0, vec![get_pc, to_g, call], Exit::Call { ret: 20 }),
+                (20, vec![own, get_pc, to_f, call], Exit::Call { ret: 40 }),
+                (40, vec![load], Exit::End),
+                (68, vec![f_body, ret], Exit::Return),
+                // G calls F with the PC in s[6:7].
+                (100, vec![get_pc6, get_pc, to_f, call], Exit::Call { ret: 120 }),
+                (120, vec![ret], Exit::Return),
+            ]
+            .into_iter()
+            .map(|(start, insts, exit)| Block { start, insts, exit })
+            .collect();
+            Cfg { blocks, functions: vec![68, 100], return_sites: vec![20, 40, 120], base: 0 }
+        };
+        // F leaves s[6:7] alone. Its return to G's site carries G's PC in s[6:7]; its return to
+        // the kernel the kernel's own s[6:7], which is not the PC: the load is neither refused
+        // nor rebased (following every return to every site would have refused it).
+        assert!(pc_uses(&g(other)).unwrap().rebase.is_empty());
+        // F writes the PC to s[6:7]: that comes back to the kernel.
+        assert_eq!(pc_uses(&g(get_pc6)).unwrap().rebase.len(), 1);
+    }
+
+    #[test]
     fn exec_is_full_until_a_path_writes_it() {
         let write = inst(&[0x00, 0x00, 0xfe, 0xbe], "s_mov_b32 exec_lo, s0");
         let other = inst(&[0x00, 0x00, 0x81, 0xbe], "s_mov_b32 s1, s0");
