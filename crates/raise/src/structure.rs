@@ -123,6 +123,11 @@ fn ignorable(m: &str) -> bool {
         )
 }
 
+/// Instructions the raiser drops (waits, hints, prefetches), for the control-flow graph's use.
+pub(crate) fn ignorable_here(m: &str) -> bool {
+    ignorable(m)
+}
+
 /// LDS operations a thread does alone (no other lane's data, no wave-wide counter).
 fn ds_lane_local(m: &str) -> bool {
     const OPS: [&str; 14] = [
@@ -808,9 +813,13 @@ fn save_in_head(g: &Cfg, h: usize, sx: u32) -> Option<usize> {
 }
 
 fn candidate(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], h: usize) -> Option<Region> {
-    let Exit::Cond { cond: Cond::Execz, .. } = g.blocks[h].exit else { return None };
-    // Cond exits list the taken successor first.
-    let (join, entry) = (*succ[h].first()?, *succ[h].get(1)?);
+    // Cond exits list the taken successor first: execz skips to the join, execnz enters the
+    // body (placed out of line, cfg::merge_tails gives it back its join).
+    let (join, entry) = match g.blocks[h].exit {
+        Exit::Cond { cond: Cond::Execz, .. } => (*succ[h].first()?, *succ[h].get(1)?),
+        Exit::Cond { cond: Cond::Execnz, .. } => (*succ[h].get(1)?, *succ[h].first()?),
+        _ => return None,
+    };
     if join == entry || join == h || entry == h || entry == 0 {
         return None;
     }

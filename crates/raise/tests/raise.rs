@@ -165,3 +165,49 @@ fn cfg_follows_calls_into_device_functions_and_back() {
     let err = cfg::build(hx_isa::Target::Gfx1250, &code, "k").unwrap_err().to_string();
     assert!(err.contains("s_swap_pc_i64"), "{err}");
 }
+
+/// An if-then whose body LLVM placed out of line with its own copy of the join's code
+/// (`s_cbranch_execnz BODY`, the body ending in a restore and what follows it): the graph runs the
+/// body into the join (the copy merged away), and structure recovery finds the region.
+#[test]
+fn tail_duplicated_if_then_gets_its_join_back() {
+    let code = assemble(
+        "
+        v_cmp_gt_i32_e32 vcc_lo, s6, v0
+        s_and_saveexec_b32 s7, vcc_lo
+        s_cbranch_execnz 3
+        s_or_b32 exec_lo, exec_lo, s7
+        v_mov_b32_e32 v1, 1
+        s_endpgm
+        v_mov_b32_e32 v2, 5
+        s_or_b32 exec_lo, exec_lo, s7
+        v_mov_b32_e32 v1, 1
+        s_endpgm",
+    );
+    let g = cfg::build(hx_isa::Target::Gfx1250, &code, "k").unwrap();
+    let at = |start: usize| g.blocks.iter().find(|b| b.start == start).unwrap_or_else(|| panic!("no block at {start:#x}"));
+    assert!(matches!(at(0).exit, Exit::Cond { cond: Cond::Execnz, taken: 0x18, fall: 0xc }));
+    let body = at(0x18);
+    assert_eq!(body.exit, Exit::Jump(0xc), "the body runs into the join");
+    assert_eq!(body.insts.iter().map(|i| i.text()).collect::<Vec<_>>(), ["v_mov_b32_e32 v2, 5"]);
+    let s = hx_raise::structure::recover(&g);
+    let head = g.blocks.iter().position(|b| b.start == 0).unwrap();
+    assert!(s.head[head], "the if-then is recovered");
+    // A copy that differs (v1 = 2 in the body's) stays where it is.
+    let code = assemble(
+        "
+        v_cmp_gt_i32_e32 vcc_lo, s6, v0
+        s_and_saveexec_b32 s7, vcc_lo
+        s_cbranch_execnz 3
+        s_or_b32 exec_lo, exec_lo, s7
+        v_mov_b32_e32 v1, 1
+        s_endpgm
+        v_mov_b32_e32 v2, 5
+        s_or_b32 exec_lo, exec_lo, s7
+        v_mov_b32_e32 v1, 2
+        s_endpgm",
+    );
+    let g = cfg::build(hx_isa::Target::Gfx1250, &code, "k").unwrap();
+    let body = g.blocks.iter().find(|b| b.start == 0x18).unwrap();
+    assert_eq!((body.exit, body.insts.len()), (Exit::End, 4));
+}
