@@ -30,7 +30,12 @@
 //! out): a thread goes round while its bit is set; one that leaves early keeps its own view of
 //! the masks, in which the exit mask and EXEC still make up the loop's entry EXEC, so JOIN's
 //! restore gives every thread the same EXEC; what else the loop computes in SGPRs must be dead
-//! there. `Masks` tracks what the body does to EXEC relative to its entry value.
+//! there. `Masks` tracks what the body does to EXEC relative to its entry value. A loop whose exit
+//! is also the join of the if-then that guards it (LLVM's guarded loop: `v_cmpx; s_cbranch_execz
+//! JOIN` around the loop) is recovered with that if-then only, whose restore of the mask its head
+//! saved gives every thread the same EXEC however many rounds it went. An if-then whose body is
+//! out of line (`s_cbranch_execnz BODY`) is recognised too, once cfg::merge_tails has given the
+//! body back its join.
 //!
 //! Everything else keeps the predicated model.
 
@@ -759,6 +764,7 @@ fn live_in(g: &Cfg, succ: &[Vec<usize>], effects: &[Vec<Effect>]) -> Vec<Set> {
 /// A candidate region. An if-then: the head's execz skips the body (entered at `entry`) to
 /// `join`. A loop: the latch (`head`) goes on to `cont` or leaves to `join`; `entry` is where
 /// the loop is entered from `pre`.
+#[derive(Clone)]
 struct Region {
     head: usize,
     entry: usize,
@@ -775,6 +781,9 @@ struct Region {
     save_at: Option<usize>,
     /// EXEC equals its value at the body's entry on every edge into JOIN.
     exact: bool,
+    /// A loop whose exit is also the join of the if-then around it (`pre`, the if's head,
+    /// skips to it): the if-then's restore closes both (LLVM's guarded loop).
+    guarded: bool,
 }
 
 /// What the join block starts with.
@@ -836,7 +845,7 @@ fn candidate(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], h: usize) -> Op
         Join::Restore(sx) => save_in_head(g, h, sx),
         _ => None,
     };
-    Some(Region { head: h, entry, cont: entry, pre: h, join, body, join_kind, save_at, exact: false, is_loop: false })
+    Some(Region { head: h, entry, cont: entry, pre: h, join, body, join_kind, save_at, exact: false, is_loop: false, guarded: false })
 }
 
 /// What is known about EXEC and the masks in SGPRs inside a region's body, relative to E, the
@@ -1206,10 +1215,17 @@ fn loop_candidate(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], l: usize) 
     let back = c == l || (0..n).any(|b| b != l && body[b] && succ[b].contains(&l));
     let entries: Vec<(usize, usize)> = (0..n).filter(|&b| body[b]).flat_map(|b| preds[b].iter().filter(|&&p| !body[p]).map(move |&p| (p, b))).collect();
     let [(pre, entry)] = entries[..] else { return None };
-    if !back || preds[x] != [l] {
+    // The exit's only other way in may be the skip edge of an if-then head entering the loop.
+    let guarded = pre != l
+        && preds[x].len() == 2
+        && preds[x].contains(&l)
+        && preds[x].contains(&pre)
+        && matches!(g.blocks[pre].exit, Exit::Cond { cond: Cond::Execz | Cond::Execnz, .. })
+        && succ[pre].contains(&entry);
+    if !back || !(preds[x] == [l] || guarded) {
         return None;
     }
-    Some(Region { head: l, entry, cont: c, pre, join: x, body, join_kind: join_kind(g, x), save_at: None, exact: false, is_loop: true })
+    Some(Region { head: l, entry, cont: c, pre, join: x, body, join_kind: join_kind(g, x), save_at: None, exact: false, is_loop: true, guarded })
 }
 
 /// Scalar state live after the first instruction of `join` (its restore).
@@ -1248,7 +1264,7 @@ pub fn recover(g: &Cfg) -> Structure {
                 Join::Restore(_) if r.is_loop => live_after_restore(g, &succ, &effects, &live, r.join),
                 _ => live[r.join],
             };
-            if written & live_at_join != 0 || (r.is_loop && !(r.exact || r.join_kind == Join::End)) {
+            if written & live_at_join != 0 || (r.is_loop && !(r.exact || r.guarded || r.join_kind == Join::End)) {
                 return None;
             }
             Some(r)
@@ -1280,6 +1296,15 @@ pub fn recover(g: &Cfg) -> Structure {
         .filter(|(r, sup)| r.join_kind == Join::End || r.exact || *sup)
         .map(|(r, _)| r)
         .collect();
+    // A guarded loop only with its if-then, whose restore of the mask its head saved closes both:
+    // it gives the saved mask in every thread, however many rounds each went.
+    let regions: Vec<Region> = regions
+        .iter()
+        .filter(|r| {
+            !r.guarded || regions.iter().any(|o| !o.is_loop && o.head == r.pre && o.join == r.join && o.body[r.head] && o.save_at.is_some())
+        })
+        .cloned()
+        .collect();
     let mut head = vec![false; n];
     for r in &regions {
         head[r.head] = true;
@@ -1297,6 +1322,8 @@ pub fn recover(g: &Cfg) -> Structure {
             }
             let at = g.blocks[r.join].insts.iter().find(|i| matches!(exec_use(i), ExecUse::Restore(_)))?.offset;
             match (r.is_loop, r.save_at) {
+                // The if-then around a guarded loop gives its restore.
+                (true, _) if r.guarded => None,
                 (true, _) if r.exact => Some((at, r.pre, None)),
                 (false, Some(save)) => Some((at, r.head, Some(save))),
                 _ => None,

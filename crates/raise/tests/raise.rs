@@ -211,3 +211,41 @@ fn tail_duplicated_if_then_gets_its_join_back() {
     let body = g.blocks.iter().find(|b| b.start == 0x18).unwrap();
     assert_eq!((body.exit, body.insts.len()), (Exit::End, 4));
 }
+
+/// LLVM's guarded loop: an if-then (`s_mov_b32 s6, exec_lo; v_cmpx; s_cbranch_execz JOIN`)
+/// around a divergent loop that leaves to the same JOIN, whose restore of s6 closes both. Both
+/// are recovered; without the head's save of s6 neither the if-then nor the loop is.
+#[test]
+fn a_guarded_loop_is_recovered_with_its_if_then() {
+    let src = |save: &str| {
+        format!(
+            "
+        s_mov_b32 s7, 0
+        {save}
+        v_cmpx_gt_u32_e64 s2, v1
+        s_cbranch_execz .Ljoin
+    .Lloop:
+        v_add_nc_u32_e32 v1, s0, v1
+        v_cmp_le_u32_e32 vcc_lo, s2, v1
+        s_or_b32 s7, vcc_lo, s7
+        s_and_not1_b32 exec_lo, exec_lo, s7
+        s_cbranch_execnz .Lloop
+    .Ljoin:
+        s_or_b32 exec_lo, exec_lo, s6
+        s_endpgm"
+        )
+    };
+    let heads = |save: &str| {
+        let code = assemble(&src(save));
+        let g = cfg::build(hx_isa::Target::Gfx1250, &code, "k").unwrap();
+        let s = hx_raise::structure::recover(&g);
+        let mut h: Vec<usize> = g.blocks.iter().zip(&s.head).filter(|(_, &h)| h).map(|(b, _)| b.start).collect();
+        h.sort();
+        (h, g.blocks.len())
+    };
+    let (h, n) = heads("s_mov_b32 s6, exec_lo");
+    assert_eq!(n, 3);
+    assert_eq!(h.len(), 2, "the if-then and the loop: {h:x?}");
+    let (h, _) = heads("s_mov_b32 s6, s5");
+    assert!(h.is_empty(), "{h:x?}");
+}
