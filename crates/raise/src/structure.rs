@@ -622,6 +622,13 @@ fn effect(inst: &Instruction) -> Effect {
             e.reads |= all;
             continue;
         }
+        // LDS-free DS cross-lane moves: their scalar effects are known (what keeps the registers
+        // around them dead), though a thread may not run them alone.
+        if matches!(pm, "ds_bpermute_b32" | "ds_permute_b32" | "ds_swizzle_b32") {
+            e.reads |= all;
+            e.lane_local = false;
+            continue;
+        }
         // Anything else: it may read or write any scalar state, and a thread may not run it alone.
         e.reads = ALL;
         e.may_write = ALL;

@@ -249,3 +249,25 @@ fn a_guarded_loop_is_recovered_with_its_if_then() {
     let (h, _) = heads("s_mov_b32 s6, s5");
     assert!(h.is_empty(), "{h:x?}");
 }
+
+/// A cross-lane DS move after an if-then's join reads no scalar register: an SGPR the body
+/// writes is dead at the join, and the if-then is recovered (ds_bpermute after softmax's loops).
+#[test]
+fn a_bpermute_after_the_join_keeps_body_sgprs_dead() {
+    let code = assemble(
+        "
+        v_cmp_gt_u32_e32 vcc_lo, 4, v0
+        s_and_saveexec_b32 s3, vcc_lo
+        s_cbranch_execz .Ljoin
+        s_mov_b32 s5, 7
+        v_add_nc_u32_e32 v1, s5, v1
+    .Ljoin:
+        s_or_b32 exec_lo, exec_lo, s3
+        ds_bpermute_b32 v2, v0, v1
+        s_endpgm",
+    );
+    let g = cfg::build(hx_isa::Target::Gfx1250, &code, "k").unwrap();
+    let s = hx_raise::structure::recover(&g);
+    let head = g.blocks.iter().position(|b| b.start == 0).unwrap();
+    assert!(s.head[head]);
+}
