@@ -19,10 +19,7 @@
 //! - no scalar register the body may write is live at JOIN (a thread that skips does not
 //!   compute it);
 //! - nothing inside reads another lane or needs the whole wave (readlane, DPP, permutes,
-//!   barriers, ...): a lane that skipped is not running there. Except a `v_readlane_b32` of a
-//!   lane known to be in EXEC (numbered by `s_ctz_i32_b32` of a nonzero copy of EXEC: the
-//!   atomic optimizer's loop), and a `v_readfirstlane_b32` where EXEC is the body's entry value,
-//!   which holds the thread itself: every lane in EXEC is running.
+//!   barriers, ...): a lane that skipped is not running there.
 //!
 //! Masks inside stay exact: a compare's ballot counts the lanes running it, and a lane that
 //! skipped contributes 0 as its cleared EXEC bit does in the source; so EXEC, and the branches
@@ -876,25 +873,16 @@ struct Masks {
     /// Saved EXEC masks y with the registers r for which r | y == E (what a restore from y
     /// brings back).
     saves: Vec<(u32, Set)>,
-    /// E is not 0 (an if-then's body: the threads in it entered on their EXEC bit).
-    e_nonzero: bool,
-    /// Registers holding a mask ⊆ EXEC that is not 0, and one ⊆ EXEC that may be 0.
-    in_exec: Set,
-    may_in_exec: Set,
-    /// Registers holding the number of a lane set in EXEC: a running thread, whose registers a
-    /// `v_readlane_b32` inside the region may read (the atomic optimizer's `s_ctz_i32_b32` loop
-    /// over a copy of EXEC).
-    lane: Set,
 }
 
 impl Masks {
     fn top() -> Masks {
-        Masks { top: true, exec_eq: true, sub: ALL, eq: ALL, comp: ALL, saves: Vec::new(), e_nonzero: true, in_exec: ALL, may_in_exec: ALL, lane: ALL }
+        Masks { top: true, exec_eq: true, sub: ALL, eq: ALL, comp: ALL, saves: Vec::new() }
     }
 
     /// At the entry, with `zero` the registers known to hold 0 (⊆ E whatever E is).
-    fn entry(zero: Set, e_nonzero: bool) -> Masks {
-        Masks { top: false, exec_eq: true, sub: zero, eq: 0, comp: zero, saves: Vec::new(), e_nonzero, in_exec: 0, may_in_exec: 0, lane: 0 }
+    fn entry(zero: Set) -> Masks {
+        Masks { top: false, exec_eq: true, sub: zero, eq: 0, comp: zero, saves: Vec::new() }
     }
 
     fn meet(&self, o: &Masks) -> Masks {
@@ -905,18 +893,7 @@ impl Masks {
             return self.clone();
         }
         let saves = self.saves.iter().filter_map(|&(y, a)| o.saves.iter().find(|&&(z, _)| z == y).map(|&(_, b)| (y, a & b))).collect();
-        Masks {
-            top: false,
-            exec_eq: self.exec_eq && o.exec_eq,
-            sub: self.sub & o.sub,
-            eq: self.eq & o.eq,
-            comp: self.comp & o.comp,
-            saves,
-            e_nonzero: self.e_nonzero && o.e_nonzero,
-            in_exec: self.in_exec & o.in_exec,
-            may_in_exec: (self.in_exec | self.may_in_exec) & (o.in_exec | o.may_in_exec),
-            lane: self.lane & o.lane,
-        }
+        Masks { top: false, exec_eq: self.exec_eq && o.exec_eq, sub: self.sub & o.sub, eq: self.eq & o.eq, comp: self.comp & o.comp, saves }
     }
 
     fn saved(&self, v: MaskVal) -> Set {
@@ -971,68 +948,7 @@ impl Masks {
     }
 
     /// The state after `inst`, or None where EXEC may leave E.
-    /// [`Masks::step_exec`], then the lanes known to be running: a `v_readlane_b32` must read
-    /// one (None otherwise), a `v_readfirstlane_b32` needs EXEC == E != 0.
     fn step(&self, inst: &Instruction, e: &Effect) -> Option<Masks> {
-        let mut out = self.step_exec(inst, e)?;
-        if self.top {
-            return Some(out);
-        }
-        let m = inst.mnemonic();
-        let ops: Vec<&InstOperand> = inst.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
-        let reg = |i: usize| match mask_val(ops.get(i)) {
-            MaskVal::Reg(r) => Some(r),
-            _ => None,
-        };
-        let has = |set: Set, r: Option<u32>| r.is_some_and(|r| set >> r & 1 == 1);
-        match m {
-            "v_readlane_b32" if !has(self.lane, reg(2)) => return None,
-            "v_readfirstlane_b32" if !(self.exec_eq && self.e_nonzero) => return None,
-            _ => {}
-        }
-        out.in_exec &= !e.may_write;
-        out.may_in_exec &= !e.may_write;
-        out.lane &= !e.may_write;
-        if e.exec.writes() {
-            (out.in_exec, out.may_in_exec, out.lane) = (0, 0, 0);
-        }
-        let bit = |r: Option<u32>| r.map_or(0, |r| 1u128 << r);
-        match m {
-            "s_mov_b32" if mask_val(ops.get(1)) == MaskVal::Exec && self.exec_eq && self.e_nonzero => out.in_exec |= bit(reg(0)),
-            "s_ctz_i32_b32" if has(self.in_exec, reg(1)) => out.lane |= bit(reg(0)),
-            "s_and_not1_b32" if has(self.in_exec | self.may_in_exec, reg(1)) => out.may_in_exec |= bit(reg(0)),
-            _ => {}
-        }
-        Some(out)
-    }
-
-    /// `out` on the edge from a block ending in `s_cbranch_scc1` to its target, when the SCC it
-    /// tests is "the result is not 0" of the block's last SCC write into a register: that register
-    /// is not 0 there.
-    fn on_scc1_edge(mut self, insts: &[Instruction], effects: &[Effect]) -> Masks {
-        for (i, e) in insts.iter().zip(effects).rev() {
-            let m = i.mnemonic();
-            if m.starts_with("s_cbranch") {
-                continue;
-            }
-            if e.may_write & (1 << SCC) == 0 {
-                continue;
-            }
-            let ops: Vec<&InstOperand> = i.operands().filter(|o| !is_modifier(&o.spec.kind)).collect();
-            if matches!(m, "s_and_not1_b32" | "s_and_b32" | "s_or_b32") {
-                if let MaskVal::Reg(d) = mask_val(ops.first()) {
-                    // (The register is written here, and nothing after writes SCC.)
-                    if self.may_in_exec >> d & 1 == 1 {
-                        self.in_exec |= 1 << d;
-                    }
-                }
-            }
-            break;
-        }
-        self
-    }
-
-    fn step_exec(&self, inst: &Instruction, e: &Effect) -> Option<Masks> {
         // Most instructions touch neither EXEC nor a scalar register.
         if self.top || (e.may_write == 0 && e.exec == ExecUse::None) {
             return Some(self.clone());
@@ -1160,9 +1076,7 @@ fn body_masks(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], effects: &[Vec
     let n = g.blocks.len();
     // Reverse postorder from the entry: a few rounds reach the fixed point.
     let body = reverse_postorder(succ, r.entry, &r.body);
-    // Lane reads are checked as the masks are followed (Masks::step).
-    let lane_read = |i: &Instruction| matches!(i.mnemonic(), "v_readlane_b32" | "v_readfirstlane_b32");
-    if body.iter().any(|&b| g.blocks[b].insts.iter().zip(&effects[b]).any(|(i, e)| !e.lane_local && !lane_read(i))) {
+    if body.iter().any(|&b| effects[b].iter().any(|e| !e.lane_local)) {
         return None;
     }
     let out_of = |state: &Masks, b: usize| -> Option<Masks> {
@@ -1173,16 +1087,10 @@ fn body_masks(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], effects: &[Vec
     loop {
         let mut changed = false;
         for &b in &body {
-            let mut v = if b == r.entry { Masks::entry(zero, !r.is_loop) } else { Masks::top() };
+            let mut v = if b == r.entry { Masks::entry(zero) } else { Masks::top() };
             for &p in &preds[b] {
                 if r.body[p] {
-                    let edge = match g.blocks[p].exit {
-                        Exit::Cond { cond: Cond::Scc1, taken, fall } if taken == g.blocks[b].start && fall != taken => {
-                            out[p].clone().on_scc1_edge(&g.blocks[p].insts, &effects[p])
-                        }
-                        _ => out[p].clone(),
-                    };
-                    v = v.meet(&edge);
+                    v = v.meet(&out[p]);
                 }
             }
             let o = out_of(&v, b)?;

@@ -271,38 +271,3 @@ fn a_bpermute_after_the_join_keeps_body_sgprs_dead() {
     let head = g.blocks.iter().position(|b| b.start == 0).unwrap();
     assert!(s.head[head]);
 }
-
-/// The atomic optimizer's loop over the lanes of EXEC inside an if-then: `v_readlane_b32` reads
-/// a lane numbered by `s_ctz_i32_b32` of a copy of EXEC, a running thread, so the if-then is
-/// recovered; a lane that may not be running (a constant) keeps it predicated.
-#[test]
-fn a_readlane_of_a_running_lane_stays_in_a_region() {
-    let src = |lane: &str| {
-        format!(
-            "
-        v_cmp_gt_u32_e32 vcc_lo, 4, v0
-        s_and_saveexec_b32 s1, vcc_lo
-        s_cbranch_execz .Ljoin
-        s_mov_b32 s0, exec_lo
-        s_mov_b32 s2, 0
-    .Lloop:
-        {lane}
-        v_readlane_b32 s4, v1, s3
-        s_lshl_b32 s3, 1, s3
-        s_add_co_i32 s2, s2, s4
-        s_and_not1_b32 s0, s0, s3
-        s_cbranch_scc1 .Lloop
-        v_mov_b32_e32 v2, s2
-    .Ljoin:
-        s_or_b32 exec_lo, exec_lo, s1
-        s_endpgm"
-        )
-    };
-    let recovered = |lane: &str| {
-        let g = cfg::build(hx_isa::Target::Gfx1250, &assemble(&src(lane)), "k").unwrap();
-        let s = hx_raise::structure::recover(&g);
-        s.head[g.blocks.iter().position(|b| b.start == 0).unwrap()]
-    };
-    assert!(recovered("s_ctz_i32_b32 s3, s0"));
-    assert!(!recovered("s_mov_b32 s3, 5"));
-}
