@@ -34,17 +34,7 @@ pub use dispatch::{run_kernel, Limits, Schedule};
 pub use memory::{GlobalMemory, LocalMemory};
 pub use stats::{Class, Stats};
 
-/// High 32 bits of flat addresses that fall in the LDS (shared) aperture.
-pub const SHARED_APERTURE_HI: u32 = 0x0001_0000;
-/// High 32 bits of flat addresses that fall in the scratch (private) aperture.
-pub const PRIVATE_APERTURE_HI: u32 = 0x0002_0000;
-/// gfx1250's `src_flat_scratch_base` (globally addressable scratch). LLVM 22 lowers a private
-/// pointer `p` of lane `l` to the flat address `FLAT_SCRATCH_BASE + (l << (57 - log2(wave size)) | p)`,
-/// a flat pointer back to private as its low 32 bits minus the base's, and `is.private` as "bits
-/// 63:58 equal the base's"; the emulator routes such flat addresses to lane `l`'s scratch at `p`.
-/// Bits 63:58 = 1 keep the window clear of the global, LDS and GFX9 private addresses. Pinned by
-/// corpus/hip private_array@gfx1250 (clang 22's code passes a private array to a function).
-pub const FLAT_SCRATCH_BASE: u64 = 0x0400_0000_0000_0000;
+pub use hx_sem::memory::{FLAT_SCRATCH_BASE, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EmuError {

@@ -247,6 +247,7 @@ pub fn build_program(target: Target, prog: &Program<'_>, kernel: &str) -> Result
     let cfg = Cfg { blocks, functions, return_sites: return_sites.into_iter().collect(), base: prog.base };
     let mut cfg = cfg;
     apply_vgpr_msb(&mut cfg, kernel)?;
+    merge_tails(&mut cfg, code);
     for (i, b) in cfg.blocks.iter().enumerate() {
         if b.exit == Exit::OffTheEnd {
             let l = b.insts.last().expect("blocks are not empty");
@@ -304,4 +305,77 @@ fn apply_vgpr_msb(cfg: &mut Cfg, kernel: &str) -> Result<(), RaiseError> {
         }
     }
     Ok(())
+}
+
+/// The same successors: a branch and its inverse to swapped targets count as one.
+fn same_exit(a: Exit, b: Exit) -> bool {
+    let neg = |c: Cond| match c {
+        Cond::Scc0 => Cond::Scc1,
+        Cond::Scc1 => Cond::Scc0,
+        Cond::Vccz => Cond::Vccnz,
+        Cond::Vccnz => Cond::Vccz,
+        Cond::Execz => Cond::Execnz,
+        Cond::Execnz => Cond::Execz,
+    };
+    match (a, b) {
+        (Exit::Fall(x) | Exit::Jump(x), Exit::Fall(y) | Exit::Jump(y)) => x == y,
+        (Exit::Cond { cond: c1, taken: t1, fall: f1 }, Exit::Cond { cond: c2, taken: t2, fall: f2 }) => {
+            (c1 == c2 && t1 == t2 && f1 == f2) || (c2 == neg(c1) && t1 == f2 && f1 == t2)
+        }
+        (Exit::End, Exit::End) => true,
+        _ => false,
+    }
+}
+
+/// Undoes tail duplication: where a block ends with the same instructions as another whole
+/// block and both go on to the same successors, the first jumps to the second instead of running
+/// its own copy. LLVM's block placement duplicates the code after an if-then's join into the
+/// out-of-line body (`s_and_saveexec; s_cbranch_execnz BODY; JOIN: s_or_b32 exec_lo, ...` with
+/// BODY ending in its own copy of the restore and of what follows, an inverted branch at its
+/// end); merged back, the if-then has one join again and structure recovery sees its shape.
+/// Only copies the same to the byte (and, under `s_set_vgpr_msb`, to the register) are merged,
+/// and none that reads the program counter (each copy's PC differs), so every path runs the same
+/// instructions as before. Each merge shortens a block, so this ends.
+fn merge_tails(cfg: &mut Cfg, code: &[u8]) {
+    let kept = |i: &Instruction| {
+        let m = i.mnemonic();
+        !(crate::structure::ignorable_here(m) || m == "s_branch" || cond_of(m).is_some())
+    };
+    let pc_free = |i: &Instruction| {
+        let m = i.mnemonic();
+        !(m.contains("_pc") || m.contains("pc_") || m.starts_with("s_call") || m.contains("getpc") || m.contains("setpc") || m.contains("swappc"))
+    };
+    let same = |a: &Instruction, b: &Instruction| {
+        let bytes = |i: &Instruction| code.get(i.offset..i.offset + i.len as usize);
+        a.len == b.len && bytes(a).is_some() && bytes(a) == bytes(b) && a.text() == b.text()
+    };
+    let n = cfg.blocks.len();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for x in 0..n {
+            if matches!(cfg.blocks[x].exit, Exit::Call { .. } | Exit::Return | Exit::OffTheEnd) {
+                continue;
+            }
+            let xs: Vec<(usize, Instruction)> = cfg.blocks[x].insts.iter().copied().enumerate().filter(|(_, i)| kept(i)).collect();
+            let found = (0..n).filter(|&y| y != x).find_map(|y| {
+                let yb = &cfg.blocks[y];
+                if !same_exit(cfg.blocks[x].exit, yb.exit) || yb.start == cfg.blocks[x].start {
+                    return None;
+                }
+                let ys: Vec<&Instruction> = yb.insts.iter().filter(|i| kept(i)).collect();
+                if ys.is_empty() || ys.len() > xs.len() || !ys.iter().all(|i| pc_free(i)) {
+                    return None;
+                }
+                let tail = &xs[xs.len() - ys.len()..];
+                tail.iter().zip(&ys).all(|((_, a), b)| same(a, b)).then(|| (tail[0].0, yb.start))
+            });
+            if let Some((cut, to)) = found {
+                let b = &mut cfg.blocks[x];
+                b.insts.truncate(cut);
+                b.exit = Exit::Jump(to);
+                changed = true;
+            }
+        }
+    }
 }

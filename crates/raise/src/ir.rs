@@ -26,6 +26,7 @@ pub mod buffer_ir;
 mod regfile_ir;
 use regfile_ir::RegFile;
 mod tensor_ir;
+mod flat_ir;
 
 impl From<BuilderError> for RaiseError {
     fn from(e: BuilderError) -> Self {
@@ -157,6 +158,8 @@ struct Raiser<'ctx, 'a> {
     lds_base: Option<IntValue<'ctx>>,
     /// The thread's private memory (the source's scratch), when it has any.
     scratch: Option<PointerValue<'ctx>>,
+    /// The windows besides global memory a flat address may fall in (flat_ir).
+    flat_windows: flat_ir::FlatWindows,
     /// v0..31 lane base of this thread's half of the target wave (0 or 32), as i32.
     half_base: IntValue<'ctx>,
     /// MODE bits 7:0 at entry ([`KernelAbi::entry_mode`]).
@@ -335,6 +338,7 @@ fn raise_inner<'ctx>(
         func,
         lds_base: None,
         scratch: None,
+        flat_windows: flat_ir::flat_windows(&graph),
         half_base: i32t.const_zero(),
         entry_mode: abi.entry_mode,
         exec_full: false,
@@ -353,7 +357,8 @@ fn raise_inner<'ctx>(
         .blocks
         .iter()
         .flat_map(|bl| bl.insts.iter())
-        .any(|i| i.mnemonic().starts_with("ds_") || hx_sem::memory::async_load_size(i.mnemonic()).is_some() || i.tensor().is_some());
+        .any(|i| i.mnemonic().starts_with("ds_") || hx_sem::memory::async_load_size(i.mnemonic()).is_some() || i.tensor().is_some())
+        || r.flat_windows.lds;
     r.init_state(&abi)?;
     for bl in &graph.blocks {
         let bb = ctx.append_basic_block(func, &format!("b{:x}", bl.start));
@@ -664,6 +669,9 @@ impl<'ctx> Raiser<'ctx, '_> {
                     let z = self.b.build_int_compare(IntPredicate::EQ, v, self.i32(0), "")?;
                     Ok(self.b.build_int_z_extend(z, i32t, "")?)
                 }
+                RegClass::SharedBase | RegClass::FlatScratchBase => {
+                    Ok(i32t.const_int(flat_ir::aperture_dword(r.class, r.index as usize + i).unwrap_or(0) as u64, false))
+                }
                 _ => match self.sreg_slot(r.class, r.index as usize + i, inst)? {
                     Some(p) => self.load(p),
                     None => Ok(i32t.const_zero()),
@@ -790,6 +798,9 @@ impl<'ctx> Raiser<'ctx, '_> {
                 let pc = self.pc_base + (inst.offset + inst.len as usize) as u64;
                 return self.write_sreg(r, 2, self.ctx.i64_type().const_int(pc, false), inst);
             }
+            // The wave traps where it gets here, whatever EXEC says (clang puts one on code
+            // paths a kernel must not take): every thread of it does.
+            "s_trap" => return self.trap_if(self.ctx.bool_type().const_all_ones(), "after_trap"),
             "s_endpgm" | "s_branch" | "s_cbranch_scc0" | "s_cbranch_scc1" | "s_cbranch_vccz" | "s_cbranch_vccnz"
             | "s_cbranch_execz" | "s_cbranch_execnz" => return Ok(()),
             // Waits, scheduling hints and prefetches: the target backend inserts its own.
@@ -895,18 +906,12 @@ impl<'ctx> Raiser<'ctx, '_> {
         if let Some(v) = inst.vbuffer() {
             return self.vbuffer(inst, &v);
         }
-        if m.starts_with("global_") || m.starts_with("scratch_") {
+        if m.starts_with("global_") || m.starts_with("scratch_") || m.starts_with("flat_") {
             let o = hx_sem::operands::vmem_operands(inst).map_err(|e| self.err(inst, e))?;
             return self.vmem(inst, &o);
         }
         if m.contains("_saveexec_") {
             return self.saveexec(inst);
-        }
-        if m.starts_with("flat_") {
-            return Err(self.err(
-                inst,
-                "flat (generic) memory accesses are not raised yet: a generic address may point into gfx1250's LDS or scratch aperture, which the target places elsewhere",
-            ));
         }
         Err(self.err(inst, "this instruction is not raised yet"))
     }
@@ -2089,8 +2094,9 @@ impl<'ctx> Raiser<'ctx, '_> {
 }
 
 impl<'ctx> Raiser<'ctx, '_> {
-    /// global_* and scratch_*: loads, stores and atomics under the thread's EXEC bit. Global
-    /// addresses are addrspace(1) pointers; the source's scratch is the thread's private array.
+    /// global_*, scratch_* and flat_*: loads, stores and atomics under the thread's EXEC bit.
+    /// Global addresses are addrspace(1) pointers; the source's scratch is the thread's private
+    /// array; flat addresses go where their window says (flat_ir).
     pub fn vmem(&mut self, inst: &Instruction, o: &hx_sem::operands::VmemOperands) -> Result<(), RaiseError> {
         use hx_sem::memory::{self, Space};
         let m = inst.mnemonic();
@@ -2130,7 +2136,9 @@ impl<'ctx> Raiser<'ctx, '_> {
                 self.b.build_int_to_ptr(a, self.ctx.ptr_type(AddressSpace::from(1u16)), "")?
             }
             Space::Scratch => {
-                let arr = self.scratch.ok_or_else(|| self.err(inst, "scratch access in a kernel with no private segment"))?;
+                // Without a private segment the source faults where this runs (code the kernel
+                // has but may never reach, such as a device function it does not call).
+                let Some(arr) = self.scratch else { return self.trap_if(active, "scratch_ok") };
                 let mut off = i64t.const_int(o.offset as u64, true);
                 if let Some(v) = vaddr32(self)? {
                     off = self.b.build_int_add(off, v, "")?;
@@ -2141,7 +2149,8 @@ impl<'ctx> Raiser<'ctx, '_> {
                 }
                 unsafe { self.b.build_gep(self.ctx.i8_type(), arr, &[off], "")? }
             }
-            _ => return Err(self.err(inst, "flat and LDS-space vector memory are not raised yet")),
+            Space::Flat => return self.flat(inst, o, &shape),
+            _ => return Err(self.err(inst, "LDS-space vector memory is not raised yet")),
         };
         self.vmem_access(inst, &shape, ptr, active, active, o.vdst, o.vdata, o.returns)
     }

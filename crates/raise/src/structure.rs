@@ -30,7 +30,12 @@
 //! out): a thread goes round while its bit is set; one that leaves early keeps its own view of
 //! the masks, in which the exit mask and EXEC still make up the loop's entry EXEC, so JOIN's
 //! restore gives every thread the same EXEC; what else the loop computes in SGPRs must be dead
-//! there. `Masks` tracks what the body does to EXEC relative to its entry value.
+//! there. `Masks` tracks what the body does to EXEC relative to its entry value. A loop whose exit
+//! is also the join of the if-then that guards it (LLVM's guarded loop: `v_cmpx; s_cbranch_execz
+//! JOIN` around the loop) is recovered with that if-then only, whose restore of the mask its head
+//! saved gives every thread the same EXEC however many rounds it went. An if-then whose body is
+//! out of line (`s_cbranch_execnz BODY`) is recognised too, once cfg::merge_tails has given the
+//! body back its join.
 //!
 //! Everything else keeps the predicated model.
 
@@ -123,6 +128,11 @@ fn ignorable(m: &str) -> bool {
         )
 }
 
+/// Instructions the raiser drops (waits, hints, prefetches), for the control-flow graph's use.
+pub(crate) fn ignorable_here(m: &str) -> bool {
+    ignorable(m)
+}
+
 /// LDS operations a thread does alone (no other lane's data, no wave-wide counter).
 fn ds_lane_local(m: &str) -> bool {
     const OPS: [&str; 14] = [
@@ -149,43 +159,280 @@ struct Effect {
 /// `global_load_*` saddr): a PC-relative global variable or constant table, which the raiser
 /// reads from a copy of the source's image ([`PcUses::rebase`]). Any other use, a store or
 /// atomic through such an address included (the copy is per translated module, so a write
-/// would not be seen by the other kernels), is refused: `Err((offset, mnemonic))`. Followed
-/// through the code in address order (a call's return site comes next, and what the callee
-/// leaves alone still holds the callee's address), where a register stops carrying the PC
-/// when something else is written to it.
+/// would not be seen by the other kernels), is refused: `Err((offset, mnemonic))`, as is a
+/// load whose base carries the PC on some paths only (it could not be rebased on all).
+///
+/// Followed along the control flow, a forward analysis to its fixed point: per register,
+/// whether it may carry a PC-derived value and whether it must; a register stops carrying it
+/// when something else is written to it. Calls are followed into their callee (the function
+/// whose address `s_get_pc_i64` plus a constant gives, else every function) and come back to
+/// their own return site only: there a register the callee (or what it calls) may write has the
+/// state the callee's returns leave, any other the state at the call. The lowest refused offset
+/// is reported.
 pub(crate) fn pc_uses(g: &Cfg) -> Result<PcUses, (usize, &'static str)> {
+    let n = g.blocks.len();
+    if n == 0 {
+        return Ok(PcUses::default());
+    }
+    let at: HashMap<usize, usize> = g.blocks.iter().enumerate().map(|(i, b)| (b.start, i)).collect();
+    let calls = CallGraph::of(g, &at);
+    // On entry to each block, and at the returns of each function; None: not reached (yet).
+    let mut entry: Vec<Option<PcState>> = vec![None; n];
+    let mut exit: HashMap<usize, PcState> = HashMap::new();
+    // Per call block, the functions its call may reach as far as known; per function, the
+    // blocks whose call may reach it.
+    let mut targets: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut callers: HashMap<usize, HashSet<usize>> = HashMap::new();
+    entry[0] = Some(PcState::default());
+    let mut work = vec![0usize];
+    // The lattice is finite (may only grows, must and the known constants only shrink; each
+    // change queues a block or a function's callers), so this ends; the bound only guards
+    // against a mistake here, and refuses rather than trust a state that is not final.
+    let mut budget = 1000usize.saturating_mul(n).saturating_mul(g.functions.len() + 1).saturating_add(1024);
+    while let Some(i) = work.pop() {
+        budget = budget.saturating_sub(1);
+        if budget == 0 {
+            let b = &g.blocks[i];
+            return Err((b.start, b.insts.first().map_or("s_get_pc_i64", |x| x.mnemonic())));
+        }
+        let Some(mut st) = entry[i].clone() else { continue };
+        let mut before_last = st.clone();
+        for inst in &g.blocks[i].insts {
+            before_last = st.clone();
+            st = st.step(inst).0;
+        }
+        let mut flow: Vec<(usize, PcState)> = Vec::new();
+        match g.blocks[i].exit {
+            Exit::Call { ret } => {
+                // The callee: the function at the address the call reads, if known.
+                let call = g.blocks[i].insts.last();
+                let addr = call.and_then(|c| sreg_pair(c.operand(1))).and_then(|r| before_last.consts.get(&r).copied());
+                let t = match addr.and_then(|a| usize::try_from(a).ok()) {
+                    Some(f) if g.functions.contains(&f) => vec![f],
+                    _ => g.functions.clone(),
+                };
+                for &f in &t {
+                    if !targets[i].contains(&f) {
+                        targets[i].push(f);
+                        callers.entry(f).or_default().insert(i);
+                    }
+                }
+                for &f in &targets[i] {
+                    if let Some(&j) = at.get(&f) {
+                        flow.push((j, st.clone()));
+                    }
+                    // Back at the return site once the callee has returned somewhere.
+                    if let (Some(x), Some(&r)) = (exit.get(&f), at.get(&ret)) {
+                        let w = calls.writes.get(&f).copied().unwrap_or(ALL);
+                        flow.push((r, st.after_call(x, w)));
+                    }
+                }
+            }
+            // A return outside every function (a jump through a register in the kernel's own
+            // code) may go to any return site.
+            Exit::Return if !calls.bodies.values().any(|b| b.contains(&i)) => {
+                for s in g.successors(i) {
+                    if let Some(&j) = at.get(&s) {
+                        flow.push((j, st.clone()));
+                    }
+                }
+            }
+            Exit::Return => {
+                for (&f, body) in &calls.bodies {
+                    if !body.contains(&i) {
+                        continue;
+                    }
+                    let new = PcState::meet(exit.get(&f), &st);
+                    if exit.get(&f) != Some(&new) {
+                        exit.insert(f, new);
+                        work.extend(callers.get(&f).into_iter().flatten().copied());
+                    }
+                }
+            }
+            _ => {
+                for s in g.successors(i) {
+                    if let Some(&j) = at.get(&s) {
+                        flow.push((j, st.clone()));
+                    }
+                }
+            }
+        }
+        for (j, st) in flow {
+            let new = PcState::meet(entry[j].as_ref(), &st);
+            if entry[j].as_ref() != Some(&new) {
+                entry[j] = Some(new);
+                work.push(j);
+            }
+        }
+    }
+    let mut uses = PcUses::default();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| g.blocks[i].start);
+    for i in order {
+        let Some(mut st) = entry[i].clone() else { continue };
+        for inst in &g.blocks[i].insts {
+            let (next, verdict) = st.step(inst);
+            match verdict {
+                PcVerdict::None => {}
+                PcVerdict::Rebase => {
+                    uses.rebase.insert(inst.offset);
+                }
+                PcVerdict::Refused => return Err((inst.offset, inst.mnemonic())),
+            }
+            st = next;
+        }
+    }
+    Ok(uses)
+}
+
+/// What [`pc_uses`] knows at a point of the program.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct PcState {
+    /// Registers that may carry a PC-derived value.
+    may: Set,
+    /// Registers that carry one on every path.
+    must: Set,
+    /// SGPR pairs (by first register) known to hold the same PC-derived address on every path:
+    /// `s_get_pc_i64` plus constants (what a call reads), as offsets in the code.
+    consts: std::collections::BTreeMap<u16, u64>,
+}
+
+impl PcState {
+    fn meet(old: Option<&PcState>, new: &PcState) -> PcState {
+        let Some(old) = old else { return new.clone() };
+        let consts = old.consts.iter().filter(|(r, v)| new.consts.get(r) == Some(v)).map(|(&r, &v)| (r, v)).collect();
+        PcState { may: old.may | new.may, must: old.must & new.must, consts }
+    }
+
+    fn step(&self, inst: &Instruction) -> (PcState, PcVerdict) {
+        let ((may, must), verdict) = pc_step(inst, (self.may, self.must));
+        let mut consts = self.consts.clone();
+        let e = effect(inst);
+        let d = sreg_pair(inst.operand(0));
+        let value = match (inst.mnemonic(), d) {
+            ("s_get_pc_i64", Some(_)) => Some(inst.offset as u64 + inst.len as u64),
+            ("s_add_nc_u64", Some(_)) => {
+                let a = sreg_pair(inst.operand(1)).and_then(|s| consts.get(&s).copied());
+                let c = inst.operand(2).and_then(|o| hx_sem::operands::constant_value(&o.value, hx_isa::ValType::B64));
+                a.zip(c).map(|(a, c)| a.wrapping_add(c))
+            }
+            _ => None,
+        };
+        // What the instruction may write forgets the values it held.
+        consts.retain(|&r, _| reg_bits(Reg { class: RegClass::Sgpr, index: r, dwords: 2 }) & e.may_write == 0);
+        if let (Some(d), Some(v)) = (d, value) {
+            consts.insert(d, v);
+        }
+        (PcState { may, must, consts }, verdict)
+    }
+
+    /// At a call's return site: what `callee_exit` says for the registers `w` the callee may
+    /// write, what this (the state at the call) says for the others.
+    fn after_call(&self, callee_exit: &PcState, w: Set) -> PcState {
+        let keep = |r: &u16| reg_bits(Reg { class: RegClass::Sgpr, index: *r, dwords: 2 }) & w == 0;
+        let mut consts: std::collections::BTreeMap<u16, u64> = self.consts.iter().filter(|(r, _)| keep(r)).map(|(&r, &v)| (r, v)).collect();
+        consts.extend(callee_exit.consts.iter().filter(|(r, _)| !keep(r)).map(|(&r, &v)| (r, v)));
+        PcState { may: (self.may & !w) | (callee_exit.may & w), must: (self.must & !w) | (callee_exit.must & w), consts }
+    }
+}
+
+fn sreg_pair(o: Option<&InstOperand>) -> Option<u16> {
+    match o.map(|o| o.value) {
+        Some(Operand::Reg(r)) if r.class == RegClass::Sgpr && r.dwords == 2 => Some(r.index),
+        _ => None,
+    }
+}
+
+/// The static part of the calls of a program as [`pc_uses`] follows them.
+struct CallGraph {
+    /// Per function entry: the blocks of its body (its own code, not its callees').
+    bodies: HashMap<usize, HashSet<usize>>,
+    /// Per function entry: the scalar state it or a function it may call may write.
+    writes: HashMap<usize, Set>,
+}
+
+impl CallGraph {
+    fn of(g: &Cfg, at: &HashMap<usize, usize>) -> CallGraph {
+        // A body: what the entry reaches without entering a call (a call goes on at its return
+        // site) or leaving by a return.
+        let mut bodies = HashMap::new();
+        let mut own = HashMap::new();
+        for &f in &g.functions {
+            let mut body = HashSet::new();
+            let mut work: Vec<usize> = at.get(&f).copied().into_iter().collect();
+            while let Some(i) = work.pop() {
+                if !body.insert(i) {
+                    continue;
+                }
+                let next = match g.blocks[i].exit {
+                    Exit::Call { ret } => vec![ret],
+                    Exit::Return => Vec::new(),
+                    _ => g.successors(i),
+                };
+                work.extend(next.iter().filter_map(|s| at.get(s)));
+            }
+            let w = body.iter().flat_map(|&i| g.blocks[i].insts.iter()).fold(0 as Set, |w, inst| w | effect(inst).may_write);
+            own.insert(f, w);
+            bodies.insert(f, body);
+        }
+        // What a function's callees write (a call in a body may reach any function here), to a
+        // fixed point.
+        let mut writes = own.clone();
+        let calls_any = |f: usize| bodies.get(&f).is_some_and(|b: &HashSet<usize>| b.iter().any(|&i| matches!(g.blocks[i].exit, Exit::Call { .. })));
+        let all_own = own.values().fold(0 as Set, |a, &w| a | w);
+        for &f in &g.functions {
+            if calls_any(f) {
+                writes.insert(f, own[&f] | all_own);
+            }
+        }
+        CallGraph { bodies, writes }
+    }
+}
+
+/// What [`pc_step`] makes of an instruction's use of the PC-carrying registers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PcVerdict {
+    /// It reads none of them as data (or moves, adds or jumps through them).
+    None,
+    /// A load whose base carries the PC on every path, and nothing else does.
+    Rebase,
+    /// Any other use.
+    Refused,
+}
+
+/// One instruction of [`pc_uses`]: the (may, must) PC-carrying registers after it, and its verdict.
+fn pc_step(inst: &Instruction, (may, must): (Set, Set)) -> ((Set, Set), PcVerdict) {
     const CARRY: &[&str] = &[
         "s_add_nc_u64", "s_sub_nc_u64", "s_add_u32", "s_addc_u32", "s_sub_u32", "s_subb_u32", "s_add_co_u32",
         "s_add_co_ci_u32", "s_sub_co_u32", "s_sub_co_ci_u32", "s_mov_b32", "s_mov_b64",
     ];
-    let mut blocks: Vec<_> = g.blocks.iter().collect();
-    blocks.sort_by_key(|b| b.start);
-    let mut pc: Set = 0;
-    let mut uses = PcUses::default();
-    for bl in blocks {
-        for inst in &bl.insts {
-            let m = inst.mnemonic();
-            let e = effect(inst);
-            if m == "s_get_pc_i64" {
-                pc = (pc & !e.kills) | e.may_write;
-            } else if m == "s_trap" {
-                // The trap reads no register as data here (llvm.trap on the target).
-                continue;
-            } else if e.reads & pc == 0 || matches!(m, "s_swap_pc_i64" | "s_set_pc_i64") {
-                pc &= !e.kills;
-            } else if CARRY.contains(&m) {
-                pc |= e.may_write;
-            } else if let Some(base) = load_base_bits(inst).filter(|&b| e.reads & pc & !b == 0) {
-                // Only the base carries the PC: the load reads the image copy.
-                let _ = base;
-                uses.rebase.insert(inst.offset);
-                pc &= !e.kills;
-            } else {
-                return Err((inst.offset, m));
-            }
+    let m = inst.mnemonic();
+    let e = effect(inst);
+    // What the instruction writes stops carrying the PC unless said otherwise below: for
+    // certain where it surely writes, possibly where it may.
+    let cleared = (may & !e.kills, must & !e.may_write);
+    if m == "s_get_pc_i64" {
+        return ((cleared.0 | e.may_write, cleared.1 | e.kills), PcVerdict::None);
+    }
+    if m == "s_trap" {
+        // The trap reads no register as data here (llvm.trap on the target).
+        return ((may, must), PcVerdict::None);
+    }
+    if e.reads & may == 0 || matches!(m, "s_swap_pc_i64" | "s_set_pc_i64") {
+        return (cleared, PcVerdict::None);
+    }
+    if CARRY.contains(&m) {
+        // The result carries the PC if a source may; it must if a source must.
+        let must_out = if e.reads & must != 0 { e.kills } else { 0 };
+        return ((cleared.0 | e.may_write, cleared.1 | must_out), PcVerdict::None);
+    }
+    if let Some(base) = load_base_bits(inst) {
+        // Only the base carries the PC, on every path: the load reads the image copy.
+        if e.reads & may & !base == 0 && base & may & !must == 0 {
+            return (cleared, PcVerdict::Rebase);
         }
     }
-    Ok(uses)
+    (cleared, PcVerdict::Refused)
 }
 
 /// What [`pc_uses`] found.
@@ -370,9 +617,16 @@ fn effect(inst: &Instruction) -> Effect {
             _ => {}
         }
         let async_lds = hx_sem::memory::async_load_size(pm).is_some();
-        let memory = (pm.starts_with("global_") || pm.starts_with("scratch_") || p.vbuffer().is_some()) && !async_lds;
+        let memory = (pm.starts_with("global_") || pm.starts_with("scratch_") || pm.starts_with("flat_") || p.vbuffer().is_some()) && !async_lds;
         if memory || ds_lane_local(pm) {
             e.reads |= all;
+            continue;
+        }
+        // LDS-free DS cross-lane moves: their scalar effects are known (what keeps the registers
+        // around them dead), though a thread may not run them alone.
+        if matches!(pm, "ds_bpermute_b32" | "ds_permute_b32" | "ds_swizzle_b32") {
+            e.reads |= all;
+            e.lane_local = false;
             continue;
         }
         // Anything else: it may read or write any scalar state, and a thread may not run it alone.
@@ -517,6 +771,7 @@ fn live_in(g: &Cfg, succ: &[Vec<usize>], effects: &[Vec<Effect>]) -> Vec<Set> {
 /// A candidate region. An if-then: the head's execz skips the body (entered at `entry`) to
 /// `join`. A loop: the latch (`head`) goes on to `cont` or leaves to `join`; `entry` is where
 /// the loop is entered from `pre`.
+#[derive(Clone)]
 struct Region {
     head: usize,
     entry: usize,
@@ -533,6 +788,9 @@ struct Region {
     save_at: Option<usize>,
     /// EXEC equals its value at the body's entry on every edge into JOIN.
     exact: bool,
+    /// A loop whose exit is also the join of the if-then around it (`pre`, the if's head,
+    /// skips to it): the if-then's restore closes both (LLVM's guarded loop).
+    guarded: bool,
 }
 
 /// What the join block starts with.
@@ -571,9 +829,13 @@ fn save_in_head(g: &Cfg, h: usize, sx: u32) -> Option<usize> {
 }
 
 fn candidate(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], h: usize) -> Option<Region> {
-    let Exit::Cond { cond: Cond::Execz, .. } = g.blocks[h].exit else { return None };
-    // Cond exits list the taken successor first.
-    let (join, entry) = (*succ[h].first()?, *succ[h].get(1)?);
+    // Cond exits list the taken successor first: execz skips to the join, execnz enters the
+    // body (placed out of line, cfg::merge_tails gives it back its join).
+    let (join, entry) = match g.blocks[h].exit {
+        Exit::Cond { cond: Cond::Execz, .. } => (*succ[h].first()?, *succ[h].get(1)?),
+        Exit::Cond { cond: Cond::Execnz, .. } => (*succ[h].get(1)?, *succ[h].first()?),
+        _ => return None,
+    };
     if join == entry || join == h || entry == h || entry == 0 {
         return None;
     }
@@ -590,7 +852,7 @@ fn candidate(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], h: usize) -> Op
         Join::Restore(sx) => save_in_head(g, h, sx),
         _ => None,
     };
-    Some(Region { head: h, entry, cont: entry, pre: h, join, body, join_kind, save_at, exact: false, is_loop: false })
+    Some(Region { head: h, entry, cont: entry, pre: h, join, body, join_kind, save_at, exact: false, is_loop: false, guarded: false })
 }
 
 /// What is known about EXEC and the masks in SGPRs inside a region's body, relative to E, the
@@ -960,10 +1222,17 @@ fn loop_candidate(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], l: usize) 
     let back = c == l || (0..n).any(|b| b != l && body[b] && succ[b].contains(&l));
     let entries: Vec<(usize, usize)> = (0..n).filter(|&b| body[b]).flat_map(|b| preds[b].iter().filter(|&&p| !body[p]).map(move |&p| (p, b))).collect();
     let [(pre, entry)] = entries[..] else { return None };
-    if !back || preds[x] != [l] {
+    // The exit's only other way in may be the skip edge of an if-then head entering the loop.
+    let guarded = pre != l
+        && preds[x].len() == 2
+        && preds[x].contains(&l)
+        && preds[x].contains(&pre)
+        && matches!(g.blocks[pre].exit, Exit::Cond { cond: Cond::Execz | Cond::Execnz, .. })
+        && succ[pre].contains(&entry);
+    if !back || !(preds[x] == [l] || guarded) {
         return None;
     }
-    Some(Region { head: l, entry, cont: c, pre, join: x, body, join_kind: join_kind(g, x), save_at: None, exact: false, is_loop: true })
+    Some(Region { head: l, entry, cont: c, pre, join: x, body, join_kind: join_kind(g, x), save_at: None, exact: false, is_loop: true, guarded })
 }
 
 /// Scalar state live after the first instruction of `join` (its restore).
@@ -1002,7 +1271,7 @@ pub fn recover(g: &Cfg) -> Structure {
                 Join::Restore(_) if r.is_loop => live_after_restore(g, &succ, &effects, &live, r.join),
                 _ => live[r.join],
             };
-            if written & live_at_join != 0 || (r.is_loop && !(r.exact || r.join_kind == Join::End)) {
+            if written & live_at_join != 0 || (r.is_loop && !(r.exact || r.guarded || r.join_kind == Join::End)) {
                 return None;
             }
             Some(r)
@@ -1034,6 +1303,15 @@ pub fn recover(g: &Cfg) -> Structure {
         .filter(|(r, sup)| r.join_kind == Join::End || r.exact || *sup)
         .map(|(r, _)| r)
         .collect();
+    // A guarded loop only with its if-then, whose restore of the mask its head saved closes both:
+    // it gives the saved mask in every thread, however many rounds each went.
+    let regions: Vec<Region> = regions
+        .iter()
+        .filter(|r| {
+            !r.guarded || regions.iter().any(|o| !o.is_loop && o.head == r.pre && o.join == r.join && o.body[r.head] && o.save_at.is_some())
+        })
+        .cloned()
+        .collect();
     let mut head = vec![false; n];
     for r in &regions {
         head[r.head] = true;
@@ -1051,6 +1329,8 @@ pub fn recover(g: &Cfg) -> Structure {
             }
             let at = g.blocks[r.join].insts.iter().find(|i| matches!(exec_use(i), ExecUse::Restore(_)))?.offset;
             match (r.is_loop, r.save_at) {
+                // The if-then around a guarded loop gives its restore.
+                (true, _) if r.guarded => None,
                 (true, _) if r.exact => Some((at, r.pre, None)),
                 (false, Some(save)) => Some((at, r.head, Some(save))),
                 _ => None,
@@ -1124,6 +1404,61 @@ mod tests {
     fn graph(blocks: Vec<(usize, Vec<Instruction>, Exit)>) -> Cfg {
         let blocks = blocks.into_iter().map(|(start, insts, exit)| Block { start, insts, exit }).collect();
         Cfg { blocks, functions: vec![], return_sites: vec![], base: 0 }
+    }
+
+    #[test]
+    fn a_load_base_carrying_the_pc_on_some_paths_only_is_refused() {
+        let get_pc = inst(&[0x00, 0x47, 0x80, 0xbe], "s_get_pc_i64 s[0:1]");
+        let load = inst(&[0x00, 0x01, 0x00, 0xf4, 0x00, 0x00, 0x00, 0xf8], "s_load_b32 s4, s[0:1], 0x0");
+        let other = inst(&[0x80, 0x00, 0x85, 0xbe], "s_mov_b32 s5, 0");
+        let overwrite = inst(&[0x02, 0x01, 0x80, 0xbe], "s_mov_b64 s[0:1], s[2:3]");
+        let g = |middle: Instruction| {
+            graph(vec![
+                (0, vec![get_pc], Exit::Cond { cond: Cond::Scc0, taken: 8, fall: 4 }),
+                (4, vec![middle], Exit::Jump(8)),
+                (8, vec![load], Exit::End),
+            ])
+        };
+        // On both paths the base is the PC's: the load reads the image copy.
+        assert_eq!(pc_uses(&g(other)).unwrap().rebase.len(), 1);
+        // One path overwrites it: no rebasing is right for both.
+        assert_eq!(pc_uses(&g(overwrite)).unwrap_err().1, "s_load_b32");
+    }
+
+    #[test]
+    fn a_call_returns_what_its_callee_leaves_to_its_own_site_only() {
+        let get_pc = inst(&[0x00, 0x47, 0x80, 0xbe], "s_get_pc_i64 s[0:1]");
+        let get_pc6 = inst(&[0x00, 0x47, 0x86, 0xbe], "s_get_pc_i64 s[6:7]");
+        // With s_get_pc_i64 at offset 0 reading 4: the addresses 68 and 100.
+        let to_f = inst(&[0x00, 0xc0, 0x80, 0xa9], "s_add_nc_u64 s[0:1], s[0:1], 64");
+        let to_g = inst(&[0x00, 0xff, 0x80, 0xa9, 0x60, 0x00, 0x00, 0x00], "s_add_nc_u64 s[0:1], s[0:1], 0x60");
+        let call = inst(&[0x00, 0x49, 0x9e, 0xbe], "s_swap_pc_i64 s[30:31], s[0:1]");
+        let ret = inst(&[0x1e, 0x48, 0x80, 0xbe], "s_set_pc_i64 s[30:31]");
+        let own = inst(&[0x02, 0x01, 0x86, 0xbe], "s_mov_b64 s[6:7], s[2:3]");
+        let load = inst(&[0x03, 0x01, 0x00, 0xf4, 0x00, 0x00, 0x00, 0xf8], "s_load_b32 s4, s[6:7], 0x0");
+        let other = inst(&[0x80, 0x00, 0x85, 0xbe], "s_mov_b32 s5, 0");
+        let g = |f_body: Instruction| {
+            let blocks = vec![
+                // The kernel calls G, then F with its own s[6:7], then loads through s[6:7].
+                (0, vec![get_pc, to_g, call], Exit::Call { ret: 20 }),
+                (20, vec![own, get_pc, to_f, call], Exit::Call { ret: 40 }),
+                (40, vec![load], Exit::End),
+                (68, vec![f_body, ret], Exit::Return),
+                // G calls F with the PC in s[6:7].
+                (100, vec![get_pc6, get_pc, to_f, call], Exit::Call { ret: 120 }),
+                (120, vec![ret], Exit::Return),
+            ]
+            .into_iter()
+            .map(|(start, insts, exit)| Block { start, insts, exit })
+            .collect();
+            Cfg { blocks, functions: vec![68, 100], return_sites: vec![20, 40, 120], base: 0 }
+        };
+        // F leaves s[6:7] alone. Its return to G's site carries G's PC in s[6:7]; its return to
+        // the kernel the kernel's own s[6:7], which is not the PC: the load is neither refused
+        // nor rebased (following every return to every site would have refused it).
+        assert!(pc_uses(&g(other)).unwrap().rebase.is_empty());
+        // F writes the PC to s[6:7]: that comes back to the kernel.
+        assert_eq!(pc_uses(&g(get_pc6)).unwrap().rebase.len(), 1);
     }
 
     #[test]

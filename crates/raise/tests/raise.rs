@@ -165,3 +165,109 @@ fn cfg_follows_calls_into_device_functions_and_back() {
     let err = cfg::build(hx_isa::Target::Gfx1250, &code, "k").unwrap_err().to_string();
     assert!(err.contains("s_swap_pc_i64"), "{err}");
 }
+
+/// An if-then whose body LLVM placed out of line with its own copy of the join's code
+/// (`s_cbranch_execnz BODY`, the body ending in a restore and what follows it): the graph runs the
+/// body into the join (the copy merged away), and structure recovery finds the region.
+#[test]
+fn tail_duplicated_if_then_gets_its_join_back() {
+    let code = assemble(
+        "
+        v_cmp_gt_i32_e32 vcc_lo, s6, v0
+        s_and_saveexec_b32 s7, vcc_lo
+        s_cbranch_execnz 3
+        s_or_b32 exec_lo, exec_lo, s7
+        v_mov_b32_e32 v1, 1
+        s_endpgm
+        v_mov_b32_e32 v2, 5
+        s_or_b32 exec_lo, exec_lo, s7
+        v_mov_b32_e32 v1, 1
+        s_endpgm",
+    );
+    let g = cfg::build(hx_isa::Target::Gfx1250, &code, "k").unwrap();
+    let at = |start: usize| g.blocks.iter().find(|b| b.start == start).unwrap_or_else(|| panic!("no block at {start:#x}"));
+    assert!(matches!(at(0).exit, Exit::Cond { cond: Cond::Execnz, taken: 0x18, fall: 0xc }));
+    let body = at(0x18);
+    assert_eq!(body.exit, Exit::Jump(0xc), "the body runs into the join");
+    assert_eq!(body.insts.iter().map(|i| i.text()).collect::<Vec<_>>(), ["v_mov_b32_e32 v2, 5"]);
+    let s = hx_raise::structure::recover(&g);
+    let head = g.blocks.iter().position(|b| b.start == 0).unwrap();
+    assert!(s.head[head], "the if-then is recovered");
+    // A copy that differs (v1 = 2 in the body's) stays where it is.
+    let code = assemble(
+        "
+        v_cmp_gt_i32_e32 vcc_lo, s6, v0
+        s_and_saveexec_b32 s7, vcc_lo
+        s_cbranch_execnz 3
+        s_or_b32 exec_lo, exec_lo, s7
+        v_mov_b32_e32 v1, 1
+        s_endpgm
+        v_mov_b32_e32 v2, 5
+        s_or_b32 exec_lo, exec_lo, s7
+        v_mov_b32_e32 v1, 2
+        s_endpgm",
+    );
+    let g = cfg::build(hx_isa::Target::Gfx1250, &code, "k").unwrap();
+    let body = g.blocks.iter().find(|b| b.start == 0x18).unwrap();
+    assert_eq!((body.exit, body.insts.len()), (Exit::End, 4));
+}
+
+/// LLVM's guarded loop: an if-then (`s_mov_b32 s6, exec_lo; v_cmpx; s_cbranch_execz JOIN`)
+/// around a divergent loop that leaves to the same JOIN, whose restore of s6 closes both. Both
+/// are recovered; without the head's save of s6 neither the if-then nor the loop is.
+#[test]
+fn a_guarded_loop_is_recovered_with_its_if_then() {
+    let src = |save: &str| {
+        format!(
+            "
+        s_mov_b32 s7, 0
+        {save}
+        v_cmpx_gt_u32_e64 s2, v1
+        s_cbranch_execz .Ljoin
+    .Lloop:
+        v_add_nc_u32_e32 v1, s0, v1
+        v_cmp_le_u32_e32 vcc_lo, s2, v1
+        s_or_b32 s7, vcc_lo, s7
+        s_and_not1_b32 exec_lo, exec_lo, s7
+        s_cbranch_execnz .Lloop
+    .Ljoin:
+        s_or_b32 exec_lo, exec_lo, s6
+        s_endpgm"
+        )
+    };
+    let heads = |save: &str| {
+        let code = assemble(&src(save));
+        let g = cfg::build(hx_isa::Target::Gfx1250, &code, "k").unwrap();
+        let s = hx_raise::structure::recover(&g);
+        let mut h: Vec<usize> = g.blocks.iter().zip(&s.head).filter(|(_, &h)| h).map(|(b, _)| b.start).collect();
+        h.sort();
+        (h, g.blocks.len())
+    };
+    let (h, n) = heads("s_mov_b32 s6, exec_lo");
+    assert_eq!(n, 3);
+    assert_eq!(h.len(), 2, "the if-then and the loop: {h:x?}");
+    let (h, _) = heads("s_mov_b32 s6, s5");
+    assert!(h.is_empty(), "{h:x?}");
+}
+
+/// A cross-lane DS move after an if-then's join reads no scalar register: an SGPR the body
+/// writes is dead at the join, and the if-then is recovered (ds_bpermute after softmax's loops).
+#[test]
+fn a_bpermute_after_the_join_keeps_body_sgprs_dead() {
+    let code = assemble(
+        "
+        v_cmp_gt_u32_e32 vcc_lo, 4, v0
+        s_and_saveexec_b32 s3, vcc_lo
+        s_cbranch_execz .Ljoin
+        s_mov_b32 s5, 7
+        v_add_nc_u32_e32 v1, s5, v1
+    .Ljoin:
+        s_or_b32 exec_lo, exec_lo, s3
+        ds_bpermute_b32 v2, v0, v1
+        s_endpgm",
+    );
+    let g = cfg::build(hx_isa::Target::Gfx1250, &code, "k").unwrap();
+    let s = hx_raise::structure::recover(&g);
+    let head = g.blocks.iter().position(|b| b.start == 0).unwrap();
+    assert!(s.head[head]);
+}
