@@ -10,7 +10,7 @@ use hx_emu::launch::Arg;
 
 /// (word dwords, llvm-mc-22's text of them, the result from x (v10) and y (v11)). The decoder's
 /// text of these words is checked against LLVM's in crates/isa/tests/true16_decode.rs.
-const CASES: [(&str, &str, fn(u32, u32) -> u32); 10] = [
+const CASES: [(&str, &str, fn(u32, u32) -> u32); 11] = [
     ("0x7f14390b", "v_mov_b16_e32 v10.h, v11.l", |x, y| y << 16 | x & 0xffff),
     ("0x7e14398b", "v_mov_b16_e32 v10.l, v11.h", |x, y| x & 0xffff_0000 | y >> 16),
     ("0x7f143880", "v_mov_b16_e32 v10.h, 0", |x, _| x & 0xffff),
@@ -25,6 +25,11 @@ const CASES: [(&str, &str, fn(u32, u32) -> u32); 10] = [
     ("0xd738000a, 0x00021681", "v_lshlrev_b16 v10, 1, v11", |x, y| x & 0xffff_0000 | (y << 1) & 0xffff),
     // Table 0xc8 is S1 & (S0 | S2); with S2 = S0, x & y.
     ("0xd633010a, 0x1c2a170a", "v_bitop3_b16 v10, v10, v11, v10 bitop3:0xc8", |x, y| x & 0xffff_0000 | x & y & 0xffff),
+    // An e32 16-bit source naming a high half through a Lo128 field (bit 7 of the register
+    // number), which the fake16 tables decode as v139 (Instruction::with_true16_halves).
+    // Triton's gfx1250 dot_scaled w8 builds use this form. (A Lo128 destination of 128 and up
+    // is an invalid encoding in LLVM's default mode, and so here.)
+    ("0x7e14d78b", "v_cvt_u32_u16_e32 v10, v11.h", |_, y| y >> 16),
 ];
 
 fn kernel() -> String {

@@ -109,6 +109,40 @@ pub(crate) fn decode_true16(target: Target, format: Format, bytes: &[u8], offset
 }
 
 impl Instruction {
+    /// A gfx1250 VOP1/VOP2/VOPC (e32) instruction whose 16-bit operands name v128 and up through
+    /// a `*_Lo128` field, as the high halves they are on this true16 machine: a copy with each
+    /// such register lowered by 128 and its half in `mods.op_sel` (bit 0 src0, bit 1 vsrc1, bit 3
+    /// the destination), which [`Instruction::source_mods`] then reports as the VOP3 forms'
+    /// op_sel. None when there is no such operand. (The tables decode these fields in LLVM's
+    /// default fake16 mode, where LLVM prints `v128` with an invalid-register note; with
+    /// +real-true16 it prints `v0.h`.)
+    pub fn with_true16_halves(&self) -> Option<Instruction> {
+        if self.target != Target::Gfx1250 || self.is_true16() || !matches!(self.format(), Format::Vop1 | Format::Vop2 | Format::Vopc) {
+            return None;
+        }
+        let mut out = *self;
+        let mut sel = 0u8;
+        for op in out.operands.iter_mut().flatten() {
+            let bit = match (op.spec.kind, op.spec.field) {
+                (Kind::VSrcLo128(_), _) => 0,
+                (Kind::VRegLo128 { .. }, _) => 1,
+                (Kind::VDstLo128 { .. }, _) => 3,
+                _ => continue,
+            };
+            if let Operand::Reg(r) = &mut op.value {
+                if r.class == RegClass::Vgpr && r.index >= 128 {
+                    r.index -= 128;
+                    sel |= 1 << bit;
+                }
+            }
+        }
+        if sel == 0 {
+            return None;
+        }
+        out.mods.op_sel |= sel;
+        Some(out)
+    }
+
     /// Whether this is a true16 form decoded here: its 16-bit result goes to the half of the
     /// destination that op_sel bit 3 names, and the other half keeps its value.
     pub fn is_true16(&self) -> bool {

@@ -190,9 +190,9 @@ fn float_const(code: u8, ty: ValType) -> u64 {
 /// The operand of a gfx1250 VOP1/VOP2/VOPC (e32) 16-bit instruction that names v128 or above
 /// through a `*_Lo128` field: on gfx1250, a true16 machine, such a field's bit 7 selects the high
 /// half of v0..v127 (`v0.h`, as LLVM prints with +real-true16), while the tables decode the
-/// fields in LLVM's default fake16 mode, where LLVM marks it an invalid register. Neither the
-/// emulator nor the raiser models these halves yet (only the true16 `v_mov_b16` is); both
-/// refuse them by name instead of reading v128.
+/// fields in LLVM's default fake16 mode, where LLVM marks it an invalid register. The emulator
+/// and the raiser read them through `Instruction::with_true16_halves` (the register below 128,
+/// the half in op_sel); under DPP both refuse them by name.
 pub fn true16_high_half(inst: &Instruction) -> Option<&hx_isa::InstOperand> {
     if inst.target != hx_isa::Target::Gfx1250 || inst.is_true16() {
         return None;
