@@ -51,6 +51,17 @@ pub fn mutant(source: &[u8], at: usize, bit: u32) -> Vec<u8> {
     m
 }
 
+/// Compiled-suite objects whose translation takes over a minute each in the test profile:
+/// Triton's one-wave `tl.dot_scaled` builds, whose scaled WMMAs go through the cross-lane path
+/// (onto gfx950's v_mfma_scale_* is not written): 86 s (e2m1) and 127 s (e4m3) for gfx950. The
+/// tests that translate or lower every compiled object leave them to `HX_SLOW_TESTS=1`.
+pub const SLOW_TRANSLATIONS: &[&str] = &["dot_scaled_e2m1_w1", "dot_scaled_e4m3_w1", "dot_scaled_e2m1_e5m2_w1"];
+
+/// Whether `HX_SLOW_TESTS` asks for the [`SLOW_TRANSLATIONS`] too.
+pub fn slow_tests() -> bool {
+    std::env::var_os("HX_SLOW_TESTS").is_some()
+}
+
 /// The end of a test kernel's IR: the work-item ID's declaration, work-groups of 64 (`#0`) and
 /// code object version 5.
 pub fn kernel_ir(body: &str) -> String {

@@ -34,7 +34,7 @@ fn inputs() -> Vec<(String, String, GpuTarget)> {
     // Real compilers' objects (corpus/triton, corpus/hip) that translate, for gfx942.
     for suite in hx_corpus::COMPILED_SUITES {
         for obj in hx_corpus::compiled_suite(suite).unwrap() {
-            if !obj.targets.iter().any(|t| t == "gfx1250") {
+            if !obj.targets.iter().any(|t| t == "gfx1250") || (hx_tests::SLOW_TRANSLATIONS.contains(&obj.name.as_str()) && !hx_tests::slow_tests()) {
                 continue;
             }
             let bytes = std::fs::read(obj.object_path("gfx1250")).unwrap();

@@ -7,17 +7,12 @@
 //! passing (the list must shrink with the fix) or an unlisted one fails. `--nocapture` prints
 //! the counts per target.
 //!
-//! Objects in [`SLOW`] take minutes to translate in the test profile, so they are translated
-//! only with `HX_SLOW_TESTS=1` (otherwise recorded as not run, and listed as such in the status
-//! file). The translations run on two threads.
-
-/// Objects whose translation takes over a minute each in the test profile: Triton's one-wave
-/// `tl.dot_scaled` builds, whose scaled WMMAs go through the cross-lane path (onto gfx950's
-/// v_mfma_scale_* is not written): 86 s (e2m1) and 127 s (e4m3) for gfx950.
-const SLOW: &[&str] = &["dot_scaled_e2m1_w1", "dot_scaled_e4m3_w1", "dot_scaled_e2m1_e5m2_w1"];
+//! Objects in `hx_tests::SLOW_TRANSLATIONS` take minutes to translate in the test profile, so
+//! they are translated only with `HX_SLOW_TESTS=1` (otherwise recorded as not run, and listed as
+//! such in the status file). The translations run on two threads.
 
 fn translate_and_run(obj: &hx_corpus::CompiledObject, target: hotswap::GpuTarget) -> Result<(), String> {
-    if SLOW.contains(&obj.name.as_str()) && std::env::var_os("HX_SLOW_TESTS").is_none() {
+    if hx_tests::SLOW_TRANSLATIONS.contains(&obj.name.as_str()) && !hx_tests::slow_tests() {
         return Err("not run: its translation takes minutes in the test profile (HX_SLOW_TESTS=1 runs it)".into());
     }
     let source = std::fs::read(obj.object_path("gfx1250")).map_err(|e| e.to_string())?;
