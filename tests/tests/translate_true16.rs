@@ -26,7 +26,7 @@ const CASES: [(&str, &str, fn(u32, u32) -> u32); 11] = [
     // Table 0xc8 is S1 & (S0 | S2); with S2 = S0, x & y.
     ("0xd633010a, 0x1c2a170a", "v_bitop3_b16 v10, v10, v11, v10 bitop3:0xc8", |x, y| x & 0xffff_0000 | x & y & 0xffff),
     // An e32 16-bit source naming a high half through a Lo128 field (bit 7 of the register
-    // number), which the fake16 tables decode as v139 (Instruction::with_true16_halves).
+    // number), which the fake16 tables decode as v139 (Instruction::true16_halves).
     // Triton's gfx1250 dot_scaled w8 builds use this form. (A Lo128 destination of 128 and up
     // is an invalid encoding in LLVM's default mode, and so here.)
     ("0x7e14d78b", "v_cvt_u32_u16_e32 v10, v11.h", |_, y| y >> 16),

@@ -112,7 +112,7 @@ pub fn step(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut 
 /// [`step`] for `inst` with its VGPRs as named under the wave's s_set_vgpr_msb state.
 fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mut Group<'_>) -> Result<Flow, EmuError> {
     let m = inst.mnemonic();
-    if hx_sem::operands::true16_high_half(inst).is_some() && inst.dpp().is_some() {
+    if inst.true16_high_half().is_some() && inst.dpp().is_some() {
         return Err(unsupported(inst, "a true16 high-half operand (v0.h and up through a Lo128 field) under DPP"));
     }
     group.stats.count(m, (wave.exec & wave.lane_mask()).count_ones());
@@ -527,14 +527,8 @@ pub(crate) fn exec_valu_with(
 ) -> Result<Flow, EmuError> {
     // gfx1250 e32 16-bit operands that name high halves (v0.h) through a Lo128 field: the
     // register below 128 with the half in op_sel, as the VOP3 forms say it.
-    let halves;
-    let inst = match inst.with_true16_halves() {
-        Some(h) => {
-            halves = h;
-            &halves
-        }
-        None => inst,
-    };
+    let halves = inst.true16_halves();
+    let inst = &*halves;
     let ops = split_operands(inst, op)?;
     let mods = inst.source_mods();
     let sdwa = inst.sdwa();

@@ -50,7 +50,7 @@ impl Instruction {
                 _ => {}
             }
         }
-        // The halves of a gfx1250 e32 form's Lo128 operands (Instruction::with_true16_halves).
+        // The halves of a gfx1250 e32 form's Lo128 operands (Instruction::true16_halves).
         if matches!(self.format(), crate::Format::Vop1 | crate::Format::Vop2 | crate::Format::Vopc) {
             m.op_sel |= self.mods.op_sel;
         }

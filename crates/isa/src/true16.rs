@@ -109,38 +109,42 @@ pub(crate) fn decode_true16(target: Target, format: Format, bytes: &[u8], offset
 }
 
 impl Instruction {
-    /// A gfx1250 VOP1/VOP2/VOPC (e32) instruction whose 16-bit operands name v128 and up through
-    /// a `*_Lo128` field, as the high halves they are on this true16 machine: a copy with each
-    /// such register lowered by 128 and its half in `mods.op_sel` (bit 0 src0, bit 1 vsrc1, bit 3
-    /// the destination), which [`Instruction::source_mods`] then reports as the VOP3 forms'
-    /// op_sel. None when there is no such operand. (The tables decode these fields in LLVM's
-    /// default fake16 mode, where LLVM prints `v128` with an invalid-register note; with
-    /// +real-true16 it prints `v0.h`.)
-    pub fn with_true16_halves(&self) -> Option<Instruction> {
-        if self.target != Target::Gfx1250 || self.is_true16() || !matches!(self.format(), Format::Vop1 | Format::Vop2 | Format::Vopc) {
+    /// The operand of a gfx1250 instruction that names v128 or above through a `*_Lo128` field
+    /// (16-bit operands): on this true16 machine the field's bit 7 selects the high half of
+    /// v0..v127 (`v0.h`, as LLVM prints with +real-true16), while the tables decode the fields in
+    /// LLVM's default fake16 mode, where LLVM prints `v128` with an invalid-register note.
+    pub fn true16_high_half(&self) -> Option<&InstOperand> {
+        if self.target != Target::Gfx1250 || self.is_true16() {
             return None;
         }
+        self.operands().find(|o| names_high_half(o))
+    }
+
+    /// This instruction with its [`Instruction::true16_high_half`] operands read as the halves
+    /// they are, for a VOP1/VOP2/VOPC (e32) form: each such register lowered by 128 and its half
+    /// in `mods.op_sel` (bit 0 src0, bit 1 vsrc1, bit 3 the destination), which
+    /// [`Instruction::source_mods`] then reports as the VOP3 forms' op_sel. Unchanged (borrowed)
+    /// when there is no such operand, and for other formats (DPP forms stay as decoded).
+    pub fn true16_halves(&self) -> std::borrow::Cow<'_, Instruction> {
+        use std::borrow::Cow;
+        if self.true16_high_half().is_none() || !matches!(self.format(), Format::Vop1 | Format::Vop2 | Format::Vopc) {
+            return Cow::Borrowed(self);
+        }
         let mut out = *self;
-        let mut sel = 0u8;
         for op in out.operands.iter_mut().flatten() {
-            let bit = match (op.spec.kind, op.spec.field) {
-                (Kind::VSrcLo128(_), _) => 0,
-                (Kind::VRegLo128 { .. }, _) => 1,
-                (Kind::VDstLo128 { .. }, _) => 3,
-                _ => continue,
+            let bit = match op.spec.field {
+                Field::Src0 => 0,
+                Field::Vsrc1 => 1,
+                _ => 3,
             };
-            if let Operand::Reg(r) = &mut op.value {
-                if r.class == RegClass::Vgpr && r.index >= 128 {
+            if names_high_half(op) {
+                if let Operand::Reg(r) = &mut op.value {
                     r.index -= 128;
-                    sel |= 1 << bit;
+                    out.mods.op_sel |= 1 << bit;
                 }
             }
         }
-        if sel == 0 {
-            return None;
-        }
-        out.mods.op_sel |= sel;
-        Some(out)
+        Cow::Owned(out)
     }
 
     /// Whether this is a true16 form decoded here: its 16-bit result goes to the half of the
@@ -181,4 +185,10 @@ impl Instruction {
         }
         Some(s)
     }
+}
+
+/// Whether a `*_Lo128` operand names v128 or above (a high half on gfx1250).
+fn names_high_half(o: &InstOperand) -> bool {
+    matches!(o.spec.kind, Kind::VSrcLo128(_) | Kind::VRegLo128 { .. } | Kind::VDstLo128 { .. })
+        && matches!(o.value, Operand::Reg(r) if r.class == RegClass::Vgpr && r.index >= 128)
 }

@@ -783,7 +783,7 @@ impl<'ctx> Raiser<'ctx, '_> {
 
     fn inst(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
         let m = inst.mnemonic();
-        if let Some(o) = hx_sem::operands::true16_high_half(inst).filter(|_| inst.dpp().is_some()) {
+        if let Some(o) = inst.true16_high_half().filter(|_| inst.dpp().is_some()) {
             return Err(self.err(inst, format!("operand {:?}: a true16 high half (v0.h and up through a Lo128 field) under DPP is not raised yet", o.value)));
         }
         match m {
@@ -1109,14 +1109,8 @@ impl<'ctx> Raiser<'ctx, '_> {
     fn valu_with(&mut self, inst: &Instruction, op: &AluOp, dpp: Option<(IntValue<'ctx>, IntValue<'ctx>)>) -> Result<(), RaiseError> {
         // gfx1250 e32 16-bit operands naming high halves through a Lo128 field (the emulator's
         // exec_valu_with does the same): the register below 128, the half in op_sel.
-        let halves;
-        let inst = match inst.with_true16_halves() {
-            Some(h) => {
-                halves = h;
-                &halves
-            }
-            None => inst,
-        };
+        let halves = inst.true16_halves();
+        let inst = &*halves;
         let mods = inst.source_mods();
         let mix = match op.op {
             Op::FmaMix(d) => Some(d),

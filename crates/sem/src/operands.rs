@@ -186,19 +186,3 @@ fn float_const(code: u8, ty: ValType) -> u64 {
         _ => F16[i] as u64,
     }
 }
-
-/// The operand of a gfx1250 VOP1/VOP2/VOPC (e32) 16-bit instruction that names v128 or above
-/// through a `*_Lo128` field: on gfx1250, a true16 machine, such a field's bit 7 selects the high
-/// half of v0..v127 (`v0.h`, as LLVM prints with +real-true16), while the tables decode the
-/// fields in LLVM's default fake16 mode, where LLVM marks it an invalid register. The emulator
-/// and the raiser read them through `Instruction::with_true16_halves` (the register below 128,
-/// the half in op_sel); under DPP both refuse them by name.
-pub fn true16_high_half(inst: &Instruction) -> Option<&hx_isa::InstOperand> {
-    if inst.target != hx_isa::Target::Gfx1250 || inst.is_true16() {
-        return None;
-    }
-    inst.operands().find(|o| {
-        matches!(o.spec.kind, Kind::VSrcLo128(_) | Kind::VRegLo128 { .. } | Kind::VDstLo128 { .. })
-            && matches!(o.value, Operand::Reg(r) if r.class == RegClass::Vgpr && r.index >= 128)
-    })
-}

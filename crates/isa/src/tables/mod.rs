@@ -100,13 +100,6 @@ pub fn sem_name(id: crate::SemId) -> &'static str {
     sem_ids::NAMES.get(id.0 as usize).copied().unwrap_or("")
 }
 
-/// The [`SemId`](crate::SemId) of a mnemonic (any encoding suffix) or stem, if any target's
-/// tables have it: for tables built at run time from names (not for the decode path).
-pub fn sem_id(mnemonic: &str) -> Option<crate::SemId> {
-    let stem = crate::spec::mnemonic_stem(mnemonic);
-    sem_ids::NAMES.binary_search(&stem).ok().map(|i| crate::SemId(i as u16))
-}
-
 /// Opcodes LLVM decodes that the tables do not model yet.
 pub fn unsupported(target: Target) -> &'static [(Format, u16, &'static str, &'static str)] {
     match target {

@@ -647,18 +647,8 @@ static TABLE: &[AluOp] = &[
 /// Strip encoding decorations: `_e32`, `_e64`, `_dpp`, `_sdwa`, `_t16`, `_fake16` suffixes and
 /// the VOPD `v_dual_` prefix (VOPD halves are the same operations).
 pub fn canonical(name: &str) -> std::borrow::Cow<'_, str> {
-    let mut n = name.trim();
-    loop {
-        let before = n;
-        for suf in ["_e32", "_e64", "_dpp", "_sdwa", "_fake16", "_t16", "_e64_dpp"] {
-            if let Some(s) = n.strip_suffix(suf) {
-                n = s;
-            }
-        }
-        if n == before {
-            break;
-        }
-    }
+    // The suffixes are the decoder's rule for semantic ids (hx_isa::mnemonic_stem).
+    let n = hx_isa::mnemonic_stem(name.trim());
     match n.strip_prefix("v_dual_") {
         Some(rest) => std::borrow::Cow::Owned(format!("v_{rest}")),
         None => std::borrow::Cow::Borrowed(n),
