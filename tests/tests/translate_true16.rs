@@ -10,7 +10,7 @@ use hx_emu::launch::Arg;
 
 /// (word dwords, llvm-mc-22's text of them, the result from x (v10) and y (v11)). The decoder's
 /// text of these words is checked against LLVM's in crates/isa/tests/true16_decode.rs.
-const CASES: [(&str, &str, fn(u32, u32) -> u32); 11] = [
+const CASES: [(&str, &str, fn(u32, u32) -> u32); 15] = [
     ("0x7f14390b", "v_mov_b16_e32 v10.h, v11.l", |x, y| y << 16 | x & 0xffff),
     ("0x7e14398b", "v_mov_b16_e32 v10.l, v11.h", |x, y| x & 0xffff_0000 | y >> 16),
     ("0x7f143880", "v_mov_b16_e32 v10.h, 0", |x, _| x & 0xffff),
@@ -30,6 +30,12 @@ const CASES: [(&str, &str, fn(u32, u32) -> u32); 11] = [
     // Triton's gfx1250 dot_scaled w8 builds use this form. (A Lo128 destination of 128 and up
     // is an invalid encoding in LLVM's default mode, and so here.)
     ("0x7e14d78b", "v_cvt_u32_u16_e32 v10, v11.h", |_, y| y >> 16),
+    // VOP3 op_sel naming halves of 16-bit sources and the destination, as Triton's dot_scaled
+    // w8 builds pack their E8M0 scales (op_sel:[src0, src1, dst]).
+    ("0xd738400a, 0x00021688", "v_lshlrev_b16 v10.h, 8, v11.l op_sel:[0,0,1]", |x, y| (y << 8 & 0xffff) << 16 | x & 0xffff),
+    ("0xd763500a, 0x0002150b", "v_or_b16 v10.h, v11.l, v10.h op_sel:[0,1,1]", |x, y| ((y & 0xffff) | x >> 16) << 16 | x & 0xffff),
+    ("0xd763000a, 0x0002150b", "v_or_b16 v10.l, v11.l, v10.l", |x, y| x & 0xffff_0000 | (x | y) & 0xffff),
+    ("0xd644000a, 0x03fe150b, 0x0c0c0004", "v_perm_b32 v10, v11, v10, 0xc0c0004", |x, y| (y & 0xff) | (x & 0xff) << 8),
 ];
 
 fn kernel() -> String {

@@ -50,6 +50,21 @@ impl Instruction {
                 _ => {}
             }
         }
+        // gfx1250 VOP3 words of 16-bit ops: LLVM's default (fake16) tables give them no op_sel
+        // operand and print none, but the word's bits 14:11 still pick the halves of the 16-bit
+        // sources and of the destination (`v_or_b16 v2.h, v16.l, v1.h op_sel:[0,1,1]` under
+        // +real-true16). Triton's dot_scaled w8 builds pack their E8M0 scales so. Reported here
+        // for every gfx1250 VOP3 word without an op_sel operand (VOP3SD words keep sdst there);
+        // the emulator and the raiser refuse op_sel on an operand that is not 16 bits wide.
+        if self.target == crate::Target::Gfx1250
+            && self.format() == crate::Format::Vop3
+            && !self.operands().any(|o| {
+                o.spec.field == crate::spec::Field::Vop3Sdst
+                    || matches!(o.spec.kind, Kind::OpSel { .. } | Kind::OpSelFiBc | Kind::OpSelMasked { .. } | Kind::PkBits { .. })
+            })
+        {
+            m.op_sel |= ((self.word >> 11) & 0xf) as u8;
+        }
         // The halves of a gfx1250 e32 form's Lo128 operands (Instruction::true16_halves).
         if matches!(self.format(), crate::Format::Vop1 | crate::Format::Vop2 | crate::Format::Vopc) {
             m.op_sel |= self.mods.op_sel;
