@@ -5,7 +5,9 @@
 //! native and VGPRs, then the median and worst ratio, over all objects and over those whose
 //! gfx1250 work-groups hold 2 or more waves.
 //!
-//! usage: cargo run --release -p hx-benches --example compiled_quality
+//! usage: cargo run --release -p hx-benches --example compiled_quality [-- FILTER...]
+//! (FILTERs: substrings of `suite/object`; the objects matching any are measured, all without.
+//! `--detail` adds, per pair, the mnemonics whose dynamic counts differ most.)
 
 use hx_benches::quality::{registers, run_launch};
 
@@ -24,9 +26,11 @@ fn main() -> anyhow::Result<()> {
     let mut all = Vec::new();
     let mut multi = Vec::new();
     let mut worst: Option<(f64, String)> = None;
+    let detail = std::env::args().any(|a| a == "--detail");
+    let filters: Vec<String> = std::env::args().skip(1).filter(|a| a != "--detail").collect();
     for suite in hx_corpus::COMPILED_SUITES {
         for obj in hx_corpus::compiled_suite(suite)? {
-            if !obj.targets.iter().any(|t| t == "gfx1250") {
+            if !obj.targets.iter().any(|t| t == "gfx1250") || !(filters.is_empty() || filters.iter().any(|f| obj.id().contains(f.as_str()))) {
                 continue;
             }
             let source = std::fs::read(obj.object_path("gfx1250"))?;
@@ -37,12 +41,19 @@ fn main() -> anyhow::Result<()> {
                 let Ok(t) = hotswap::translate(&source, &hotswap::Options { target, ..Default::default() }) else { continue };
                 let native = std::fs::read(obj.object_path(target.cpu()))?;
                 let (mut n_insts, mut t_insts) = (0u64, 0u64);
+                let mut by_mnemonic: std::collections::BTreeMap<&str, (u64, u64)> = Default::default();
                 let mut ok = true;
                 for l in &obj.launches {
                     match (run_launch(&native, &l.for_target(target.cpu()), 0), run_launch(&t.bytes, l, 0)) {
                         (Ok(n), Ok(tr)) => {
                             n_insts += n.wave_instructions;
                             t_insts += tr.wave_instructions;
+                            for (m, c) in n.by_mnemonic {
+                                by_mnemonic.entry(m).or_default().0 += c;
+                            }
+                            for (m, c) in tr.by_mnemonic {
+                                by_mnemonic.entry(m).or_default().1 += c;
+                            }
                         }
                         _ => ok = false,
                     }
@@ -56,6 +67,13 @@ fn main() -> anyhow::Result<()> {
                 let waves = obj.launches[0].block.iter().product::<u32>().div_ceil(32);
                 let ratio = t_insts as f64 / n_insts as f64;
                 println!("| {} | {target} | {n_insts} | {t_insts} | {ratio:.2} | {nv}/{tv} | {waves} |", obj.id());
+                if detail {
+                    let mut d: Vec<_> = by_mnemonic.into_iter().collect();
+                    d.sort_by_key(|(_, (n, t))| std::cmp::Reverse(n.abs_diff(*t)));
+                    for (m, (n, t)) in d.into_iter().take(25) {
+                        println!("    {m}: native {n}, translated {t}");
+                    }
+                }
                 all.push(ratio);
                 if waves >= 2 {
                     multi.push(ratio);

@@ -6,12 +6,14 @@ use hotswap::codeobj::CodeObject;
 use hx_verify::emu::launch::{launch, Arg};
 
 /// Dynamic counts of one launch.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Run {
     /// Wave-instructions executed.
     pub wave_instructions: u64,
     /// Lane-instructions (active lanes summed over executed instructions).
     pub lane_instructions: u64,
+    /// Wave-instructions by mnemonic.
+    pub by_mnemonic: std::collections::BTreeMap<&'static str, u64>,
 }
 
 /// Runs `launch_desc` on the code object `bytes` with inputs from `seed`.
@@ -26,7 +28,7 @@ pub fn run_launch(bytes: &[u8], l: &hx_corpus::Launch, seed: u64) -> Result<Run>
         .collect();
     let d = hx_verify::emu::Dispatch { grid: l.grid, block: l.block, dynamic_lds: l.dynamic_lds };
     let r = launch(&co, &l.kernel, &d, &args, &hx_verify::emu::Limits::default())?;
-    Ok(Run { wave_instructions: r.stats.total(), lane_instructions: r.stats.lane_instructions })
+    Ok(Run { wave_instructions: r.stats.total(), lane_instructions: r.stats.lane_instructions, by_mnemonic: r.stats.by_mnemonic })
 }
 
 /// (VGPRs, SGPRs) of `kernel` from the code object's metadata.

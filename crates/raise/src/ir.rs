@@ -27,6 +27,7 @@ mod regfile_ir;
 use regfile_ir::RegFile;
 mod tensor_ir;
 mod flat_ir;
+mod reduce_loop_ir;
 
 impl From<BuilderError> for RaiseError {
     fn from(e: BuilderError) -> Self {
@@ -374,6 +375,16 @@ fn raise_inner<'ctx>(
         r.exec_full = st.known_on_entry[i];
         r.active_memo.set(None);
         r.wmma_chain.replace(None);
+        // LLVM's atomic-optimizer reduction loop: one wave reduction per source wave.
+        if let Some(rl) = reduce_loop_ir::match_reduce_loop(bl) {
+            let exit = r.reduce_loop(&rl, &bl.insts[0])?;
+            if loop_entries.contains(&i) {
+                let v = r.b.build_load(i32t, r.exec, "loop_entry_exec")?.into_int_value();
+                entry_exec.insert(i, v);
+            }
+            r.b.build_unconditional_branch(r.blocks[&exit])?;
+            continue;
+        }
         for inst in &bl.insts {
             wmma_mfma::keep_chain(&r.wmma_chain, inst);
             let writes_exec = crate::structure::writes_exec(inst);
@@ -1075,16 +1086,20 @@ impl<'ctx> Raiser<'ctx, '_> {
             let d = dst.ok_or_else(|| self.err(inst, "no destination"))?;
             vals.push(self.source(d, *op.srcs.last().unwrap(), inst)?);
         }
-        // s_bitset0/1_b32 change one bit of the old destination (the emulator's AluIn::old).
-        if let (Op::SBitset0B32 | Op::SBitset1B32, Some(d), Some(t)) = (op.op, dst, op.dst) {
+        // s_bitset0/1_b32/b64 change one bit of the old destination (the emulator's AluIn::old).
+        if let (Op::SBitset0B32 | Op::SBitset1B32 | Op::SBitset0B64 | Op::SBitset1B64, Some(d), Some(t)) = (op.op, dst, op.dst) {
             let old = self.source(d, t, inst)?;
-            let bit = self.b.build_left_shift(self.i32(1), self.b.build_and(vals[0], self.i32(31), "")?, "")?;
-            let v = if op.op == Op::SBitset1B32 {
+            let wide = matches!(op.op, Op::SBitset0B64 | Op::SBitset1B64);
+            let ty = old.get_type();
+            let index = self.b.build_and(vals[0], self.i32(if wide { 63 } else { 31 }), "")?;
+            let index = self.b.build_int_z_extend_or_bit_cast(index, ty, "")?;
+            let bit = self.b.build_left_shift(ty.const_int(1, false), index, "")?;
+            let v = if matches!(op.op, Op::SBitset1B32 | Op::SBitset1B64) {
                 self.b.build_or(old, bit, "")?
             } else {
                 self.b.build_and(old, self.b.build_not(bit, "")?, "")?
             };
-            return self.write_sreg(self.dst_reg(d, inst)?, 1, v, inst);
+            return self.write_sreg(self.dst_reg(d, inst)?, if wide { 2 } else { 1 }, v, inst);
         }
         let scc_in = self.b.build_load(self.ctx.bool_type(), self.scc, "")?.into_int_value();
         let (v, flag) = self.emit_op(inst, op, &vals, scc_in)?;

@@ -492,7 +492,7 @@ fn effect(inst: &Instruction) -> Effect {
         }
         if let Some(op) = alu::of(p) {
             if op.salu {
-                let reads_dst = hx_sem::operands::sopk_reads_dst(pm) || op.acc || matches!(op.op, Op::SBitset0B32 | Op::SBitset1B32);
+                let reads_dst = hx_sem::operands::sopk_reads_dst(pm) || op.acc || matches!(op.op, Op::SBitset0B32 | Op::SBitset1B32 | Op::SBitset0B64 | Op::SBitset1B64);
                 if op.dst.is_some() && !ops.is_empty() {
                     e.kills |= op_bits(ops[0]);
                     e.reads |= if reads_dst { all } else { except(&[0]) };

@@ -264,6 +264,10 @@ pub fn bitcmp1_b64(a: u64, b: u32) -> bool {
 pub fn bitset_b32(d: u32, a: u32, one: bool) -> u32 {
     if one { d | 1 << (a & 31) } else { d & !(1 << (a & 31)) }
 }
+/// s_bitset0/1_b64: D = D with bit (a & 63) cleared/set.
+pub fn bitset_b64(d: u64, a: u32, one: bool) -> u64 {
+    if one { d | 1 << (a & 63) } else { d & !(1 << (a & 63)) }
+}
 
 #[cfg(test)]
 mod tests {
@@ -344,6 +348,8 @@ mod tests {
         assert!(!bitcmp1_b64(0x10, 5));
         assert_eq!(bitset_b32(0, 33, true), 2);
         assert_eq!(bitset_b32(u32::MAX, 0, false), u32::MAX - 1);
+        assert_eq!(bitset_b64(0, 65, true), 2);
+        assert_eq!(bitset_b64(u64::MAX, 40, false), u64::MAX - (1 << 40));
         assert_eq!(mul_i32(0xffff_ffff, 3), (-3i32) as u32);
     }
 }

@@ -116,7 +116,7 @@ pub enum Op {
     SBrevB32, SBrevB64, SAbsI32, SAbsdiffI32, SCselectB32, SCselectB64, SCmovB32, SCmovB64,
     SMovB32, SMovB64, SMovkI32, SAddkI32, SMulkI32, SSextI32I8, SSextI32I16,
     SPackLl, SPackLh, SPackHl, SPackHh, SBitcmp0B32, SBitcmp1B32, SBitcmp0B64, SBitcmp1B64,
-    SBitset0B32, SBitset1B32,
+    SBitset0B32, SBitset1B32, SBitset0B64, SBitset1B64,
     /// gfx1250 fp8/bf8 conversions: byte/word selects, clamp and the old destination word from
     /// `AluIn` (see `fp8.rs`).
     Fp8(Fp8Op),
@@ -621,6 +621,9 @@ static TABLE: &[AluOp] = &[
     AluOp { dst: None, ..s("s_bitcmp1_b64", Op::SBitcmp1B64, &[B64, U32], B32, false, true) },
     s("s_bitset0_b32", Op::SBitset0B32, U1, B32, false, false),
     s("s_bitset1_b32", Op::SBitset1B32, U1, B32, false, false),
+    // GFX9's, in LLVM's wave-reduction loops over a wave64 EXEC (llvm.amdgcn.wave.reduce.*).
+    s("s_bitset0_b64", Op::SBitset0B64, U1, B64, false, false),
+    s("s_bitset1_b64", Op::SBitset1B64, U1, B64, false, false),
     // ---- GFX12 SALU float (same semantics as the VALU ops)
     s("s_cvt_f32_u32", Op::CvtF32U32, U1, F32, false, false),
     s("s_cvt_f32_i32", Op::CvtF32I32, &[I32], F32, false, false),
@@ -1061,6 +1064,8 @@ fn eval_raw(op: &AluOp, inp: &AluIn, m: &FpMode) -> AluOut {
         SBitcmp1B64 => rf(0, salu::bitcmp1_b64(a, b32)),
         SBitset0B32 => r32(salu::bitset_b32(inp.old as u32, a32, false)),
         SBitset1B32 => r32(salu::bitset_b32(inp.old as u32, a32, true)),
+        SBitset0B64 => r(salu::bitset_b64(inp.old, a32, false)),
+        SBitset1B64 => r(salu::bitset_b64(inp.old, a32, true)),
         Pk(p) => {
             let mods = PkMods { op_sel: inp.op_sel, op_sel_hi: inp.op_sel_hi, neg_lo: inp.neg, neg_hi: inp.neg_hi };
             if p.is_wide() {
