@@ -172,3 +172,89 @@ fn recovered_and_predicated_regions_translate_exactly() {
         hx_tests::assert_same_results(&want, &got, K as usize, target);
     }
 }
+
+/// A divergent loop that ends the body of an if-then, with work before it in the body, and
+/// nothing it computes live after it: LLVM then leaves out the loop's own restore, so the loop's
+/// exit is the if-then's join, reached from the loop and from the if-then's skip edge (as
+/// hip/atomics' compare-and-swap loop after its reductions). Both are recovered; the
+/// translations compute what the source does.
+const LOOP_IN_IF: &str = r#"target triple = "amdgcn-amd-amdhsa"
+define amdgpu_kernel void @loop_in_if(ptr addrspace(1) noalias readonly %in, ptr addrspace(1) noalias %out) #0 {
+entry:
+  %lane = call i32 @llvm.amdgcn.workitem.id.x()
+  %wg = call i32 @llvm.amdgcn.workgroup.id.x()
+  %base = mul i32 %wg, 48
+  %gid = add i32 %base, %lane
+  %ge = zext i32 %gid to i64
+  %xp = getelementptr inbounds i32, ptr addrspace(1) %in, i64 %ge
+  %x = load volatile i32, ptr addrspace(1) %xp, align 4
+  %o = mul i64 %ge, 3
+  %q0 = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %o
+  %q1 = getelementptr inbounds i32, ptr addrspace(1) %q0, i64 1
+  %q2 = getelementptr inbounds i32, ptr addrspace(1) %q0, i64 2
+  %odd = and i32 %x, 1
+  %c = icmp ne i32 %odd, 0
+  br i1 %c, label %then, label %join
+then:
+  %y = mul i32 %x, 3
+  store volatile i32 %y, ptr addrspace(1) %q0, align 4
+  br label %loop
+loop:
+  %i = phi i32 [ %x, %then ], [ %i2, %loop ]
+  %s = phi i32 [ 0, %then ], [ %s2, %loop ]
+  %s2 = add i32 %s, %i
+  store volatile i32 %s2, ptr addrspace(1) %q1, align 4
+  %i2 = lshr i32 %i, 1
+  %more = icmp ugt i32 %i2, 3
+  br i1 %more, label %loop, label %join
+join:
+  store volatile i32 %lane, ptr addrspace(1) %q2, align 4
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.workgroup.id.x()
+attributes #0 = { "amdgpu-flat-work-group-size"="48,48" }
+!llvm.module.flags = !{!0}
+!0 = !{i32 1, !"amdhsa_code_object_version", i32 500}
+"#;
+
+#[test]
+fn a_loop_that_ends_an_if_then_is_recovered_with_it() {
+    let rel = compile_ir(LOOP_IN_IF, "loop_in_if", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
+    let source = hx_relink::link(&rel).unwrap();
+    let co = hotswap::codeobj::CodeObject::parse(&source).unwrap();
+    let k = co.kernels.iter().find(|k| k.name == "loop_in_if").unwrap();
+    let g = hx_raise::cfg::build(hotswap::isa::Target::Gfx1250, co.kernel_code(k), "loop_in_if").unwrap();
+    let s = hx_raise::structure::recover(&g);
+    let text = |b: &hx_raise::cfg::Block| b.insts.iter().map(|i| i.text()).collect::<Vec<_>>().join("\n");
+    let listing: String = g.blocks.iter().map(|b| format!("{:#x}:\n{}\n", b.start, text(b))).collect();
+    let heads = |c: hx_raise::cfg::Cond| -> Vec<usize> { (0..g.blocks.len()).filter(|&b| matches!(g.blocks[b].exit, hx_raise::cfg::Exit::Cond { cond, .. } if cond == c)).collect() };
+    let (ifs, latches) = (heads(hx_raise::cfg::Cond::Execz), heads(hx_raise::cfg::Cond::Execnz));
+    assert_eq!((ifs.len(), latches.len()), (1, 1), "{listing}");
+    // The loop is entered from the body's first block, not from the if-then's head.
+    let hx_raise::cfg::Exit::Cond { fall: body, .. } = g.blocks[ifs[0]].exit else { unreachable!() };
+    assert_ne!(g.block_at(body), Some(latches[0]), "{listing}");
+    assert!(s.head[ifs[0]] && s.head[latches[0]], "{listing}");
+    let n = 48 * 2;
+    let input: Vec<u32> = (0..n).map(|i| 0x9e37_79b9u32.wrapping_mul(i + 1) >> (i % 23)).collect();
+    let args = [Arg::Buffer(input.iter().flat_map(|v| v.to_le_bytes()).collect()), Arg::Buffer(vec![0xee; 12 * n as usize])];
+    let want = hx_tests::run_1d(&source, "loop_in_if", 48, 2, &args, 1);
+    for (t, &x) in input.iter().enumerate() {
+        let word = |k: usize| u32::from_le_bytes(want[12 * t + 4 * k..12 * t + 4 * k + 4].try_into().unwrap());
+        assert_eq!(word(2), t as u32 % 48, "thread {t}");
+        if x & 1 == 0 {
+            assert_eq!((word(0), word(1)), (0xeeee_eeee, 0xeeee_eeee), "thread {t}");
+            continue;
+        }
+        let (mut i, mut sum) = (x, 0u32);
+        loop {
+            sum = sum.wrapping_add(i);
+            i >>= 1;
+            if i <= 3 {
+                break;
+            }
+        }
+        assert_eq!((word(0), word(1)), (x.wrapping_mul(3), sum), "thread {t}");
+    }
+    hx_tests::assert_translations_match(&source, "loop_in_if", 48, 2, &args, 1, &want, 3);
+}

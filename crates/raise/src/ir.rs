@@ -28,6 +28,7 @@ use regfile_ir::RegFile;
 mod tensor_ir;
 mod flat_ir;
 mod reduce_loop_ir;
+pub(crate) use reduce_loop_ir::match_reduce_loop;
 
 impl From<BuilderError> for RaiseError {
     fn from(e: BuilderError) -> Self {

@@ -32,8 +32,11 @@
 //! restore gives every thread the same EXEC; what else the loop computes in SGPRs must be dead
 //! there. `Masks` tracks what the body does to EXEC relative to its entry value. A loop whose exit
 //! is also the join of the if-then that guards it (LLVM's guarded loop: `v_cmpx; s_cbranch_execz
-//! JOIN` around the loop) is recovered with that if-then only, whose restore of the mask its head
-//! saved gives every thread the same EXEC however many rounds it went. An if-then whose body is
+//! JOIN` around the loop), or of the if-then whose body the loop ends (LLVM leaves out the loop's
+//! own restore when nothing it computes is live after it), is recovered with that if-then only,
+//! whose restore of the mask its head saved gives every thread the same EXEC however many rounds
+//! it went. LLVM's atomic-optimizer reduction loop over a copy of EXEC (ir/reduce_loop_ir.rs)
+//! reads only running lanes as raised, so it may sit in a recovered region. An if-then whose body is
 //! out of line (`s_cbranch_execnz BODY`) is recognised too, once cfg::merge_tails has given the
 //! body back its join.
 //!
@@ -1222,13 +1225,15 @@ fn loop_candidate(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], l: usize) 
     let back = c == l || (0..n).any(|b| b != l && body[b] && succ[b].contains(&l));
     let entries: Vec<(usize, usize)> = (0..n).filter(|&b| body[b]).flat_map(|b| preds[b].iter().filter(|&&p| !body[p]).map(move |&p| (p, b))).collect();
     let [(pre, entry)] = entries[..] else { return None };
-    // The exit's only other way in may be the skip edge of an if-then head entering the loop.
+    // The exit's only other way in may be the skip edge of an if-then head entering the loop,
+    // or of an if-then whose body holds the loop and ends with it (recover checks that the
+    // if-then is recovered, with a restore of the mask its head saved).
+    let skip_head = preds[x].iter().copied().find(|&h| h != l);
     let guarded = pre != l
         && preds[x].len() == 2
         && preds[x].contains(&l)
-        && preds[x].contains(&pre)
-        && matches!(g.blocks[pre].exit, Exit::Cond { cond: Cond::Execz | Cond::Execnz, .. })
-        && succ[pre].contains(&entry);
+        && skip_head.is_some_and(|h| !body[h] && matches!(g.blocks[h].exit, Exit::Cond { cond: Cond::Execz | Cond::Execnz, .. }))
+        && (skip_head != Some(pre) || succ[pre].contains(&entry));
     if !back || !(preds[x] == [l] || guarded) {
         return None;
     }
@@ -1251,12 +1256,41 @@ fn live_after_restore(g: &Cfg, succ: &[Vec<usize>], effects: &[Vec<Effect>], liv
 
 /// Finds the regions of `g` that can be raised as threads' branches, and where each thread's
 /// EXEC bit is known to be set.
+/// The blocks that are LLVM's atomic-optimizer reduction loop (crate::ir::match_reduce_loop)
+/// over a copy of EXEC taken on the only way in (`s_mov_b32 sM, exec_lo`, neither written
+/// after). Raised as a butterfly that reads the lanes of sM only, all of them running, such a
+/// loop may run in a recovered region, as a thread's own code does.
+fn reduce_loops_over_exec(g: &Cfg, preds: &[Vec<usize>]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (i, bl) in g.blocks.iter().enumerate() {
+        let Some(rl) = crate::ir::match_reduce_loop(bl) else { continue };
+        let ins: Vec<usize> = preds[i].iter().copied().filter(|&p| p != i).collect();
+        let [p] = ins.as_slice() else { continue };
+        let falls_in = matches!(g.blocks[*p].exit, Exit::Fall(t) | Exit::Jump(t) if t == bl.start);
+        let mask = reg_bits(rl.mask());
+        let copy_of_exec = g.blocks[*p].insts.iter().rev().find_map(|inst| match exec_use(inst) {
+            ExecUse::Save(s) if 1u128 << s == mask => Some(true),
+            _ if may_write_exec(inst) || effect(inst).may_write & mask != 0 => Some(false),
+            _ => None,
+        });
+        if falls_in && copy_of_exec == Some(true) {
+            out.push(i);
+        }
+    }
+    out
+}
+
 pub fn recover(g: &Cfg) -> Structure {
     let n = g.blocks.len();
     let Some((succ, preds)) = edges_of(g) else {
         return Structure { head: vec![false; n], known_on_entry: vec![false; n], known_after: HashSet::new(), restore_to: HashMap::new() };
     };
-    let effects = effects_of(g);
+    let mut effects = effects_of(g);
+    for b in reduce_loops_over_exec(g, &preds) {
+        for e in &mut effects[b] {
+            e.lane_local = true;
+        }
+    }
     let live = live_in(g, &succ, &effects);
     let zero = zero_out(g, &preds, &effects);
     let confined: Vec<Region> = (0..n)
@@ -1308,7 +1342,10 @@ pub fn recover(g: &Cfg) -> Structure {
     let regions: Vec<Region> = regions
         .iter()
         .filter(|r| {
-            !r.guarded || regions.iter().any(|o| !o.is_loop && o.head == r.pre && o.join == r.join && o.body[r.head] && o.save_at.is_some())
+            !r.guarded
+                || regions.iter().any(|o| {
+                    !o.is_loop && (o.head == r.pre || o.body[r.pre]) && o.join == r.join && o.body[r.head] && o.save_at.is_some() && preds[r.join].iter().all(|&p| p == o.head || r.body[p])
+                })
         })
         .cloned()
         .collect();

@@ -149,6 +149,13 @@ pub(crate) fn match_reduce_loop(bl: &Block) -> Option<ReduceLoop> {
     Some(ReduceLoop { mask, index, value, bit, acc, x, fold: f, exit: fall })
 }
 
+impl ReduceLoop {
+    /// The SGPR holding the lanes to fold (crate::structure checks it is a copy of EXEC).
+    pub(crate) fn mask(&self) -> Reg {
+        self.mask
+    }
+}
+
 impl<'ctx> Raiser<'ctx, '_> {
     /// Raises a matched loop (`first`: its first instruction, for error messages); the builder
     /// is left where the code after the loop goes (the caller branches to `rl.exit`).
