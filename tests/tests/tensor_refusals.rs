@@ -32,3 +32,26 @@ fn iterating_descriptor_is_refused_by_the_emulator_and_traps_when_translated() {
         assert!(e.contains("s_trap"), "{target}: {e}");
     }
 }
+
+/// A tile whose global base is off its elements' alignment: the gfx1250 emulator refuses the
+/// misaligned element access, and the translation (which copies element by element, each an
+/// aligned access of its width: crates/raise/src/ir/tensor_ir.rs) traps instead of copying.
+/// corpus tensor_tile with its global base moved 2 bytes off the 4-byte elements.
+#[test]
+fn a_misaligned_tile_is_refused_and_traps_when_translated() {
+    let obj = hx_corpus::objects().unwrap().into_iter().find(|o| o.name == "tensor_tile").unwrap();
+    let launch = obj.launches.iter().find(|l| l.kernel == "tensor_tile").unwrap();
+    let ir = std::fs::read_to_string(hx_corpus::corpus_dir().join("kernels/tensor_tile.ll")).unwrap();
+    let aligned = "  %addr = ptrtoint ptr addrspace(1) %src to i64\n";
+    assert!(ir.contains(aligned));
+    let ir = ir.replacen(aligned, "  %addr0 = ptrtoint ptr addrspace(1) %src to i64\n  %addr = add i64 %addr0, 2\n", 1);
+    let rel = hx_llvm::compile_ir(&ir, "tensor_tile", hx_llvm::GpuTarget::Gfx1250, hx_llvm::OptLevel::O2, hx_llvm::Emit::Object).unwrap();
+    let source = hx_relink::link(&rel).unwrap();
+    let e = run_launch_bytes(&source, "gfx1250/tensor_tile(+2)", launch, 3).unwrap_err();
+    assert!(e.contains("tensor_load_to_lds") && e.contains("misaligned global access"), "{e}");
+    for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+        let t = hotswap::translate(&source, &Options { target, ..Default::default() }).unwrap();
+        let e = run_launch_bytes(&t.bytes, &format!("{target}/tensor_tile(+2, translated)"), launch, 3).unwrap_err();
+        assert!(e.contains("s_trap"), "{target}: {e}");
+    }
+}
