@@ -1269,7 +1269,7 @@ fn reduce_loops_over_exec(g: &Cfg, preds: &[Vec<usize>]) -> Vec<usize> {
         let falls_in = matches!(g.blocks[*p].exit, Exit::Fall(t) | Exit::Jump(t) if t == bl.start);
         let mask = reg_bits(rl.mask());
         let copy_of_exec = g.blocks[*p].insts.iter().rev().find_map(|inst| match exec_use(inst) {
-            ExecUse::Save(s) if 1u128 << s == mask => Some(true),
+            ExecUse::Save(s) if 1u128.checked_shl(s) == Some(mask) => Some(true),
             _ if may_write_exec(inst) || effect(inst).may_write & mask != 0 => Some(false),
             _ => None,
         });
