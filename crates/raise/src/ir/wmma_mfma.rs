@@ -41,6 +41,13 @@ struct Lanes<'ctx> {
     row_even: IntValue<'ctx>,
 }
 
+/// A scale operand of a scaled WMMA: a VGPR (in the whole-wave region) with its ROW select
+/// (lane i + 16 * ROW holds row/column i's scales), or one value for every lane (SGPR, constant).
+enum ScaleOperand<'ctx> {
+    Lanes(IntValue<'ctx>, u32),
+    Uniform(IntValue<'ctx>),
+}
+
 /// A WMMA's D as its MFMA chains left it (per source wave: the MFMA-layout values the next
 /// chain would otherwise rebuild from the registers with lane moves), for as long as the D
 /// registers hold it. A WMMA whose C is exactly those registers, on the same MFMA with C of the
@@ -85,7 +92,19 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// The D dwords (WMMA layout, this thread's) of a WMMA lowered by `plan`.
     /// `ab`: A's and B's element types (f8f6f4: from the format fields, not the table's).
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn wmma_mfma(&self, inst: &Instruction, s: &Shape, ab: (Elem, Elem), plan: &MfmaPlan, mods: &WmmaMods, a: Reg, b: Reg) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+    /// `scales`: a scaled WMMA's (the f64 layout only).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn wmma_mfma(
+        &self,
+        inst: &Instruction,
+        s: &Shape,
+        ab: (Elem, Elem),
+        plan: &MfmaPlan,
+        mods: &WmmaMods,
+        a: Reg,
+        b: Reg,
+        scales: Option<hx_isa::wmma::Scales>,
+    ) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
         let target = self.mfma_target.ok_or_else(|| self.err(inst, "MFMA lowering without a target"))?;
         // Float negation of A/B flips every element's sign bit (products stay exact).
         let sign = |e: Elem| -> Result<u64, RaiseError> {
@@ -121,7 +140,31 @@ impl<'ctx> Raiser<'ctx, '_> {
         };
         let lanes = self.lanes()?;
         let (out, values) = match plan.layout {
-            Layout::F64 => self.wmma_f64(inst, s, ab, target, &lanes, mods, &av, &bv, c)?,
+            Layout::F64 => {
+                // Each scale operand's VGPR, SGPR or constant (hx_sem::wmma: lane i + 16 * ROW
+                // of the operand holds row/column i's four E8M0 scales).
+                let scale_op = |i: usize, row: u32| -> Result<ScaleOperand<'ctx>, RaiseError> {
+                    let op = inst.operand(i).ok_or_else(|| self.err(inst, "no scale operand"))?;
+                    Ok(match op.value {
+                        hx_isa::Operand::Reg(r) if r.class == hx_isa::RegClass::Vgpr => {
+                            let v = self.opaque(self.wmma_regs(inst, r, 1)?)?;
+                            ScaleOperand::Lanes(self.set_inactive(v[0])?, row)
+                        }
+                        hx_isa::Operand::Reg(r) => ScaleOperand::Uniform(self.read_sreg(r, 1, inst)?),
+                        v => ScaleOperand::Uniform(
+                            hx_sem::operands::constant_value(&v, hx_isa::ValType::B32)
+                                .map(|k| self.i32(k & 0xffff_ffff))
+                                .ok_or_else(|| self.err(inst, format!("scale operand {v:?}")))?,
+                        ),
+                    })
+                };
+                let scales = match scales {
+                    Some(sc) => Some([scale_op(4, sc.a_row)?, scale_op(5, sc.b_row)?]),
+                    None => None,
+                };
+                self.wmma_f64(inst, s, ab, target, &lanes, mods, &av, &bv, c, scales)?
+            }
+            _ if scales.is_some() => return Err(self.err(inst, "a scaled WMMA on a native MFMA layout (only the f64 layout scales)")),
             _ => self.wmma_native(inst, s, plan, target, &lanes, mods, av, bv, c)?,
         };
         let d = match inst.operand(0).map(|o| o.value) {
@@ -319,6 +362,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         av: &[IntValue<'ctx>],
         bv: &[IntValue<'ctx>],
         c: WmmaC<'ctx>,
+        scales: Option<[ScaleOperand<'ctx>; 2]>,
     ) -> Result<(Vec<IntValue<'ctx>>, [Vec<IntValue<'ctx>>; 2]), RaiseError> {
         let b = &self.b;
         let f64t = self.ctx.f64_type();
@@ -373,6 +417,27 @@ impl<'ctx> Raiser<'ctx, '_> {
         };
         // [operand][wave], for K half 0 (half 1: 16 lanes, 64 bytes on).
         let addrs = [[addr(sigma, 0)?, addr(sigma, 32)?], [addr(i, 0)?, addr(i, 32)?]];
+        // Scaled: [operand][wave] this lane's scale word, A's of row sigma(i) and B's of
+        // column i (from wave w's lane 32w + 16 ROW + row).
+        let scale_words = match &scales {
+            Some(ops) => {
+                let mut words = [[self.i32(0); 2]; 2];
+                for (o, op) in ops.iter().enumerate() {
+                    for (w, word) in words[o].iter_mut().enumerate() {
+                        *word = match op {
+                            ScaleOperand::Uniform(v) => *v,
+                            ScaleOperand::Lanes(v, row) => {
+                                let idx = if o == 0 { sigma } else { i };
+                                let ad = addr(idx, 32 * w as u64 + 16 * *row as u64)?;
+                                self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), (*v).into()])?
+                            }
+                        };
+                    }
+                }
+                Some(words)
+            }
+            None => None,
+        };
         // Element g of the chunk: its dword (16-bit: chunks 0-1 from the first of two, 2-3 from
         // the second; 8- and 4-bit: one dword, as a step's four elements start at a multiple of
         // 16 bits) and its place in that dword, past the step's first element.
@@ -406,9 +471,13 @@ impl<'ctx> Raiser<'ctx, '_> {
         // - 8- and 4-bit elements (conversions of ~15 instructions): one step, two for 4-bit
         //   (whole dwords): wmma_fp8 687 machine instructions, 5,382 executed (unrolled: 4,300
         //   and 4,300, and six times the translation time).
+        // - A and B of different widths (f8f6f4): every step unrolled (one iteration), each
+        //   step's B elements found by k (hx_sem::wmma::k_of) at compile time.
         let per_lane = s.k as usize / 2;
         let half_steps = per_lane / 4;
+        let mixed = a_bits != b_bits;
         let unroll = match (a_bits.min(b_bits), a_bits.max(b_bits)) {
+            _ if mixed => s.k as usize / 4,
             (16, _) => half_steps,
             (4, _) => 2,
             _ => 1,
@@ -445,17 +514,71 @@ impl<'ctx> Raiser<'ctx, '_> {
         let h_off = b.build_select(second_half, self.i32(64), self.i32(0), "")?.into_int_value();
         let dword = |o: usize, i: usize| -> Result<IntValue<'ctx>, RaiseError> { Ok(b.build_extract_element(ops[o], self.i32(i as u64), "")?.into_int_value()) };
         // This lane's element of operand `o` (0 = A) for wave w's MFMA of step u of the iteration.
+        // The K block (k / 32: which E8M0 scale) of step `st` of the emulator's order (A's
+        // register order: half st / half_steps, elements e = 4 (st % half_steps) + g), the same
+        // for the step's four k (hx_sem::wmma::k_of: 8-bit k = 32 (e / 16) + 16 h + e % 16, 4-bit
+        // k = 64 (e / 32) + 32 h + e % 32).
+        let block_of = |st: IntValue<'ctx>| -> Result<IntValue<'ctx>, RaiseError> {
+            let e4 = b.build_and(st, self.i32(half_steps as u64 - 1), "")?;
+            Ok(match a_bits {
+                8 => b.build_right_shift(e4, self.i32(2), false, "")?,
+                4 => {
+                    let pair = b.build_left_shift(b.build_right_shift(e4, self.i32(3), false, "")?, self.i32(1), "")?;
+                    b.build_or(pair, b.build_right_shift(st, self.i32(half_steps.trailing_zeros() as u64), false, "")?, "")?
+                }
+                _ => return Err(self.err(inst, format!("scaled {a_bits}-bit elements on the f64 path"))),
+            })
+        };
+        // 2^(e - 127) for byte `block` of a scale word (0xff: NaN), exact in f64.
+        let pow2 = |word: IntValue<'ctx>, block: IntValue<'ctx>| -> Result<FloatValue<'ctx>, RaiseError> {
+            let sh = b.build_left_shift(block, self.i32(3), "")?;
+            let byte = b.build_and(b.build_right_shift(word, sh, false, "")?, self.i32(0xff), "")?;
+            let hi = b.build_left_shift(b.build_int_add(byte, self.i32(1023 - 127), "")?, self.i32(20), "")?;
+            let i64t = self.ctx.i64_type();
+            let bits = b.build_left_shift(b.build_int_z_extend(hi, i64t, "")?, i64t.const_int(32, false), "")?;
+            let v = b.build_bit_cast(bits, f64t, "")?.into_float_value();
+            let nan = b.build_int_compare(IntPredicate::EQ, byte, self.i32(0xff), "")?;
+            Ok(b.build_select(nan, f64t.const_float(f64::NAN), v, "")?.into_float_value())
+        };
+        let k_of = |bits: usize, h: usize, e: usize| hx_sem::wmma::k_of(bits as u32, h, e).ok_or_else(|| self.err(inst, format!("no K order for {bits}-bit elements")));
+        // This lane's element of operand `o` (0 = A) for wave w's MFMA of step u of the
+        // iteration, times its scale.
         let fetch = |o: usize, w: usize, u: usize| -> Result<FloatValue<'ctx>, RaiseError> {
             let (bits, ty) = if o == 0 { (a_bits, ta) } else { (b_bits, tb) };
-            let ad = b.build_int_add(addrs[o][w], h_off, "")?;
-            let (dw, within) = (4 * u * bits / 32, 4 * u * bits % 32);
+            // Where the step's four elements lie: the lane half's byte offset, dword, bit.
+            let (ad, (dw, within), block) = if mixed {
+                let (h, e0) = (u / half_steps, 4 * (u % half_steps));
+                let k0 = k_of(a_bits, h, e0)?;
+                let (h, e) = if o == 0 {
+                    (h, e0)
+                } else {
+                    let chunk = 128 / b_bits;
+                    (k0 % (2 * chunk) / chunk, k0 / (2 * chunk) * chunk + k0 % chunk)
+                };
+                for g in 0..4 {
+                    if k_of(bits, h, e + g)? != k0 + g || k_of(a_bits, u / half_steps, e0 + g)? != k0 + g {
+                        return Err(self.err(inst, format!("k {} is not in one dword of each operand", k0 + g)));
+                    }
+                }
+                let ad = b.build_int_add(addrs[o][w], self.i32(64 * h as u64), "")?;
+                (ad, (e * bits / 32, e * bits % 32), self.i32((k0 / 32) as u64))
+            } else {
+                let ad = b.build_int_add(addrs[o][w], h_off, "")?;
+                let st = b.build_int_add(b.build_int_mul(jv, self.i32(unroll as u64), "")?, self.i32(u as u64), "")?;
+                let block = if scale_words.is_some() { block_of(st)? } else { self.i32(0) };
+                (ad, (4 * u * bits / 32, 4 * u * bits % 32), block)
+            };
             let mut v = self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), dword(o, dw)?.into()])?;
             if bits == 16 {
                 let hi = self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), dword(o, dw + 1)?.into()])?;
                 v = self.select(lanes.half0, v, hi)?;
             }
             let shift = b.build_int_add(shifts[o], self.i32(within as u64), "")?;
-            element(b.build_right_shift(v, shift, false, "")?, ty)
+            let x = element(b.build_right_shift(v, shift, false, "")?, ty)?;
+            match &scale_words {
+                Some(words) => Ok(b.build_float_mul(x, pow2(words[o][w], block)?, "")?),
+                None => Ok(x),
+            }
         };
         let mut acc_v = acc_phi.map(|p| p.as_basic_value().into_vector_value());
         let f = self.intrinsic("llvm.amdgcn.mfma.f64.16x16x4f64", &[])?;
