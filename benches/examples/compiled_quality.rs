@@ -5,7 +5,9 @@
 //! native and VGPRs, then the median and worst ratio, over all objects and over those whose
 //! gfx1250 work-groups hold 2 or more waves.
 //!
-//! usage: cargo run --release -p hx-benches --example compiled_quality
+//! usage: cargo run --release -p hx-benches --example compiled_quality [ID_PREFIX]
+//! (with ID_PREFIX, only the objects whose id starts with it; each translation's wall time goes
+//! to stderr).
 
 use hx_benches::quality::{registers, run_launch};
 
@@ -24,9 +26,10 @@ fn main() -> anyhow::Result<()> {
     let mut all = Vec::new();
     let mut multi = Vec::new();
     let mut worst: Option<(f64, String)> = None;
+    let filter = std::env::args().nth(1).unwrap_or_default();
     for suite in hx_corpus::COMPILED_SUITES {
         for obj in hx_corpus::compiled_suite(suite)? {
-            if !obj.targets.iter().any(|t| t == "gfx1250") {
+            if !obj.targets.iter().any(|t| t == "gfx1250") || !obj.id().starts_with(&filter) {
                 continue;
             }
             let source = std::fs::read(obj.object_path("gfx1250"))?;
@@ -34,7 +37,10 @@ fn main() -> anyhow::Result<()> {
                 if !obj.targets.iter().any(|t| t == target.cpu()) {
                     continue;
                 }
-                let Ok(t) = hotswap::translate(&source, &hotswap::Options { target, ..Default::default() }) else { continue };
+                let start = std::time::Instant::now();
+                let t = hotswap::translate(&source, &hotswap::Options { target, ..Default::default() });
+                eprintln!("{} on {target}: translated in {:.2} s{}", obj.id(), start.elapsed().as_secs_f64(), if t.is_ok() { "" } else { " (refused)" });
+                let Ok(t) = t else { continue };
                 let native = std::fs::read(obj.object_path(target.cpu()))?;
                 let (mut n_insts, mut t_insts) = (0u64, 0u64);
                 let mut ok = true;
