@@ -350,6 +350,10 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// sigma(i) = 8(g % 2) + 2p + g / 2, so that D pair p of both waves' MFMAs becomes WMMA
     /// elements 2p and 2p + 1 with one v_permlane32_swap ([`Raiser::swap32`]); C comes in by the
     /// same swap. A's rows are fetched in that order.
+    ///
+    /// Scaled WMMA: each fetched element times 2^(e - 127) for its K block's E8M0 byte e of the
+    /// scale word of its row (A) or column (B), fetched once per wave before the loop (exact:
+    /// crate::wmma_plan).
     #[allow(clippy::too_many_arguments)]
     fn wmma_f64(
         &self,
