@@ -472,9 +472,11 @@ impl<'ctx> Raiser<'ctx, '_> {
         // - 16-bit elements: a K half per iteration (no rotation; their conversion is cheap, so
         //   the loop body stays small): wmma_f16 290 machine instructions, 412 executed (unrolled:
         //   344 and 424; a step per iteration: 227 and 640, the rotation's moves).
-        // - 8- and 4-bit elements (conversions of ~15 instructions): one step, two for 4-bit
-        //   (whole dwords): wmma_fp8 687 machine instructions, 5,382 executed (unrolled: 4,300
-        //   and 4,300, and six times the translation time).
+        // - 8- and 4-bit elements (conversions of ~15 instructions): four dwords per iteration
+        //   (four steps, eight for 4-bit). One dword per iteration (unroll 1 and 2) spent more on
+        //   the rotation's moves (a v_mov per dword per iteration) than on the steps: executed on
+        //   gfx942, wmma_fp8 7,814 -> 5,358, wmma_fp4 3,126 -> 2,342, Triton's dot_scaled_e4m3_w1
+        //   119k -> 74k, at the same translation time (fully unrolled: six times the time).
         // - A and B of different widths (f8f6f4): every step unrolled (one iteration), each
         //   step's B elements found by k (hx_sem::wmma::k_of) at compile time.
         let per_lane = s.k as usize / 2;
@@ -483,8 +485,8 @@ impl<'ctx> Raiser<'ctx, '_> {
         let unroll = match (a_bits.min(b_bits), a_bits.max(b_bits)) {
             _ if mixed => s.k as usize / 4,
             (16, _) => half_steps,
-            (4, _) => 2,
-            _ => 1,
+            (4, _) => 8,
+            _ => 4,
         };
         let iters = s.k as usize / 4 / unroll;
         for (regs, bits) in [(av, a_bits), (bv, b_bits)] {
