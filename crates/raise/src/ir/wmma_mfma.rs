@@ -472,28 +472,55 @@ impl<'ctx> Raiser<'ctx, '_> {
         // - 16-bit elements: a K half per iteration (no rotation; their conversion is cheap, so
         //   the loop body stays small): wmma_f16 290 machine instructions, 412 executed (unrolled:
         //   344 and 424; a step per iteration: 227 and 640, the rotation's moves).
-        // - 8- and 4-bit elements (conversions of ~15 instructions): four dwords per iteration
-        //   (four steps, eight for 4-bit). One dword per iteration (unroll 1 and 2) spent more on
-        //   the rotation's moves (a v_mov per dword per iteration) than on the steps: executed on
-        //   gfx942, wmma_fp8 7,814 -> 5,358, wmma_fp4 3,126 -> 2,342, Triton's dot_scaled_e4m3_w1
-        //   119k -> 74k, at the same translation time (fully unrolled: six times the time).
-        // - A and B of different widths (f8f6f4): every step unrolled (one iteration), each
-        //   step's B elements found by k (hx_sem::wmma::k_of) at compile time.
+        // - 8- and 4-bit elements (conversions of ~15 instructions): a K half per iteration too.
+        //   Fewer dwords per iteration spend more on the rotation's moves (a v_mov per dword per
+        //   iteration) than on the steps. Executed on gfx942 for one, four and sixteen dwords
+        //   per iteration: wmma_fp8 7,814, 5,358 and 4,594; Triton's dot_scaled_e4m3_w1 119k,
+        //   74k and 58k, translated in 0.46 s (four) and 0.72 s (sixteen); eight dwords gave
+        //   67k and more VGPRs. (Every step unrolled: six times the translation time.)
+        // - A and B of different widths (f8f6f4): B's elements found by A's k
+        //   (hx_sem::wmma::k_of) at compile time; where B's dwords for K half 1 are those of
+        //   half 0 moved by a fixed count, B is rotated by it between the iterations.
         let per_lane = s.k as usize / 2;
         let half_steps = per_lane / 4;
         let mixed = a_bits != b_bits;
-        let unroll = match (a_bits.min(b_bits), a_bits.max(b_bits)) {
-            _ if mixed => s.k as usize / 4,
-            (16, _) => half_steps,
-            (4, _) => 8,
-            _ => 4,
-        };
+        let unroll = half_steps;
         let iters = s.k as usize / 4 / unroll;
         for (regs, bits) in [(av, a_bits), (bv, b_bits)] {
             if regs.len() * 32 != per_lane * bits {
                 return Err(self.err(inst, format!("{} operand dwords for K = {} of {bits}-bit elements", regs.len(), s.k)));
             }
         }
+        // A and B of different widths: where step u of K half 0 finds its four B elements (the
+        // lane half, dword and bit of A's k there), and how many dwords on they lie for half 1.
+        let b_mixed = if mixed {
+            let k_of = |bits: usize, h: usize, e: usize| hx_sem::wmma::k_of(bits as u32, h, e).ok_or_else(|| self.err(inst, format!("no K order for {bits}-bit elements")));
+            let chunk = 128 / b_bits;
+            let place = |h: usize, u: usize| -> Result<(usize, usize, usize), RaiseError> {
+                let k0 = k_of(a_bits, h, 4 * u)?;
+                let (hb, e) = (k0 % (2 * chunk) / chunk, k0 / (2 * chunk) * chunk + k0 % chunk);
+                for g in 0..4 {
+                    if k_of(b_bits, hb, e + g)? != k0 + g || k_of(a_bits, h, 4 * u + g)? != k0 + g {
+                        return Err(self.err(inst, format!("k {} is not in one dword of each operand", k0 + g)));
+                    }
+                }
+                Ok((hb, e * b_bits / 32, e * b_bits % 32))
+            };
+            let mut places = Vec::with_capacity(half_steps);
+            let mut delta = None;
+            for u in 0..half_steps {
+                let (p0, p1) = (place(0, u)?, place(1, u)?);
+                let d = (p1.1 + bv.len() - p0.1) % bv.len();
+                if p0.0 != p1.0 || p0.2 != p1.2 || delta.is_some_and(|x| x != d) {
+                    return Err(self.err(inst, "B's elements for the two K halves of A are not one rotation apart"));
+                }
+                delta = Some(d);
+                places.push(p0);
+            }
+            Some((places, delta.unwrap_or(0)))
+        } else {
+            None
+        };
         let as_vec = |regs: &[IntValue<'ctx>]| -> Result<_, RaiseError> {
             let vals: Vec<BasicValueEnum<'ctx>> = regs.iter().map(|&v| v.into()).collect();
             self.vector(&vals)
@@ -546,33 +573,19 @@ impl<'ctx> Raiser<'ctx, '_> {
             let nan = b.build_int_compare(IntPredicate::EQ, byte, self.i32(0xff), "")?;
             Ok(b.build_select(nan, f64t.const_float(f64::NAN), v, "")?.into_float_value())
         };
-        let k_of = |bits: usize, h: usize, e: usize| hx_sem::wmma::k_of(bits as u32, h, e).ok_or_else(|| self.err(inst, format!("no K order for {bits}-bit elements")));
         // This lane's element of operand `o` (0 = A) for wave w's MFMA of step u of the
         // iteration, times its scale.
         let fetch = |o: usize, w: usize, u: usize| -> Result<FloatValue<'ctx>, RaiseError> {
             let (bits, ty) = if o == 0 { (a_bits, ta) } else { (b_bits, tb) };
             // Where the step's four elements lie: the lane half's byte offset, dword, bit.
-            let (ad, (dw, within), block) = if mixed {
-                let (h, e0) = (u / half_steps, 4 * (u % half_steps));
-                let k0 = k_of(a_bits, h, e0)?;
-                let (h, e) = if o == 0 {
-                    (h, e0)
-                } else {
-                    let chunk = 128 / b_bits;
-                    (k0 % (2 * chunk) / chunk, k0 / (2 * chunk) * chunk + k0 % chunk)
-                };
-                for g in 0..4 {
-                    if k_of(bits, h, e + g)? != k0 + g || k_of(a_bits, u / half_steps, e0 + g)? != k0 + g {
-                        return Err(self.err(inst, format!("k {} is not in one dword of each operand", k0 + g)));
-                    }
+            let st = b.build_int_add(b.build_int_mul(jv, self.i32(unroll as u64), "")?, self.i32(u as u64), "")?;
+            let block = if scale_words.is_some() { block_of(st)? } else { self.i32(0) };
+            let (ad, (dw, within)) = match (&b_mixed, o) {
+                (Some((places, _)), 1) => {
+                    let (lane_half, dw, within) = places[u];
+                    (b.build_int_add(addrs[o][w], self.i32(64 * lane_half as u64), "")?, (dw, within))
                 }
-                let ad = b.build_int_add(addrs[o][w], self.i32(64 * h as u64), "")?;
-                (ad, (e * bits / 32, e * bits % 32), self.i32((k0 / 32) as u64))
-            } else {
-                let ad = b.build_int_add(addrs[o][w], h_off, "")?;
-                let st = b.build_int_add(b.build_int_mul(jv, self.i32(unroll as u64), "")?, self.i32(u as u64), "")?;
-                let block = if scale_words.is_some() { block_of(st)? } else { self.i32(0) };
-                (ad, (4 * u * bits / 32, 4 * u * bits % 32), block)
+                _ => (b.build_int_add(addrs[o][w], h_off, "")?, (4 * u * bits / 32, 4 * u * bits % 32)),
             };
             let mut v = self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), dword(o, dw)?.into()])?;
             if bits == 16 {
@@ -611,7 +624,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             let mask: Vec<_> = (0..n).map(|i| self.i32(((i + by) % n) as u64)).collect();
             Ok(b.build_shuffle_vector(ops[o], ops[o].get_type().get_poison(), hx_llvm::inkwell::types::VectorType::const_vector(&mask), "")?)
         };
-        let next_ops = [rotate(0, unroll * a_bits / 8)?, rotate(1, unroll * b_bits / 8)?];
+        let next_ops = [rotate(0, 0)?, rotate(1, b_mixed.as_ref().map_or(0, |m| m.1))?];
         let next = b.build_int_add(jv, self.i32(1), "")?;
         let end = self.current_block()?;
         j.add_incoming(&[(&next, end)]);
