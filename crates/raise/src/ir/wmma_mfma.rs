@@ -546,7 +546,6 @@ impl<'ctx> Raiser<'ctx, '_> {
         let second_half = b.build_int_compare(IntPredicate::UGE, jv, self.i32((iters / 2) as u64), "")?;
         let h_off = b.build_select(second_half, self.i32(64), self.i32(0), "")?.into_int_value();
         let dword = |o: usize, i: usize| -> Result<IntValue<'ctx>, RaiseError> { Ok(b.build_extract_element(ops[o], self.i32(i as u64), "")?.into_int_value()) };
-        // This lane's element of operand `o` (0 = A) for wave w's MFMA of step u of the iteration.
         // The K block (k / 32: which E8M0 scale) of step `st` of the emulator's order (A's
         // register order: half st / half_steps, elements e = 4 (st % half_steps) + g), the same
         // for the step's four k (hx_sem::wmma::k_of: 8-bit k = 32 (e / 16) + 16 h + e % 16, 4-bit
