@@ -7,7 +7,8 @@
 //!
 //! usage: cargo run --release -p hx-benches --example compiled_quality [-- FILTER...]
 //! (FILTERs: substrings of `suite/object`; the objects matching any are measured, all without.
-//! `--detail` adds, per pair, the mnemonics whose dynamic counts differ most.)
+//! `--detail` adds, per pair, the mnemonics whose dynamic counts differ most; each
+//! translation's wall time goes to stderr.)
 
 use hx_benches::quality::{registers, run_launch};
 
@@ -38,7 +39,10 @@ fn main() -> anyhow::Result<()> {
                 if !obj.targets.iter().any(|t| t == target.cpu()) {
                     continue;
                 }
-                let Ok(t) = hotswap::translate(&source, &hotswap::Options { target, ..Default::default() }) else { continue };
+                let start = std::time::Instant::now();
+                let t = hotswap::translate(&source, &hotswap::Options { target, ..Default::default() });
+                eprintln!("{} on {target}: translated in {:.2} s{}", obj.id(), start.elapsed().as_secs_f64(), if t.is_ok() { "" } else { " (refused)" });
+                let Ok(t) = t else { continue };
                 let native = std::fs::read(obj.object_path(target.cpu()))?;
                 let (mut n_insts, mut t_insts) = (0u64, 0u64);
                 let mut by_mnemonic: std::collections::BTreeMap<&str, (u64, u64)> = Default::default();

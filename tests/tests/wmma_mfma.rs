@@ -628,3 +628,159 @@ declare <8 x float> @{F32}(i1, <2 x float>, i1, <2 x float>, i16, <8 x float>, i
     };
     check_module_with(&ir, &["k"], &bufs);
 }
+
+/// Scale bytes for [`f8f6f4_scaled_shapes`]: seed 1 random (0xff, NaN, now and then), 2 any
+/// finite scale (blocks whose products differ by up to 2^508), 3 near 2^0 with a NaN now and
+/// then, 4 the extremes 2^-127 and 2^127.
+fn scale_buffer(seed: u64, dwords: usize) -> Vec<u8> {
+    let mut state = seed * 977;
+    (0..4 * dwords)
+        .map(|n| {
+            let r = splitmix(&mut state);
+            match seed {
+                1 => r as u8,
+                2 => (r % 255) as u8,
+                3 if r % 97 == 0 => 0xff,
+                3 => (125 + r % 5) as u8,
+                _ => if (n + (r as usize & 1)) % 2 == 0 { 0 } else { 254 },
+            }
+        })
+        .collect()
+}
+
+/// A, B and their scales (64 lanes) where the order of the f64 sum decides the result: in every
+/// row, A's k = 0 and k = 16 are x and -x (B's the same y in both), A's other k of block 0 are
+/// zeros, and block 0's A scale is 2^127 (the others' 2^0): summed in the emulator's order
+/// (A's register order: k 0..15, 32..47, 64..79, 96..111, then 16..31, ...) the big pair meets
+/// half the small terms between its two products and absorbs them; in the order of k it cancels
+/// before any small term.
+fn scaled_cancelling(ta: Elem, tb: Elem, abn: usize, bbn: usize, seed: u64) -> (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>) {
+    let mut a = buffer(ta, 64 * abn, seed * 7 + 1, Some(2));
+    let mut b = buffer(tb, 64 * bbn, seed * 7 + 2, Some(2));
+    // Set element k of lane half h's row/column `i` (both waves).
+    let put = |buf: &mut Vec<u8>, e_ty: Elem, dwords: usize, k: usize, f: &dyn Fn(u32) -> u32| {
+        let bits = e_ty.bits() as usize;
+        let chunk = 128 / bits;
+        let (h, e) = (k % (2 * chunk) / chunk, k / (2 * chunk) * chunk + k % chunk);
+        for lane in (0..64).filter(|l| l / 16 % 2 == h) {
+            let at = 4 * (lane * dwords + e * bits / 32);
+            let mut dw = u32::from_le_bytes(buf[at..at + 4].try_into().unwrap());
+            let shift = e * bits % 32;
+            let mask = ((1u64 << bits) - 1) as u32;
+            let v = f((dw >> shift) & mask) & mask;
+            dw = dw & !(mask << shift) | v << shift;
+            buf[at..at + 4].copy_from_slice(&dw.to_le_bytes());
+        }
+    };
+    let sign = |e: Elem| 1u32 << (e.bits() - 1);
+    for k in (1..32).filter(|&k| k != 16) {
+        put(&mut a, ta, abn, k, &|_| 0);
+    }
+    // x at k = 0 (made nonzero), -x at k = 16; B's k = 16 is its k = 0.
+    let x = {
+        let bits = ta.bits() as usize;
+        u32::from_le_bytes(a[0..4].try_into().unwrap()) & ((1u64 << bits) - 1) as u32 | 1
+    };
+    put(&mut a, ta, abn, 0, &|_| x);
+    put(&mut a, ta, abn, 16, &|_| x ^ sign(ta));
+    let y = {
+        let bits = tb.bits() as usize;
+        u32::from_le_bytes(b[0..4].try_into().unwrap()) & ((1u64 << bits) - 1) as u32 | 1
+    };
+    put(&mut b, tb, bbn, 0, &|_| y);
+    put(&mut b, tb, bbn, 16, &|_| y);
+    let sa = [254u8, 127, 127, 127].repeat(64);
+    let sb = [127u8; 4].repeat(64);
+    (a, b, sa, sb)
+}
+
+/// v_wmma_scale_f32_16x16x128_f8f6f4 (E8M0 scales, ROW0/ROW1 scale lanes, A and B of one or
+/// two widths) and the unscaled f8f6f4 with A and B of different widths: on both targets the
+/// f64 MFMA path, against the gfx1250 original on one and two source waves, with random bits
+/// and finite values, scales random, extreme (2^-127 and 2^127) and NaN (0xff), and data where
+/// the order of the f64 sum decides the result ([`scaled_cancelling`]); C in registers (plain, negated) or an
+/// inline constant; scales per lane (VGPRs) or one for every lane (a scalar load).
+#[test]
+fn f8f6f4_scaled_shapes() {
+    // (format code of A, of B, element types): 0 fp8, 1 bf8, 4 fp4.
+    let cases = [(0u32, 0u32, Elem::Fp8, Elem::Fp8), (4, 4, Elem::Fp4, Elem::Fp4), (1, 4, Elem::Bf8, Elem::Fp4), (4, 0, Elem::Fp4, Elem::Fp8), (1, 1, Elem::Bf8, Elem::Bf8)];
+    for (fa, fb, ta, tb) in cases {
+        let (abn, bbn) = (16 * 128 * ta.bits() / 1024, 16 * 128 * tb.bits() / 1024);
+        let scaled = format!("llvm.amdgcn.wmma.scale.f32.16x16x128.f8f6f4.v8f32.v{abn}i32.v{bbn}i32");
+        let plain = format!("llvm.amdgcn.wmma.f32.16x16x128.f8f6f4.v8f32.v{abn}i32.v{bbn}i32");
+        let one = "<float 1.0, float 1.0, float 1.0, float 1.0, float 1.0, float 1.0, float 1.0, float 1.0>";
+        // (C, C modifier, A scale row, B scale row, scales per lane, scaled)
+        let kernels = [("%c", 0u16, 0u32, 0u32, true, true), ("%c", 1, 1, 0, true, true), (one, 0, 0, 1, true, true), ("%c", 0, 1, 1, false, true), ("%c", 0, 0, 0, true, false)];
+        let mut ir = String::from("target triple = \"amdgcn-amd-amdhsa\"\n");
+        for (n, (c, cmod, ra, rb, per_lane, with_scale)) in kernels.iter().enumerate() {
+            let idx = if *per_lane { "%tid" } else { "0" };
+            let call = if *with_scale {
+                format!("@{scaled}(i32 {fa}, <{abn} x i32> %a, i32 {fb}, <{bbn} x i32> %b, i16 {cmod}, <8 x float> {c}, i32 {ra}, i32 0, i32 %sa, i32 {rb}, i32 0, i32 %sb, i1 false, i1 false)")
+            } else {
+                format!("@{plain}(i32 {fa}, <{abn} x i32> %a, i32 {fb}, <{bbn} x i32> %b, i16 {cmod}, <8 x float> {c})")
+            };
+            ir += &format!(
+                "define amdgpu_kernel void @k{n}(ptr addrspace(1) %pa, ptr addrspace(1) %pb, ptr addrspace(1) %pc, ptr addrspace(1) %pd, ptr addrspace(1) %psa, ptr addrspace(1) %psb) #0 {{
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %qa = getelementptr <{abn} x i32>, ptr addrspace(1) %pa, i32 %tid
+  %a = load <{abn} x i32>, ptr addrspace(1) %qa, align 4
+  %qb = getelementptr <{bbn} x i32>, ptr addrspace(1) %pb, i32 %tid
+  %b = load <{bbn} x i32>, ptr addrspace(1) %qb, align 4
+  %qc = getelementptr <8 x float>, ptr addrspace(1) %pc, i32 %tid
+  %c = load <8 x float>, ptr addrspace(1) %qc, align 4
+  %qsa = getelementptr i32, ptr addrspace(1) %psa, i32 {idx}
+  %sa = load i32, ptr addrspace(1) %qsa, align 4
+  %qsb = getelementptr i32, ptr addrspace(1) %psb, i32 {idx}
+  %sb = load i32, ptr addrspace(1) %qsb, align 4
+  %d = call <8 x float> {call}
+  %qd = getelementptr <8 x float>, ptr addrspace(1) %pd, i32 %tid
+  store <8 x float> %d, ptr addrspace(1) %qd, align 4
+  ret void
+}}
+"
+            );
+        }
+        ir += &format!(
+            "declare i32 @llvm.amdgcn.workitem.id.x()
+declare <8 x float> @{scaled}(i32 immarg, <{abn} x i32>, i32 immarg, <{bbn} x i32>, i16 immarg, <8 x float>, i32 immarg, i32 immarg, i32, i32 immarg, i32 immarg, i32, i1 immarg, i1 immarg)
+declare <8 x float> @{plain}(i32 immarg, <{abn} x i32>, i32 immarg, <{bbn} x i32>, i16 immarg, <8 x float>)
+attributes #0 = {{ \"amdgpu-flat-work-group-size\"=\"1,64\" }}
+!llvm.module.flags = !{{!0}}
+!0 = !{{i32 1, !\"amdhsa_code_object_version\", i32 500}}
+"
+        );
+        let obj = hx_llvm::compile_ir(&ir, "wmma", GpuTarget::Gfx1250, hx_llvm::OptLevel::O2, hx_llvm::Emit::Object).unwrap_or_else(|e| panic!("{ta:?}x{tb:?}: {e}\n{ir}"));
+        let source = hx_relink::link(&obj).unwrap();
+        let source_asm = hx_llvm::compile_ir(&ir, "wmma", GpuTarget::Gfx1250, hx_llvm::OptLevel::O2, hx_llvm::Emit::Assembly).unwrap();
+        let source_asm = String::from_utf8_lossy(&source_asm);
+        assert!(source_asm.matches("v_wmma_scale_f32_16x16x128_f8f6f4").count() >= 4, "{ta:?}x{tb:?}: the source has no scaled WMMA\n{source_asm}");
+        for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
+            let options = Options { target, wmma: WmmaLowering::Mfma, ..Default::default() };
+            let asm = String::from_utf8(translate_code_object_to(&source, &options, Output::Assembly).unwrap()).unwrap();
+            assert!(asm.matches("v_mfma_f64_16x16x4_f64").count() >= kernels.len(), "{ta:?}x{tb:?} on {target:?}: not the f64 MFMA path");
+            let translated = hotswap::translate(&source, &options).unwrap().bytes;
+            for (seed, spread) in [(1u64, None), (2, Some(3)), (3, Some(6)), (4, Some(2)), (5, Some(2))] {
+                let (a, b, sa, sb) = if seed == 5 {
+                    scaled_cancelling(ta, tb, abn as usize, bbn as usize, seed)
+                } else {
+                    let a = buffer(ta, 64 * abn as usize, seed * 7 + 1, spread);
+                    let b = buffer(tb, 64 * bbn as usize, seed * 7 + 2, spread);
+                    (a, b, scale_buffer(seed, 64), scale_buffer(seed + 10, 64))
+                };
+                let c = buffer(Elem::F32, 64 * 8, seed * 7 + 3, spread.map(|s| s * 2));
+                let args = vec![Arg::Buffer(a), Arg::Buffer(b), Arg::Buffer(c), Arg::Buffer(vec![0xa5; 4 * 64 * 8]), Arg::Buffer(sa), Arg::Buffer(sb)];
+                for lanes in [32u32, 64] {
+                    for k in 0..kernels.len() {
+                        let kernel = format!("k{k}");
+                        let (want, got) = (run(&source, &kernel, lanes, &args), run(&translated, &kernel, lanes, &args));
+                        let at = want.chunks(4).zip(got.chunks(4)).position(|(x, y)| x != y);
+                        let nans = want.chunks(4).filter(|x| f32::from_le_bytes([x[0], x[1], x[2], x[3]]).is_nan()).count();
+                        assert!(at.is_none(), "{ta:?}x{tb:?} {kernel} on {target:?}, {lanes} lanes, seed {seed}: D differs at dword {at:?} ({nans} NaNs expected)");
+                        // Seeds 2, 4 and 5 (finite values and scales): no NaN at all.
+                        assert!(!matches!(seed, 2 | 4 | 5) || nans == 0, "{ta:?}x{tb:?} {kernel} seed {seed}: {nans} NaNs");
+                    }
+                }
+            }
+        }
+    }
+}

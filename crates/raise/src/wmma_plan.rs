@@ -33,6 +33,22 @@
 //! | v_wmma_f16_16x16x64_{fp8,bf8}_{fp8,bf8} | F64 (16-bit result)       | F64                        |
 //! | v_wmma_i32_16x16x64_iu8            | v_mfma_i32_16x16x64_i8, Spread | v_mfma_i32_16x16x32_i8, HalfMasked x4 |
 //! | v_wmma_f32_16x16x128_f8f6f4, A and B fp8/bf8/fp4 ([`plan_for`]) | F64 (32 steps)  | F64            |
+//! | v_wmma_scale_f32_16x16x128_f8f6f4 (E8M0), A and B fp8/bf8/fp4 | F64, scaled | F64, scaled |
+//!
+//! Scaled (F64): each element is multiplied in f64 by its K block's 2^(e - 127) (NaN for
+//! 0xff), which is exact: E8M0 x fp8/bf8/fp4 values lie within 2^-143..2^143, and the product
+//! of two within 2^-286..2^286, far inside f64's normal range. The chain then sums exactly the
+//! emulator's products in the emulator's order (C, then A's register order; hx_sem::wmma).
+//! A and B of different widths (f8f6f4: bf8 with fp4...) pair by k (hx_sem::wmma::k_of), each
+//! step's four k lying in one dword of each operand.
+//!
+//! Why not gfx950's v_mfma_scale_f32_16x16x128_f8f6f4: the emulator sums a scaled WMMA in A's
+//! register order (k 0-15, 32-47, 64-79, 96-111, then 16-31, ...) and a scaled MFMA in the
+//! order of k, and the scaled products of different blocks can differ by up to 2^508, so the
+//! partial sums are not exact and the two orders round differently (tests/tests/wmma_mfma.rs
+//! `scaled_cancelling` builds such data); one MFMA's f32 result cannot be split into two with
+//! a rounding between either. (The emulator also refuses the scaled 16x16x128 MFMA: no compiled
+//! kernel pins its scale lanes.)
 //!
 //! Every dense WMMA the decoder models has an exact mapping on both targets; f8f6f4 with 6-bit
 //! elements (which may straddle dwords) keeps the cross-lane path. Unsigned iu8
@@ -142,9 +158,9 @@ pub fn plan(shape: &Shape, target: GpuTarget) -> Option<MfmaPlan> {
 }
 
 /// The MFMA lowering of a decoded WMMA on `target`: [`plan`] for its shape, and for f8f6f4
-/// (K = 128, element types from the format fields) the f64 layout where A and B are fp8, bf8
-/// or fp4 (a step's four elements then lie in one dword; 6-bit ones may straddle two, and keep
-/// the cross-lane path).
+/// (K = 128, element types from the format fields; scaled or not) the f64 layout where A and B
+/// are fp8, bf8 or fp4 (a step's four elements then lie in one dword; 6-bit ones may straddle
+/// two, and keep the cross-lane path).
 pub fn plan_for(m: &Wmma, target: GpuTarget) -> Option<MfmaPlan> {
     let s = m.shape;
     if s.form != hx_isa::wmma::Form::F8f6f4 {

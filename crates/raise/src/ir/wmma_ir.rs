@@ -5,8 +5,8 @@
 //! WMMA (hx_sem::wmma: exact products summed in f64 in the same order, rounded once; i32
 //! wrapping for iu8). The forms the emulator refuses (hx_sem::wmma::refusal: SWMMAC,
 //! 32x16x128_f4, scale16, fp6 in mixed widths) are refused here with the same reason, and the
-//! scaled and mixed-width f8f6f4 forms take this path with the emulator's K order
-//! (hx_sem::wmma::k_of) and E8M0 scale lanes; onto gfx950's v_mfma_scale_* is not written.
+//! scaled and mixed-width f8f6f4 forms take this path (without a target, or with negated 8- or
+//! 4-bit A/B) with the emulator's K order (hx_sem::wmma::k_of) and E8M0 scale lanes.
 
 use super::Raiser;
 use crate::RaiseError;
@@ -40,10 +40,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         let mods = self.wmma_mods(inst, s)?;
         // (Negated 8- and 4-bit A/B have no sign-bit form on the MFMA path.)
         let small_neg = (mods.neg_a && ta.bits() < 16) || (mods.neg_b && tb.bits() < 16);
-        // Scaled WMMA takes the cross-lane path (onto gfx950's v_mfma_scale_* is not written: its
-        // scale and K layouts differ).
-        if let Some(plan) = self.mfma_target.and_then(|t| crate::wmma_plan::plan_for(m, t)).filter(|_| !small_neg && m.scales.is_none()) {
-            let results = self.wmma_mfma(inst, s, (ta, tb), &plan, &mods, a, b)?;
+        // Scaled WMMA: the f64 layout with each element times its block's scale (wmma_plan).
+        if let Some(plan) = self.mfma_target.and_then(|t| crate::wmma_plan::plan_for(m, t)).filter(|_| !small_neg) {
+            let results = self.wmma_mfma(inst, s, (ta, tb), &plan, &mods, a, b, m.scales)?;
             return self.write_wmma_d(inst, s, d, results);
         }
         // This WMMA writes D without an MFMA layout to chain from.

@@ -41,6 +41,13 @@ struct Lanes<'ctx> {
     row_even: IntValue<'ctx>,
 }
 
+/// A scale operand of a scaled WMMA: a VGPR (in the whole-wave region) with its ROW select
+/// (lane i + 16 * ROW holds row/column i's scales), or one value for every lane (SGPR, constant).
+enum ScaleOperand<'ctx> {
+    Lanes(IntValue<'ctx>, u32),
+    Uniform(IntValue<'ctx>),
+}
+
 /// A WMMA's D as its MFMA chains left it (per source wave: the MFMA-layout values the next
 /// chain would otherwise rebuild from the registers with lane moves), for as long as the D
 /// registers hold it. A WMMA whose C is exactly those registers, on the same MFMA with C of the
@@ -85,7 +92,19 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// The D dwords (WMMA layout, this thread's) of a WMMA lowered by `plan`.
     /// `ab`: A's and B's element types (f8f6f4: from the format fields, not the table's).
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn wmma_mfma(&self, inst: &Instruction, s: &Shape, ab: (Elem, Elem), plan: &MfmaPlan, mods: &WmmaMods, a: Reg, b: Reg) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+    /// `scales`: a scaled WMMA's (the f64 layout only).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn wmma_mfma(
+        &self,
+        inst: &Instruction,
+        s: &Shape,
+        ab: (Elem, Elem),
+        plan: &MfmaPlan,
+        mods: &WmmaMods,
+        a: Reg,
+        b: Reg,
+        scales: Option<hx_isa::wmma::Scales>,
+    ) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
         let target = self.mfma_target.ok_or_else(|| self.err(inst, "MFMA lowering without a target"))?;
         // Float negation of A/B flips every element's sign bit (products stay exact).
         let sign = |e: Elem| -> Result<u64, RaiseError> {
@@ -121,7 +140,31 @@ impl<'ctx> Raiser<'ctx, '_> {
         };
         let lanes = self.lanes()?;
         let (out, values) = match plan.layout {
-            Layout::F64 => self.wmma_f64(inst, s, ab, target, &lanes, mods, &av, &bv, c)?,
+            Layout::F64 => {
+                // Each scale operand's VGPR, SGPR or constant (hx_sem::wmma: lane i + 16 * ROW
+                // of the operand holds row/column i's four E8M0 scales).
+                let scale_op = |i: usize, row: u32| -> Result<ScaleOperand<'ctx>, RaiseError> {
+                    let op = inst.operand(i).ok_or_else(|| self.err(inst, "no scale operand"))?;
+                    Ok(match op.value {
+                        hx_isa::Operand::Reg(r) if r.class == hx_isa::RegClass::Vgpr => {
+                            let v = self.opaque(self.wmma_regs(inst, r, 1)?)?;
+                            ScaleOperand::Lanes(self.set_inactive(v[0])?, row)
+                        }
+                        hx_isa::Operand::Reg(r) => ScaleOperand::Uniform(self.read_sreg(r, 1, inst)?),
+                        v => ScaleOperand::Uniform(
+                            hx_sem::operands::constant_value(&v, hx_isa::ValType::B32)
+                                .map(|k| self.i32(k & 0xffff_ffff))
+                                .ok_or_else(|| self.err(inst, format!("scale operand {v:?}")))?,
+                        ),
+                    })
+                };
+                let scales = match scales {
+                    Some(sc) => Some([scale_op(4, sc.a_row)?, scale_op(5, sc.b_row)?]),
+                    None => None,
+                };
+                self.wmma_f64(inst, s, ab, target, &lanes, mods, &av, &bv, c, scales)?
+            }
+            _ if scales.is_some() => return Err(self.err(inst, "a scaled WMMA on a native MFMA layout (only the f64 layout scales)")),
             _ => self.wmma_native(inst, s, plan, target, &lanes, mods, av, bv, c)?,
         };
         let d = match inst.operand(0).map(|o| o.value) {
@@ -307,6 +350,10 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// sigma(i) = 8(g % 2) + 2p + g / 2, so that D pair p of both waves' MFMAs becomes WMMA
     /// elements 2p and 2p + 1 with one v_permlane32_swap ([`Raiser::swap32`]); C comes in by the
     /// same swap. A's rows are fetched in that order.
+    ///
+    /// Scaled WMMA: each fetched element times 2^(e - 127) for its K block's E8M0 byte e of the
+    /// scale word of its row (A) or column (B), fetched once per wave before the loop (exact:
+    /// crate::wmma_plan).
     #[allow(clippy::too_many_arguments)]
     fn wmma_f64(
         &self,
@@ -319,6 +366,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         av: &[IntValue<'ctx>],
         bv: &[IntValue<'ctx>],
         c: WmmaC<'ctx>,
+        scales: Option<[ScaleOperand<'ctx>; 2]>,
     ) -> Result<(Vec<IntValue<'ctx>>, [Vec<IntValue<'ctx>>; 2]), RaiseError> {
         let b = &self.b;
         let f64t = self.ctx.f64_type();
@@ -373,6 +421,27 @@ impl<'ctx> Raiser<'ctx, '_> {
         };
         // [operand][wave], for K half 0 (half 1: 16 lanes, 64 bytes on).
         let addrs = [[addr(sigma, 0)?, addr(sigma, 32)?], [addr(i, 0)?, addr(i, 32)?]];
+        // Scaled: [operand][wave] this lane's scale word, A's of row sigma(i) and B's of
+        // column i (from wave w's lane 32w + 16 ROW + row).
+        let scale_words = match &scales {
+            Some(ops) => {
+                let mut words = [[self.i32(0); 2]; 2];
+                for (o, op) in ops.iter().enumerate() {
+                    for (w, word) in words[o].iter_mut().enumerate() {
+                        *word = match op {
+                            ScaleOperand::Uniform(v) => *v,
+                            ScaleOperand::Lanes(v, row) => {
+                                let idx = if o == 0 { sigma } else { i };
+                                let ad = addr(idx, 32 * w as u64 + 16 * *row as u64)?;
+                                self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), (*v).into()])?
+                            }
+                        };
+                    }
+                }
+                Some(words)
+            }
+            None => None,
+        };
         // Element g of the chunk: its dword (16-bit: chunks 0-1 from the first of two, 2-3 from
         // the second; 8- and 4-bit: one dword, as a step's four elements start at a multiple of
         // 16 bits) and its place in that dword, past the step's first element.
@@ -403,22 +472,55 @@ impl<'ctx> Raiser<'ctx, '_> {
         // - 16-bit elements: a K half per iteration (no rotation; their conversion is cheap, so
         //   the loop body stays small): wmma_f16 290 machine instructions, 412 executed (unrolled:
         //   344 and 424; a step per iteration: 227 and 640, the rotation's moves).
-        // - 8- and 4-bit elements (conversions of ~15 instructions): one step, two for 4-bit
-        //   (whole dwords): wmma_fp8 687 machine instructions, 5,382 executed (unrolled: 4,300
-        //   and 4,300, and six times the translation time).
+        // - 8- and 4-bit elements (conversions of ~15 instructions): a K half per iteration too.
+        //   Fewer dwords per iteration spend more on the rotation's moves (a v_mov per dword per
+        //   iteration) than on the steps. Executed on gfx942 for one, four and sixteen dwords
+        //   per iteration: wmma_fp8 7,814, 5,358 and 4,594; Triton's dot_scaled_e4m3_w1 119k,
+        //   74k and 58k, translated in 0.46 s (four) and 0.72 s (sixteen); eight dwords gave
+        //   67k and more VGPRs. (Every step unrolled: six times the translation time.)
+        // - A and B of different widths (f8f6f4): B's elements found by A's k
+        //   (hx_sem::wmma::k_of) at compile time; where B's dwords for K half 1 are those of
+        //   half 0 moved by a fixed count, B is rotated by it between the iterations.
         let per_lane = s.k as usize / 2;
         let half_steps = per_lane / 4;
-        let unroll = match (a_bits.min(b_bits), a_bits.max(b_bits)) {
-            (16, _) => half_steps,
-            (4, _) => 2,
-            _ => 1,
-        };
+        let mixed = a_bits != b_bits;
+        let unroll = half_steps;
         let iters = s.k as usize / 4 / unroll;
         for (regs, bits) in [(av, a_bits), (bv, b_bits)] {
             if regs.len() * 32 != per_lane * bits {
                 return Err(self.err(inst, format!("{} operand dwords for K = {} of {bits}-bit elements", regs.len(), s.k)));
             }
         }
+        // A and B of different widths: where step u of K half 0 finds its four B elements (the
+        // lane half, dword and bit of A's k there), and how many dwords on they lie for half 1.
+        let b_mixed = if mixed {
+            let k_of = |bits: usize, h: usize, e: usize| hx_sem::wmma::k_of(bits as u32, h, e).ok_or_else(|| self.err(inst, format!("no K order for {bits}-bit elements")));
+            let chunk = 128 / b_bits;
+            let place = |h: usize, u: usize| -> Result<(usize, usize, usize), RaiseError> {
+                let k0 = k_of(a_bits, h, 4 * u)?;
+                let (hb, e) = (k0 % (2 * chunk) / chunk, k0 / (2 * chunk) * chunk + k0 % chunk);
+                for g in 0..4 {
+                    if k_of(b_bits, hb, e + g)? != k0 + g || k_of(a_bits, h, 4 * u + g)? != k0 + g {
+                        return Err(self.err(inst, format!("k {} is not in one dword of each operand", k0 + g)));
+                    }
+                }
+                Ok((hb, e * b_bits / 32, e * b_bits % 32))
+            };
+            let mut places = Vec::with_capacity(half_steps);
+            let mut delta = None;
+            for u in 0..half_steps {
+                let (p0, p1) = (place(0, u)?, place(1, u)?);
+                let d = (p1.1 + bv.len() - p0.1) % bv.len();
+                if p0.0 != p1.0 || p0.2 != p1.2 || delta.is_some_and(|x| x != d) {
+                    return Err(self.err(inst, "B's elements for the two K halves of A are not one rotation apart"));
+                }
+                delta = Some(d);
+                places.push(p0);
+            }
+            Some((places, delta.unwrap_or(0)))
+        } else {
+            None
+        };
         let as_vec = |regs: &[IntValue<'ctx>]| -> Result<_, RaiseError> {
             let vals: Vec<BasicValueEnum<'ctx>> = regs.iter().map(|&v| v.into()).collect();
             self.vector(&vals)
@@ -444,18 +546,57 @@ impl<'ctx> Raiser<'ctx, '_> {
         let second_half = b.build_int_compare(IntPredicate::UGE, jv, self.i32((iters / 2) as u64), "")?;
         let h_off = b.build_select(second_half, self.i32(64), self.i32(0), "")?.into_int_value();
         let dword = |o: usize, i: usize| -> Result<IntValue<'ctx>, RaiseError> { Ok(b.build_extract_element(ops[o], self.i32(i as u64), "")?.into_int_value()) };
-        // This lane's element of operand `o` (0 = A) for wave w's MFMA of step u of the iteration.
+        // The K block (k / 32: which E8M0 scale) of step `st` of the emulator's order (A's
+        // register order: half st / half_steps, elements e = 4 (st % half_steps) + g), the same
+        // for the step's four k (hx_sem::wmma::k_of: 8-bit k = 32 (e / 16) + 16 h + e % 16, 4-bit
+        // k = 64 (e / 32) + 32 h + e % 32).
+        let block_of = |st: IntValue<'ctx>| -> Result<IntValue<'ctx>, RaiseError> {
+            let e4 = b.build_and(st, self.i32(half_steps as u64 - 1), "")?;
+            Ok(match a_bits {
+                8 => b.build_right_shift(e4, self.i32(2), false, "")?,
+                4 => {
+                    let pair = b.build_left_shift(b.build_right_shift(e4, self.i32(3), false, "")?, self.i32(1), "")?;
+                    b.build_or(pair, b.build_right_shift(st, self.i32(half_steps.trailing_zeros() as u64), false, "")?, "")?
+                }
+                _ => return Err(self.err(inst, format!("scaled {a_bits}-bit elements on the f64 path"))),
+            })
+        };
+        // 2^(e - 127) for byte `block` of a scale word (0xff: NaN), exact in f64.
+        let pow2 = |word: IntValue<'ctx>, block: IntValue<'ctx>| -> Result<FloatValue<'ctx>, RaiseError> {
+            let sh = b.build_left_shift(block, self.i32(3), "")?;
+            let byte = b.build_and(b.build_right_shift(word, sh, false, "")?, self.i32(0xff), "")?;
+            let hi = b.build_left_shift(b.build_int_add(byte, self.i32(1023 - 127), "")?, self.i32(20), "")?;
+            let i64t = self.ctx.i64_type();
+            let bits = b.build_left_shift(b.build_int_z_extend(hi, i64t, "")?, i64t.const_int(32, false), "")?;
+            let v = b.build_bit_cast(bits, f64t, "")?.into_float_value();
+            let nan = b.build_int_compare(IntPredicate::EQ, byte, self.i32(0xff), "")?;
+            Ok(b.build_select(nan, f64t.const_float(f64::NAN), v, "")?.into_float_value())
+        };
+        // This lane's element of operand `o` (0 = A) for wave w's MFMA of step u of the
+        // iteration, times its scale.
         let fetch = |o: usize, w: usize, u: usize| -> Result<FloatValue<'ctx>, RaiseError> {
             let (bits, ty) = if o == 0 { (a_bits, ta) } else { (b_bits, tb) };
-            let ad = b.build_int_add(addrs[o][w], h_off, "")?;
-            let (dw, within) = (4 * u * bits / 32, 4 * u * bits % 32);
+            // Where the step's four elements lie: the lane half's byte offset, dword, bit.
+            let st = b.build_int_add(b.build_int_mul(jv, self.i32(unroll as u64), "")?, self.i32(u as u64), "")?;
+            let block = if scale_words.is_some() { block_of(st)? } else { self.i32(0) };
+            let (ad, (dw, within)) = match (&b_mixed, o) {
+                (Some((places, _)), 1) => {
+                    let (lane_half, dw, within) = places[u];
+                    (b.build_int_add(addrs[o][w], self.i32(64 * lane_half as u64), "")?, (dw, within))
+                }
+                _ => (b.build_int_add(addrs[o][w], h_off, "")?, (4 * u * bits / 32, 4 * u * bits % 32)),
+            };
             let mut v = self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), dword(o, dw)?.into()])?;
             if bits == 16 {
                 let hi = self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), dword(o, dw + 1)?.into()])?;
                 v = self.select(lanes.half0, v, hi)?;
             }
             let shift = b.build_int_add(shifts[o], self.i32(within as u64), "")?;
-            element(b.build_right_shift(v, shift, false, "")?, ty)
+            let x = element(b.build_right_shift(v, shift, false, "")?, ty)?;
+            match &scale_words {
+                Some(words) => Ok(b.build_float_mul(x, pow2(words[o][w], block)?, "")?),
+                None => Ok(x),
+            }
         };
         let mut acc_v = acc_phi.map(|p| p.as_basic_value().into_vector_value());
         let f = self.intrinsic("llvm.amdgcn.mfma.f64.16x16x4f64", &[])?;
@@ -482,7 +623,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             let mask: Vec<_> = (0..n).map(|i| self.i32(((i + by) % n) as u64)).collect();
             Ok(b.build_shuffle_vector(ops[o], ops[o].get_type().get_poison(), hx_llvm::inkwell::types::VectorType::const_vector(&mask), "")?)
         };
-        let next_ops = [rotate(0, unroll * a_bits / 8)?, rotate(1, unroll * b_bits / 8)?];
+        let next_ops = [rotate(0, 0)?, rotate(1, b_mixed.as_ref().map_or(0, |m| m.1))?];
         let next = b.build_int_add(jv, self.i32(1), "")?;
         let end = self.current_block()?;
         j.add_incoming(&[(&next, end)]);
