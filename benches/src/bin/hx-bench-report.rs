@@ -1323,7 +1323,15 @@ fn kernel_size_scaling(cfg: &Cfg, out: &mut String) -> Result<()> {
     }
     let _ = writeln!(
         out,
-        "\nWhat keeps it near linear (issue 29): blocks longer than {} IR instructions are scheduled as regions of {} (`llvm.amdgcn.sched.barrier(i32 0)`, hx_llvm::sched_regions; LLVM's machine scheduler grows faster than a region), and functions of more than {} blocks are lowered without `si-form-memory-clauses` (it walks every virtual register at each block: blocks x registers). Normal kernels are below both bounds and compile as before. What still grows faster than the code is LLVM's: StructurizeCFG, whose SSA update for each if-region walks the dominator subtree below it (a chain of n ifs costs about n^2/2 block visits), and, less, GVN and SIFoldOperands.\n",
+        "\nWhat keeps it near linear (issue 29): blocks longer than {} IR instructions are scheduled as regions of {} \
+(`llvm.amdgcn.sched.barrier(i32 0)`, hx_llvm::sched_regions; LLVM's machine scheduler grows faster than a region), \
+and functions of more than {} blocks are lowered without `si-form-memory-clauses` (it walks every virtual register \
+at each block: blocks x registers). Normal kernels are below both bounds and compile as before \
+(tests/tests/size_bounds.rs). What still grows faster than the code is LLVM's and cannot be skipped: StructurizeCFG \
+(required for divergent control flow) rewrites each if-region's branch conditions with an SSA update whose iterated \
+dominance frontier walks the whole dominator subtree below the region, in a chain of n ifs the rest of the function \
+(about n^2/2 block visits: half of the pass time of 50k instructions of uniform branches); less, GVN and SIFoldOperands \
+(`clearKillFlags` over every use of a value used in every block).\n",
         hx_llvm::sched_regions::MIN_BLOCK,
         hx_llvm::sched_regions::REGION,
         hx_lower::MANY_BLOCKS
