@@ -3,7 +3,8 @@
 //! child process (its peak resident set is its own), translating for gfx942 at O2 on one thread.
 //!
 //! `hx-scale [--instructions 1000,10000,100000] [--shapes straight,uniform,divergent] [--timeout S]`
-//! prints a markdown table. `hx-scale child FILE` is the child: one translation, `key value` lines.
+//! prints a markdown table, then one `ratio SHAPE: R x (...)` line per shape: the time per
+//! instruction at the largest size over that at the smallest. `hx-scale child FILE` is the child: one translation, `key value` lines.
 //! `hx-scale gen SHAPE UNITS FILE` writes one generated object (for a profiler).
 
 use anyhow::{bail, Context, Result};
@@ -116,9 +117,12 @@ fn main() -> Result<()> {
     let exe = std::env::current_exe()?;
     let work = std::env::temp_dir().join(format!("hx-scale-{}", std::process::id()));
     std::fs::create_dir_all(&work)?;
-    println!("| shape | units | gfx1250 instructions | blocks (branches) | translate s | us per instruction | peak RSS growth MiB | bytes per instruction |");
+    // Per shape: (instructions, us per instruction) of each size measured.
+    let mut per_shape: Vec<(Shape, Vec<(usize, f64)>)> = Vec::new();
+    println!("| shape | units | gfx1250 instructions | branches | translate s | us per instruction | peak RSS growth MiB | bytes per instruction |");
     println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for shape in shapes {
+        per_shape.push((shape, Vec::new()));
         // Instructions per unit, from a 200-unit object.
         let probe = shape.object(200)?;
         let base = hx_benches::synth::instruction_count(&shape.object(1)?)? as f64;
@@ -136,6 +140,9 @@ fn main() -> Result<()> {
                     let g = |k: &str| kv.iter().find(|(n, _)| n == k).map(|(_, v)| *v).unwrap_or(f64::NAN);
                     let secs = g("seconds");
                     let growth = (g("hwm_kib") - g("hwm_start_kib")) * 1024.0;
+                    if let Some((_, v)) = per_shape.last_mut() {
+                        v.push((insts, secs * 1e6 / insts as f64));
+                    }
                     println!(
                         "| {} | {units} | {insts} | {branches} | {secs:.3} | {:.1} | {:.1} | {:.0} |",
                         shape.name(),
@@ -149,5 +156,18 @@ fn main() -> Result<()> {
         }
     }
     let _ = std::fs::remove_dir_all(&work);
+    // Growth of the time per instruction from the smallest to the largest size measured (the
+    // issue's goal: within 2x from 1k to 100k), one `ratio` line per shape.
+    println!();
+    for (shape, v) in &per_shape {
+        match (v.first(), v.last()) {
+            (Some(&(i0, t0)), Some(&(i1, t1))) if v.len() > 1 => println!(
+                "ratio {}: {:.2}x (us per instruction at {i1} instructions {t1:.1}, at {i0} {t0:.1})",
+                shape.name(),
+                t1 / t0
+            ),
+            _ => println!("ratio {}: not measured (fewer than two sizes finished)", shape.name()),
+        }
+    }
     Ok(())
 }

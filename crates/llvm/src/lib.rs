@@ -18,6 +18,7 @@ pub mod canonical_constants;
 mod ir_walk;
 pub mod kernarg_loads;
 pub mod lane_bits;
+pub mod sched_regions;
 pub mod source_atomics;
 pub use inkwell;
 pub use llvm_sys;
@@ -371,6 +372,10 @@ pub fn run_pipeline(module: &Module<'_>, name: &str, tm: &TargetMachine, passes:
             source_atomics::rewrite(module);
             continue;
         }
+        if step == SCHED_REGIONS {
+            sched_regions::rewrite(module);
+            continue;
+        }
         module.run_passes(step, tm, PassBuilderOptions::create()).map_err(|e| LlvmError::Passes {
             name: name.to_string(),
             pipeline: passes.to_string(),
@@ -389,6 +394,9 @@ pub const KERNARG_LOADS: &str = "hx-kernarg-loads";
 /// The pipeline step that keeps the target's atomic optimizer off atomics the source compiler
 /// already shaped (source_atomics.rs).
 pub const SOURCE_ATOMICS: &str = "hx-source-atomics";
+
+/// The pipeline step that bounds the scheduling regions of very long blocks (sched_regions.rs).
+pub const SCHED_REGIONS: &str = "hx-sched-regions";
 
 /// The pipeline step that folds `llvm.canonicalize` of a constant as the hardware would
 /// (canonical_constants.rs).

@@ -9,8 +9,10 @@
 // throws or aborts on its own: the caller hands only modules that passed the verifier.
 
 #include "llvm/Config/llvm-config.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/OptBisect.h"
 #include "llvm/Support/CodeGen.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/ADT/SmallVector.h"
@@ -20,6 +22,8 @@
 
 #include <cstddef>
 #include <new>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -31,9 +35,58 @@ struct Pipeline {
   Pipeline(llvm::TargetMachine *tm) : tm(tm), out(buffer) {}
 };
 
+// A pass gate (LLVM's OptPassGate, the hook -opt-bisect-limit uses) that skips the passes named
+// in `passes` (by pass argument or pass name) on the functions named in `functions`, and runs
+// every other pass. Passes that may be skipped ask the gate of their LLVMContext
+// (FunctionPass::skipFunction); passes that must run do not ask.
+struct SkipGate : llvm::OptPassGate {
+  std::vector<std::string> passes;
+  std::vector<std::string> functions;  // as "function (NAME)", the description passes give
+  llvm::OptPassGate *previous = nullptr;
+  bool isEnabled() const override { return true; }
+  bool shouldRunPass(llvm::StringRef pass, llvm::StringRef ir) const override {
+    bool listed = false;
+    for (const std::string &p : passes)
+      listed |= pass == p;
+    if (!listed)
+      return true;
+    for (const std::string &f : functions)
+      if (ir == f)
+        return false;
+    return true;
+  }
+};
+
 } // namespace
 
 extern "C" {
+
+// Installs on `context` a gate that skips `passes` on `functions` (names, nul-terminated);
+// returns it (null when out of memory: nothing installed). Remove it with hx_pass_gate_remove
+// before the context is used for anything else or disposed.
+void *hx_pass_gate_install(LLVMContextRef context, const char *const *passes, size_t npasses,
+                           const char *const *functions, size_t nfunctions) {
+  SkipGate *g = new (std::nothrow) SkipGate();
+  if (!g)
+    return nullptr;
+  for (size_t i = 0; i < npasses; i++)
+    g->passes.emplace_back(passes[i]);
+  for (size_t i = 0; i < nfunctions; i++)
+    g->functions.push_back(std::string("function (") + functions[i] + ")");
+  llvm::LLVMContext *ctx = llvm::unwrap(context);
+  g->previous = &ctx->getOptPassGate();
+  ctx->setOptPassGate(*g);
+  return g;
+}
+
+// Puts back the gate `context` had before hx_pass_gate_install and frees `gate`.
+void hx_pass_gate_remove(LLVMContextRef context, void *gate) {
+  SkipGate *g = static_cast<SkipGate *>(gate);
+  if (!g)
+    return;
+  llvm::unwrap(context)->setOptPassGate(*g->previous);
+  delete g;
+}
 
 // The LLVM version of the headers this file was compiled against.
 void hx_codegen_pipeline_header_version(unsigned *major, unsigned *minor, unsigned *patch) {

@@ -43,7 +43,7 @@ impl Codegen {
 
 #[cfg(hx_codegen_shim)]
 mod ffi {
-    use hx_llvm::llvm_sys::prelude::LLVMModuleRef;
+    use hx_llvm::llvm_sys::prelude::{LLVMContextRef, LLVMModuleRef};
     use hx_llvm::llvm_sys::target_machine::LLVMTargetMachineRef;
     use std::ffi::{c_char, c_int, c_uint, c_void};
     extern "C" {
@@ -51,6 +51,14 @@ mod ffi {
         pub fn hx_codegen_pipeline_create(tm: LLVMTargetMachineRef, assembly: c_int) -> *mut c_void;
         pub fn hx_codegen_pipeline_run(pipeline: *mut c_void, module: LLVMModuleRef, data: *mut *const c_char, len: *mut usize);
         pub fn hx_codegen_pipeline_dispose(pipeline: *mut c_void);
+        pub fn hx_pass_gate_install(
+            context: LLVMContextRef,
+            passes: *const *const c_char,
+            npasses: usize,
+            functions: *const *const c_char,
+            nfunctions: usize,
+        ) -> *mut c_void;
+        pub fn hx_pass_gate_remove(context: LLVMContextRef, gate: *mut c_void);
     }
 }
 
@@ -82,6 +90,70 @@ pub fn pipeline_status() -> Result<&'static str, &'static str> {
     #[cfg(not(hx_codegen_shim))]
     {
         Err(concat!("hx-lower was built without the codegen pipeline shim: ", env!("HX_CODEGEN_SHIM_MISSING")))
+    }
+}
+
+/// Codegen passes skipped on some functions of one module while it is alive (LLVM's pass gate
+/// of the module's context, shim/codegen_pipeline.cpp): passes that LLVM lets skip (they ask
+/// the gate) and that the caller may do without. Dropping it puts the context's previous gate
+/// back. Without the shim nothing is skipped.
+pub(crate) struct SkipPasses {
+    #[cfg(hx_codegen_shim)]
+    gate: Option<(hx_llvm::llvm_sys::prelude::LLVMContextRef, std::ptr::NonNull<std::ffi::c_void>)>,
+}
+
+impl SkipPasses {
+    /// Skips `passes` (pass arguments or names) on `functions` of `module`; none if either is empty.
+    pub(crate) fn install(module: &Module<'_>, passes: &[&str], functions: &[String]) -> SkipPasses {
+        #[cfg(hx_codegen_shim)]
+        {
+            if passes.is_empty() || functions.is_empty() {
+                return SkipPasses { gate: None };
+            }
+            let Ok(passes) = passes.iter().map(|p| std::ffi::CString::new(*p)).collect::<Result<Vec<_>, _>>() else {
+                return SkipPasses { gate: None };
+            };
+            let Ok(functions) = functions.iter().map(|f| std::ffi::CString::new(f.as_str())).collect::<Result<Vec<_>, _>>() else {
+                return SkipPasses { gate: None };
+            };
+            let pp: Vec<*const std::ffi::c_char> = passes.iter().map(|p| p.as_ptr()).collect();
+            let fp: Vec<*const std::ffi::c_char> = functions.iter().map(|f| f.as_ptr()).collect();
+            // SAFETY: the strings outlive the call (the shim copies them); the context is the
+            // module's, alive while `module` is, and the gate is removed (Drop) before the
+            // lowering that installed it returns.
+            unsafe {
+                let ctx = hx_llvm::llvm_sys::core::LLVMGetModuleContext(module.as_mut_ptr());
+                let raw = ffi::hx_pass_gate_install(ctx, pp.as_ptr(), pp.len(), fp.as_ptr(), fp.len());
+                SkipPasses { gate: std::ptr::NonNull::new(raw).map(|g| (ctx, g)) }
+            }
+        }
+        #[cfg(not(hx_codegen_shim))]
+        {
+            let _ = (module, passes, functions);
+            SkipPasses {}
+        }
+    }
+
+    /// Whether a gate is installed (the shim is built and there was something to skip).
+    pub(crate) fn active(&self) -> bool {
+        #[cfg(hx_codegen_shim)]
+        {
+            self.gate.is_some()
+        }
+        #[cfg(not(hx_codegen_shim))]
+        {
+            false
+        }
+    }
+}
+
+#[cfg(hx_codegen_shim)]
+impl Drop for SkipPasses {
+    fn drop(&mut self) {
+        if let Some((ctx, g)) = self.gate.take() {
+            // SAFETY: installed on `ctx` by hx_pass_gate_install, removed once.
+            unsafe { ffi::hx_pass_gate_remove(ctx, g.as_ptr()) }
+        }
     }
 }
 

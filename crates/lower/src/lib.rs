@@ -2,7 +2,10 @@
 //! (work-group size bounds, uniform work-group size, denormal modes) and goes through LLVM's
 //! optimisation pipeline and the AMDGPU backend for gfx942 or gfx950, in-process, giving a
 //! relocatable object (or assembly, or the optimised IR) in memory. Between the two, values live
-//! across long stretches of very big blocks get AGPR homes (agpr_homes.rs).
+//! across long stretches of very big blocks get AGPR homes (agpr_homes.rs). Above sizes no
+//! normal kernel reaches ([`SizeBounds`]), a lowering asks LLVM for less, so that its time grows
+//! with the code: very long blocks are scheduled as bounded regions, and functions of very many
+//! blocks skip a codegen pass whose cost is blocks x registers ([`SKIPPED_IN_MANY_BLOCKS`]).
 //!
 //! Target machines are pooled for the process, each with its object codegen pipeline when the
 //! crate was built with the C++ pipeline shim (codegen.rs, build.rs); without it, objects are
@@ -151,6 +154,39 @@ pub fn lower_verified(module: &Module<'_>, name: &str, options: &LowerOptions, e
 /// [`lower_verified`] with the way objects and assembly are emitted chosen by the caller
 /// ([`Codegen::Pipeline`] is an error in a build without the shim).
 pub fn lower_verified_via(module: &Module<'_>, name: &str, options: &LowerOptions, emit: Emit, codegen: Codegen) -> Result<Vec<u8>, LowerError> {
+    lower_verified_bounded(module, name, options, emit, codegen, &SizeBounds::DEFAULT)
+}
+
+/// The sizes above which a lowering changes what it asks of LLVM, so that its time grows with
+/// the code and not faster (issue 29). Normal kernels are below all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SizeBounds {
+    /// Blocks with more instructions than this are scheduled as bounded regions
+    /// (`hx_llvm::sched_regions`).
+    pub sched_min_block: usize,
+    /// Instructions per scheduling region in such a block.
+    pub sched_region: usize,
+    /// Functions with more blocks than this are lowered without [`SKIPPED_IN_MANY_BLOCKS`].
+    pub many_blocks: u32,
+}
+
+impl SizeBounds {
+    /// What every lowering uses.
+    pub const DEFAULT: SizeBounds =
+        SizeBounds { sched_min_block: hx_llvm::sched_regions::MIN_BLOCK, sched_region: hx_llvm::sched_regions::REGION, many_blocks: MANY_BLOCKS };
+    /// No size-dependent change at all (to compare against).
+    pub const OFF: SizeBounds = SizeBounds { sched_min_block: usize::MAX, sched_region: usize::MAX, many_blocks: u32::MAX };
+}
+
+/// [`lower_verified_via`] with the size bounds chosen by the caller.
+pub fn lower_verified_bounded(
+    module: &Module<'_>,
+    name: &str,
+    options: &LowerOptions,
+    emit: Emit,
+    codegen: Codegen,
+    bounds: &SizeBounds,
+) -> Result<Vec<u8>, LowerError> {
     if options.target == GpuTarget::Gfx1250 {
         return Err(LowerError::NotATarget { target: options.target });
     }
@@ -163,9 +199,60 @@ pub fn lower_verified_via(module: &Module<'_>, name: &str, options: &LowerOption
     // Values live across long stretches of big blocks get AGPR homes (agpr_homes.rs), so that
     // the register allocator does not have to find them.
     agpr_homes::rewrite(module);
+    // Very long blocks are scheduled as bounded regions (sched_regions.rs in hx-llvm): the
+    // machine schedulers' cost grows faster than a region. Blocks of normal kernels are shorter
+    // than the bound and stay as they were. At O0 no machine scheduler runs.
+    if options.opt != OptLevel::O0 {
+        hx_llvm::sched_regions::rewrite_with(module, bounds.sched_min_block, bounds.sched_region);
+    }
     // The pipeline must leave a valid module; check again before the backend sees it.
     hx_llvm::verify(module, name)?;
-    Ok(m.emit(module, name, emit, codegen)?)
+    // Codegen passes whose cost grows faster than the code are skipped on functions of very
+    // many blocks, where LLVM allows it (see [`SKIPPED_IN_MANY_BLOCKS`]).
+    let skip = codegen::SkipPasses::install(module, SKIPPED_IN_MANY_BLOCKS, &many_block_functions(module, bounds.many_blocks));
+    if skip.active() {
+        MANY_BLOCK_LOWERINGS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+    let out = m.emit(module, name, emit, codegen);
+    // The gate goes before anything else uses the module's context.
+    drop(skip);
+    Ok(out?)
+}
+
+/// Functions with more basic blocks than this are lowered without [`SKIPPED_IN_MANY_BLOCKS`].
+/// The corpus' kernels have at most a few hundred blocks (654 in the biggest Triton matmul).
+pub const MANY_BLOCKS: u32 = 2000;
+
+/// Codegen passes (by pass argument and name) left out on functions of more than
+/// [`MANY_BLOCKS`] blocks. `si-form-memory-clauses` (only run when XNACK is on, as it is for
+/// `xnack` any) works out the live registers at the first load of each block by walking every
+/// virtual register of the function (`GCNDownwardRPTracker::reset`): blocks x registers, the
+/// quadratic step of code with many branches (0.7 s of 2.7 s at 20k gfx1250 instructions of
+/// uniform branches, 61x the time for 4x the code). It is an optimisation (it lengthens
+/// pointer live ranges so that runs of loads stay soft clauses); without it the backend's hazard
+/// recognizer still breaks any clause XNACK replay could not survive, as at O0. LLVM lets a gate
+/// skip it (`FunctionPass::skipFunction`); passes LLVM needs do not ask the gate.
+pub const SKIPPED_IN_MANY_BLOCKS: &[&str] = &["si-form-memory-clauses", "SI Form memory clauses"];
+
+static MANY_BLOCK_LOWERINGS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many lowerings of this process left [`SKIPPED_IN_MANY_BLOCKS`] out on some function
+/// (0 in a build without the codegen shim, which holds the pass gate).
+pub fn many_block_lowerings() -> u64 {
+    MANY_BLOCK_LOWERINGS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The functions of `module` with a body of more than `many` basic blocks.
+pub fn many_block_functions(module: &Module<'_>, many: u32) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut f = module.get_first_function();
+    while let Some(func) = f {
+        if func.count_basic_blocks() > many {
+            out.push(func.get_name().to_string_lossy().into_owned());
+        }
+        f = func.get_next_function();
+    }
+    out
 }
 
 /// Makes the process's first lowering for `options` as fast as a later one: a target machine
@@ -269,11 +356,24 @@ pub fn lower_ir(ir: &str, name: &str, kernels: &[KernelAttrs], options: &LowerOp
 
 /// [`lower_ir`] with the way objects and assembly are emitted chosen by the caller.
 pub fn lower_ir_via(ir: &str, name: &str, kernels: &[KernelAttrs], options: &LowerOptions, emit: Emit, codegen: Codegen) -> Result<Vec<u8>, LowerError> {
+    lower_ir_bounded(ir, name, kernels, options, emit, codegen, &SizeBounds::DEFAULT)
+}
+
+/// [`lower_ir_via`] with the size bounds chosen by the caller.
+pub fn lower_ir_bounded(
+    ir: &str,
+    name: &str,
+    kernels: &[KernelAttrs],
+    options: &LowerOptions,
+    emit: Emit,
+    codegen: Codegen,
+    bounds: &SizeBounds,
+) -> Result<Vec<u8>, LowerError> {
     let ctx = hx_llvm::inkwell::context::Context::create();
     let diags = hx_llvm::Diagnostics::install(&ctx);
     let module = hx_llvm::parse_ir(&ctx, ir, name)?;
     apply_kernel_attrs(&module, kernels)?;
-    let out = lower_verified_via(&module, name, options, emit, codegen)?;
+    let out = lower_verified_bounded(&module, name, options, emit, codegen, bounds)?;
     diags.check(name)?;
     Ok(out)
 }

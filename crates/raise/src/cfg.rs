@@ -349,7 +349,30 @@ fn merge_tails(cfg: &mut Cfg, code: &[u8]) {
         let bytes = |i: &Instruction| code.get(i.offset..i.offset + i.len as usize);
         a.len == b.len && bytes(a).is_some() && bytes(a) == bytes(b) && a.text() == b.text()
     };
+    // Blocks by the key of their exit (`same_exit` holds exactly between blocks of one key), kept
+    // up to date as exits change: the candidates for a block are the blocks of its own key, in
+    // index order, not every block (that was blocks^2 comparisons per sweep, issue 29).
+    let key = |e: Exit| -> Option<(u8, usize, usize)> {
+        let pos = |c: Cond| match c {
+            Cond::Scc1 | Cond::Scc0 => 0,
+            Cond::Vccnz | Cond::Vccz => 1,
+            Cond::Execnz | Cond::Execz => 2,
+        };
+        match e {
+            Exit::Fall(x) | Exit::Jump(x) => Some((0, x, 0)),
+            Exit::Cond { cond: c @ (Cond::Scc1 | Cond::Vccnz | Cond::Execnz), taken, fall } => Some((1 + pos(c), taken, fall)),
+            Exit::Cond { cond, taken, fall } => Some((1 + pos(cond), fall, taken)),
+            Exit::End => Some((4, 0, 0)),
+            Exit::OffTheEnd | Exit::Call { .. } | Exit::Return => None,
+        }
+    };
     let n = cfg.blocks.len();
+    let mut by_exit: std::collections::HashMap<(u8, usize, usize), std::collections::BTreeSet<usize>> = std::collections::HashMap::new();
+    for (i, b) in cfg.blocks.iter().enumerate() {
+        if let Some(k) = key(b.exit) {
+            by_exit.entry(k).or_default().insert(i);
+        }
+    }
     let mut changed = true;
     while changed {
         changed = false;
@@ -357,8 +380,10 @@ fn merge_tails(cfg: &mut Cfg, code: &[u8]) {
             if matches!(cfg.blocks[x].exit, Exit::Call { .. } | Exit::Return | Exit::OffTheEnd) {
                 continue;
             }
+            let Some(xkey) = key(cfg.blocks[x].exit) else { continue };
             let xs: Vec<(usize, Instruction)> = cfg.blocks[x].insts.iter().copied().enumerate().filter(|(_, i)| kept(i)).collect();
-            let found = (0..n).filter(|&y| y != x).find_map(|y| {
+            let candidates = by_exit.get(&xkey).into_iter().flatten().copied();
+            let found = candidates.filter(|&y| y != x).find_map(|y| {
                 let yb = &cfg.blocks[y];
                 if !same_exit(cfg.blocks[x].exit, yb.exit) || yb.start == cfg.blocks[x].start {
                     return None;
@@ -375,6 +400,12 @@ fn merge_tails(cfg: &mut Cfg, code: &[u8]) {
                 b.insts.truncate(cut);
                 b.exit = Exit::Jump(to);
                 changed = true;
+                if let Some(set) = by_exit.get_mut(&xkey) {
+                    set.remove(&x);
+                }
+                if let Some(k) = key(Exit::Jump(to)) {
+                    by_exit.entry(k).or_default().insert(x);
+                }
             }
         }
     }
