@@ -437,7 +437,7 @@ impl CodeObject {
                     .filter_map(|s| self.symbol_addr(s).map(|(a, _)| a))
                     .filter(|&a| a > code_addr)
                     .min()
-                    .unwrap_or(text.addr + text.size);
+                    .unwrap_or(text.addr.saturating_add(text.size));
                 next.saturating_sub(code_addr)
             });
             if text.is_nobits() || !text.contains_addr(code_addr, size.max(1)) {

@@ -41,3 +41,13 @@ fn note_extent_past_u64_is_an_error() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions/codeobj-note-size-overflow.bin");
     assert!(CodeObject::parse(&std::fs::read(path).unwrap()).is_err());
 }
+
+/// A finding of this stop's 12-million-execution run: a kernel without a function-symbol size
+/// whose .text ends past 2^64 (address + size overflowed while looking for the code's end). Now
+/// the end saturates and the kernel's code is refused by name as outside .text.
+#[test]
+fn text_end_past_u64_is_not_a_panic() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions/codeobj-text-end-overflow.bin");
+    let err = CodeObject::parse(&std::fs::read(path).unwrap()).unwrap_err().to_string();
+    assert!(err.contains("kernel wmma_bf15") && err.contains("is not inside .text"), "{err}");
+}
