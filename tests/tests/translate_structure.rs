@@ -123,6 +123,23 @@ attributes #0 = { "amdgpu-flat-work-group-size"="48,48" }
 !0 = !{i32 1, !"amdhsa_code_object_version", i32 500}
 "#;
 
+/// The gfx1250 code object of `ir`, the graph of its kernel `name`, and the regions structure
+/// recovery finds in it.
+fn compile_and_recover(ir: &str, name: &str) -> (Vec<u8>, hx_raise::cfg::Cfg, hx_raise::structure::Structure) {
+    let rel = compile_ir(ir, name, GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
+    let source = hx_relink::link(&rel).unwrap();
+    let co = hotswap::codeobj::CodeObject::parse(&source).unwrap();
+    let k = co.kernels.iter().find(|k| k.name == name).unwrap();
+    let g = hx_raise::cfg::build(hotswap::isa::Target::Gfx1250, co.kernel_code(k), name).unwrap();
+    let s = hx_raise::structure::recover(&g);
+    (source, g, s)
+}
+
+/// A block's instructions as text, a line each.
+fn text(b: &hx_raise::cfg::Block) -> String {
+    b.insts.iter().map(|i| i.text()).collect::<Vec<_>>().join("\n")
+}
+
 fn run(co_bytes: &[u8], input: &[u32], tab: &[u32], groups: u32) -> Vec<u8> {
     let n = (48 * groups) as usize;
     let bytes = |v: &[u32]| -> Vec<u8> { v.iter().flat_map(|v| v.to_le_bytes()).collect() };
@@ -132,15 +149,9 @@ fn run(co_bytes: &[u8], input: &[u32], tab: &[u32], groups: u32) -> Vec<u8> {
 
 #[test]
 fn recovered_and_predicated_regions_translate_exactly() {
-    let rel = compile_ir(IR, "regions", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
-    let source = hx_relink::link(&rel).unwrap();
     // Which regions the raiser recovers: the two LLVM if-thens (the outer with its nested one),
     // not the one with readlane/ballot, nor the two hand-written ones.
-    let co = hotswap::codeobj::CodeObject::parse(&source).unwrap();
-    let k = co.kernels.iter().find(|k| k.name == "regions").unwrap();
-    let g = hx_raise::cfg::build(hotswap::isa::Target::Gfx1250, co.kernel_code(k), "regions").unwrap();
-    let s = hx_raise::structure::recover(&g);
-    let text = |b: &hx_raise::cfg::Block| b.insts.iter().map(|i| i.text()).collect::<Vec<_>>().join("\n");
+    let (source, g, s) = compile_and_recover(IR, "regions");
     let execz: Vec<usize> = (0..g.blocks.len()).filter(|&b| matches!(g.blocks[b].exit, hx_raise::cfg::Exit::Cond { cond: hx_raise::cfg::Cond::Execz, .. })).collect();
     let recovered: Vec<usize> = execz.iter().copied().filter(|&b| s.head[b]).collect();
     let listing: String = g.blocks.iter().map(|b| format!("{:#x}:\n{}\n", b.start, text(b))).collect();
@@ -220,13 +231,7 @@ attributes #0 = { "amdgpu-flat-work-group-size"="48,48" }
 
 #[test]
 fn a_loop_that_ends_an_if_then_is_recovered_with_it() {
-    let rel = compile_ir(LOOP_IN_IF, "loop_in_if", GpuTarget::Gfx1250, OptLevel::O2, Emit::Object).unwrap();
-    let source = hx_relink::link(&rel).unwrap();
-    let co = hotswap::codeobj::CodeObject::parse(&source).unwrap();
-    let k = co.kernels.iter().find(|k| k.name == "loop_in_if").unwrap();
-    let g = hx_raise::cfg::build(hotswap::isa::Target::Gfx1250, co.kernel_code(k), "loop_in_if").unwrap();
-    let s = hx_raise::structure::recover(&g);
-    let text = |b: &hx_raise::cfg::Block| b.insts.iter().map(|i| i.text()).collect::<Vec<_>>().join("\n");
+    let (source, g, s) = compile_and_recover(LOOP_IN_IF, "loop_in_if");
     let listing: String = g.blocks.iter().map(|b| format!("{:#x}:\n{}\n", b.start, text(b))).collect();
     let heads = |c: hx_raise::cfg::Cond| -> Vec<usize> { (0..g.blocks.len()).filter(|&b| matches!(g.blocks[b].exit, hx_raise::cfg::Exit::Cond { cond, .. } if cond == c)).collect() };
     let (ifs, latches) = (heads(hx_raise::cfg::Cond::Execz), heads(hx_raise::cfg::Cond::Execnz));

@@ -376,17 +376,14 @@ fn raise_inner<'ctx>(
         r.exec_full = st.known_on_entry[i];
         r.active_memo.set(None);
         r.wmma_chain.replace(None);
-        // LLVM's atomic-optimizer reduction loop: one wave reduction per source wave.
-        if let Some(rl) = reduce_loop_ir::match_reduce_loop(bl) {
-            let exit = r.reduce_loop(&rl, &bl.insts[0])?;
-            if loop_entries.contains(&i) {
-                let v = r.b.build_load(i32t, r.exec, "loop_entry_exec")?.into_int_value();
-                entry_exec.insert(i, v);
-            }
-            r.b.build_unconditional_branch(r.blocks[&exit])?;
-            continue;
-        }
-        for inst in &bl.insts {
+        // LLVM's atomic-optimizer reduction loop: one reduction per source wave, no loop.
+        let reduced_to = match reduce_loop_ir::match_reduce_loop(bl) {
+            Some(rl) => Some(r.reduce_loop(&rl, &bl.insts[0])?),
+            None => None,
+        };
+        // (A reduced loop's instructions are all raised by `reduce_loop`.)
+        let insts: &[Instruction] = if reduced_to.is_some() { &[] } else { &bl.insts };
+        for inst in insts {
             wmma_mfma::keep_chain(&r.wmma_chain, inst);
             let writes_exec = crate::structure::writes_exec(inst);
             if writes_exec {
@@ -408,17 +405,20 @@ fn raise_inner<'ctx>(
             let v = r.b.build_load(i32t, r.exec, "loop_entry_exec")?.into_int_value();
             entry_exec.insert(i, v);
         }
-        match bl.exit {
-            Exit::Call { ret } => r.call_exit(bl.insts.last().expect("a call ends its block"), ret, &graph)?,
-            Exit::Return => r.return_exit(bl.insts.last().expect("a return ends its block"), &graph)?,
+        match (reduced_to, bl.exit) {
+            (Some(to), _) => {
+                r.b.build_unconditional_branch(r.blocks[&to])?;
+            }
+            (None, Exit::Call { ret }) => r.call_exit(bl.insts.last().expect("a call ends its block"), ret, &graph)?,
+            (None, Exit::Return) => r.return_exit(bl.insts.last().expect("a return ends its block"), &graph)?,
             // A recovered region (crate::structure): each thread enters the body (or goes on
             // round the loop) on its own EXEC bit, and goes to the join otherwise.
-            Exit::Cond { cond: cond @ (Cond::Execz | Cond::Execnz), taken, fall } if st.head[i] => {
+            (None, Exit::Cond { cond: cond @ (Cond::Execz | Cond::Execnz), taken, fall }) if st.head[i] => {
                 let on = r.active()?;
                 let (set, clear) = if cond == Cond::Execz { (fall, taken) } else { (taken, fall) };
                 r.b.build_conditional_branch(on, r.blocks[&set], r.blocks[&clear])?;
             }
-            e => r.exit(e)?,
+            (None, e) => r.exit(e)?,
         }
     }
     Ok(func)
@@ -476,6 +476,28 @@ impl<'ctx> Raiser<'ctx, '_> {
 
     fn load(&self, p: PointerValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
         Ok(self.b.build_load(self.ctx.i32_type(), p, "")?.into_int_value())
+    }
+
+    /// The `ds_bpermute` byte address of lane `lane` (0..31) of this thread's source wave (its
+    /// half of the target wave).
+    fn half_lane_address(&self, lane: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
+        let lane = self.b.build_or(lane, self.half_base, "")?;
+        Ok(self.b.build_left_shift(lane, self.i32(2), "")?)
+    }
+
+    /// `v` of lane `lane` (0..31, per thread) of this thread's source wave.
+    fn bpermute_in_half(&self, lane: IntValue<'ctx>, v: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
+        let addr = self.half_lane_address(lane)?;
+        self.call("llvm.amdgcn.ds.bpermute", &[], &[addr.into(), v.into()])
+    }
+
+    /// `v` of lane `lane` (0..31, the same in every thread of the source wave) of this thread's
+    /// source wave: the target's readlane where the source wave is the whole running wave.
+    fn read_lane(&self, v: IntValue<'ctx>, lane: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
+        if self.one_source_wave {
+            return self.call("llvm.amdgcn.readlane", &[self.ctx.i32_type().into()], &[v.into(), lane.into()]);
+        }
+        self.bpermute_in_half(lane, v)
     }
 
     /// A 32-bit mask of `cond` over the source wave this thread belongs to.
@@ -1709,8 +1731,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             row = b.build_xor(row, self.i32(16), "")?;
         }
         let from = b.build_or(row, nibble, "")?;
-        let addr = b.build_left_shift(b.build_or(from, self.half_base, "")?, self.i32(2), "")?;
-        let fetched = self.call("llvm.amdgcn.ds.bpermute", &[], &[addr.into(), data.into()])?;
+        let fetched = self.bpermute_in_half(from, data)?;
         let active = self.active()?;
         let b = &self.b;
         let on = if fi {
@@ -1756,8 +1777,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         let lane = self.lane;
         // The address of lane `from` (of this thread's half) plus `plus`.
         let fetch = |this: &Self, from: IntValue<'ctx>, a: IntValue<'ctx>, plus: IntValue<'ctx>| -> Result<IntValue<'ctx>, RaiseError> {
-            let from = this.b.build_left_shift(this.b.build_or(from, this.half_base, "")?, this.i32(2), "")?;
-            let got = this.call("llvm.amdgcn.ds.bpermute", &[], &[from.into(), a.into()])?;
+            let got = this.bpermute_in_half(from, a)?;
             Ok(this.b.build_int_add(got, plus, "")?)
         };
         let bits = |this: &Self, v: hx_llvm::inkwell::values::BasicValueEnum<'ctx>| -> Result<IntValue<'ctx>, RaiseError> {
@@ -1864,14 +1884,8 @@ impl<'ctx> Raiser<'ctx, '_> {
                     self.b.build_select(zero, self.i32(0), tz, "")?.into_int_value()
                 };
                 let data = self.read_vreg(src, 1, inst)?;
-                if self.one_source_wave {
-                    // The source wave is the whole running wave and `sel` uniform in it.
-                    let v = self.call("llvm.amdgcn.readlane", &[self.ctx.i32_type().into()], &[data.into(), sel.into()])?;
-                    return self.write_sreg(dst, 1, v, inst);
-                }
-                let lane = self.b.build_or(sel, self.half_base, "")?;
-                let addr = self.b.build_left_shift(lane, self.i32(2), "")?;
-                let v = self.call("llvm.amdgcn.ds.bpermute", &[], &[addr.into(), data.into()])?;
+                // `sel` is uniform in the source wave.
+                let v = self.read_lane(data, sel)?;
                 self.write_sreg(dst, 1, v, inst)
             }
         }
@@ -1941,8 +1955,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             let a = self.b.build_int_add(a, self.i32(offset), "")?;
             let lane = self.b.build_and(self.b.build_right_shift(a, self.i32(2), false, "")?, self.i32(31), "")?;
             let lane = self.b.build_select(active, lane, self.lane, "")?.into_int_value();
-            let lane = self.b.build_or(lane, self.half_base, "")?;
-            let a = self.b.build_left_shift(lane, self.i32(2), "")?;
+            let a = self.half_lane_address(lane)?;
             let v = self.call("llvm.amdgcn.ds.permute", &[], &[a.into(), data.into()])?;
             return self.write_vreg(dst, 1, v, active, inst);
         }
@@ -1961,9 +1974,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                 let a = self.read_vreg(need(addr, "address")?, 1, inst)?;
                 let a = self.b.build_int_add(a, self.i32(offset), "")?;
                 let lane = self.b.build_and(self.b.build_right_shift(a, self.i32(2), false, "")?, self.i32(31), "")?;
-                let lane = self.b.build_or(lane, self.half_base, "")?;
-                let a = self.b.build_left_shift(lane, self.i32(2), "")?;
-                self.call("llvm.amdgcn.ds.bpermute", &[], &[a.into(), data.into()])?
+                self.bpermute_in_half(lane, data)?
             } else {
                 // Swizzle patterns act within groups of 32 lanes on both wave sizes.
                 self.call("llvm.amdgcn.ds.swizzle", &[], &[data.into(), self.i32(offset).into()])?

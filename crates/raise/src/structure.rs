@@ -1260,7 +1260,7 @@ fn live_after_restore(g: &Cfg, succ: &[Vec<usize>], effects: &[Vec<Effect>], liv
 /// over a copy of EXEC taken on the only way in (`s_mov_b32 sM, exec_lo`, neither written
 /// after). Raised as a butterfly that reads the lanes of sM only, all of them running, such a
 /// loop may run in a recovered region, as a thread's own code does.
-fn reduce_loops_over_exec(g: &Cfg, preds: &[Vec<usize>]) -> Vec<usize> {
+fn reduce_loops_over_exec(g: &Cfg, preds: &[Vec<usize>], effects: &[Vec<Effect>]) -> Vec<usize> {
     let mut out = Vec::new();
     for (i, bl) in g.blocks.iter().enumerate() {
         let Some(rl) = crate::ir::match_reduce_loop(bl) else { continue };
@@ -1268,10 +1268,11 @@ fn reduce_loops_over_exec(g: &Cfg, preds: &[Vec<usize>]) -> Vec<usize> {
         let [p] = ins.as_slice() else { continue };
         let falls_in = matches!(g.blocks[*p].exit, Exit::Fall(t) | Exit::Jump(t) if t == bl.start);
         let mask = reg_bits(rl.mask());
-        let copy_of_exec = g.blocks[*p].insts.iter().rev().find_map(|inst| match exec_use(inst) {
+        // (`exec` is ExecUse::None exactly for the instructions that do not name EXEC.)
+        let copy_of_exec = effects[*p].iter().rev().find_map(|e| match e.exec {
             ExecUse::Save(s) if 1u128.checked_shl(s) == Some(mask) => Some(true),
-            _ if may_write_exec(inst) || effect(inst).may_write & mask != 0 => Some(false),
-            _ => None,
+            ExecUse::None if e.may_write & mask == 0 => None,
+            _ => Some(false),
         });
         if falls_in && copy_of_exec == Some(true) {
             out.push(i);
@@ -1286,7 +1287,7 @@ pub fn recover(g: &Cfg) -> Structure {
         return Structure { head: vec![false; n], known_on_entry: vec![false; n], known_after: HashSet::new(), restore_to: HashMap::new() };
     };
     let mut effects = effects_of(g);
-    for b in reduce_loops_over_exec(g, &preds) {
+    for b in reduce_loops_over_exec(g, &preds, &effects) {
         for e in &mut effects[b] {
             e.lane_local = true;
         }

@@ -112,11 +112,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             // The target's DPP over the same 16-lane row (out-of-row reads give 0; such reads
             // are replaced below anyway).
             DppSel::Ctrl(c) if gfx9_row_local(c) => self.target_dpp(inst, c, data)?,
-            _ => {
-                let lane = b.build_or(src, self.half_base, "")?;
-                let addr = b.build_left_shift(lane, self.i32(2), "")?;
-                self.call("llvm.amdgcn.ds.bpermute", &[], &[addr.into(), data.into()])?
-            }
+            _ => self.bpermute_in_half(src, data)?,
         };
         let b = &self.b;
         let exec = self.load(self.exec)?;

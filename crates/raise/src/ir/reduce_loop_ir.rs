@@ -211,16 +211,6 @@ impl<'ctx> Raiser<'ctx, '_> {
         Ok(rl.exit)
     }
 
-    /// `v` of lane `lane` (0..31) of this thread's source wave.
-    fn read_lane(&self, v: IntValue<'ctx>, lane: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
-        if self.one_source_wave {
-            return self.call("llvm.amdgcn.readlane", &[self.ctx.i32_type().into()], &[v.into(), lane.into()]);
-        }
-        let lane = self.b.build_or(lane, self.half_base, "")?;
-        let addr = self.b.build_left_shift(lane, self.i32(2), "")?;
-        self.call("llvm.amdgcn.ds.bpermute", &[], &[addr.into(), v.into()])
-    }
-
     fn fold(&self, f: Fold, a: IntValue<'ctx>, b: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
         let pick = |p: IntPredicate| -> Result<IntValue<'ctx>, RaiseError> {
             let c = self.b.build_int_compare(p, a, b, "")?;

@@ -61,8 +61,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         let (a_own, b_own) = (self.opaque(regs(a, abn)?)?, self.opaque(regs(b, bbn)?)?);
         // The registers of source lane `src` (0..31, of this thread's half).
         let fetch = |own: &[IntValue<'ctx>], src: IntValue<'ctx>| -> Result<Vec<IntValue<'ctx>>, RaiseError> {
-            let lane = self.b.build_or(src, self.half_base, "")?;
-            let addr = self.b.build_left_shift(lane, self.i32(2), "")?;
+            let addr = self.half_lane_address(src)?;
             own.iter().map(|r| self.call("llvm.amdgcn.ds.bpermute", &[], &[addr.into(), (*r).into()])).collect()
         };
         let col = self.b.build_and(self.lane, self.i32(15), "")?;
