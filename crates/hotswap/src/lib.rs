@@ -178,6 +178,11 @@ pub struct Options {
     /// Bounds on the translation, each refused before the work ([`limits`]). Not part of the
     /// cache key: a limit decides whether a translation runs, never what it produces.
     pub limits: limits::Limits,
+    /// The sizes above which the lowering changes what it asks of LLVM so that its time grows
+    /// with the code (scheduling regions, skipped passes, kernels split into called parts).
+    /// The default suits every kernel; tests lower the bounds to put small kernels through the
+    /// same paths.
+    pub size_bounds: hx_lower::SizeBounds,
 }
 
 impl Default for Options {
@@ -191,6 +196,7 @@ impl Default for Options {
             skip_kernels: Vec::new(),
             wmma: WmmaLowering::default(),
             limits: limits::Limits::default(),
+            size_bounds: hx_lower::SizeBounds::DEFAULT,
         }
     }
 }
@@ -213,7 +219,7 @@ impl Options {
     /// The destructuring has no `..`: a new field fails to compile here until it is part of
     /// every translation cache key (C API, COMGR shim, CLI).
     pub fn key_fields(&self, key: hx_cache::KeyBuilder) -> hx_cache::KeyBuilder {
-        let Options { target, opt_level, strict, xnack, sramecc, skip_kernels, wmma, limits: _ } = self;
+        let Options { target, opt_level, strict, xnack, sramecc, skip_kernels, wmma, limits: _, size_bounds } = self;
         key.field("target", target.cpu())
             .field("opt_level", format!("{opt_level:?}"))
             .field("strict", [*strict as u8])
@@ -221,6 +227,7 @@ impl Options {
             .field("sramecc", format!("{sramecc:?}"))
             .field("skip_kernels", format!("{skip_kernels:?}"))
             .field("wmma", wmma.name())
+            .field("size_bounds", if *size_bounds == hx_lower::SizeBounds::DEFAULT { String::new() } else { format!("{size_bounds:?}") })
     }
 
     /// Parses a target ID's processor and features: `gfx942`, `gfx950:xnack+`,

@@ -535,7 +535,8 @@ fn compile(co: &CodeObject, data: Option<&[u8]>, kernels: &[&hx_codeobj::Kernel]
     };
     let started = Instant::now();
     let lower = options.lower_options();
-    let out = hx_lower::lower_verified(&module, "hotswap", &lower, emit).map_err(module_failure)?;
+    let out = hx_lower::lower_verified_bounded(&module, "hotswap", &lower, emit, hx_lower::Codegen::default_path(), &options.size_bounds)
+        .map_err(module_failure)?;
     diags.check("hotswap").map_err(module_failure)?;
     Ok(Compiled { object: out, raise: raise_times, lower: started.elapsed() })
 }

@@ -148,7 +148,7 @@ unsafe fn rewrite_function(func: LLVMValueRef) -> usize {
 
 /// The kernarg segment's size in bytes: the byref type of the kernel's argument (the raiser's
 /// `[N x i8]`), if it has one.
-unsafe fn segment_size(func: LLVMValueRef, ctx: LLVMContextRef) -> Option<u64> {
+pub(crate) unsafe fn segment_size(func: LLVMValueRef, ctx: LLVMContextRef) -> Option<u64> {
     let kind = LLVMGetEnumAttributeKindForName(c"byref".as_ptr(), 5);
     let attr = LLVMGetEnumAttributeAtIndex(func, 1, kind);
     if attr.is_null() {

@@ -19,6 +19,7 @@ mod ir_walk;
 pub mod kernarg_loads;
 pub mod lane_bits;
 pub mod sched_regions;
+pub mod split_parts;
 pub mod source_atomics;
 pub use inkwell;
 pub use llvm_sys;

@@ -159,7 +159,7 @@ pub fn lower_verified_via(module: &Module<'_>, name: &str, options: &LowerOption
 
 /// The sizes above which a lowering changes what it asks of LLVM, so that its time grows with
 /// the code and not faster (issue 29). Normal kernels are below all of them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SizeBounds {
     /// Blocks with more instructions than this are scheduled as bounded regions
     /// (`hx_llvm::sched_regions`).
@@ -168,14 +168,25 @@ pub struct SizeBounds {
     pub sched_region: usize,
     /// Functions with more blocks than this are lowered without [`SKIPPED_IN_MANY_BLOCKS`].
     pub many_blocks: u32,
+    /// Kernels with more blocks than this (as raised, before the middle end) are split into a
+    /// kernel that calls its parts (`hx_llvm::split_parts`).
+    pub split_blocks: usize,
+    /// About how many blocks go into each such part.
+    pub part_blocks: usize,
 }
 
 impl SizeBounds {
     /// What every lowering uses.
-    pub const DEFAULT: SizeBounds =
-        SizeBounds { sched_min_block: hx_llvm::sched_regions::MIN_BLOCK, sched_region: hx_llvm::sched_regions::REGION, many_blocks: MANY_BLOCKS };
+    pub const DEFAULT: SizeBounds = SizeBounds {
+        sched_min_block: hx_llvm::sched_regions::MIN_BLOCK,
+        sched_region: hx_llvm::sched_regions::REGION,
+        many_blocks: MANY_BLOCKS,
+        split_blocks: hx_llvm::split_parts::MIN_BLOCKS,
+        part_blocks: hx_llvm::split_parts::PART_BLOCKS,
+    };
     /// No size-dependent change at all (to compare against).
-    pub const OFF: SizeBounds = SizeBounds { sched_min_block: usize::MAX, sched_region: usize::MAX, many_blocks: u32::MAX };
+    pub const OFF: SizeBounds =
+        SizeBounds { sched_min_block: usize::MAX, sched_region: usize::MAX, many_blocks: u32::MAX, split_blocks: usize::MAX, part_blocks: usize::MAX };
 }
 
 /// [`lower_verified_via`] with the size bounds chosen by the caller.
@@ -195,6 +206,16 @@ pub fn lower_verified_bounded(
     let tm = &m.tm;
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
+    // Kernels of very many blocks become a kernel that calls its parts (split_parts.rs in
+    // hx-llvm): passes whose cost grows faster than a function then see bounded functions.
+    let big = hx_llvm::split_parts::big_kernels(module, bounds.split_blocks);
+    if !big.is_empty() {
+        hx_llvm::run_pipeline(module, name, tm, hx_llvm::split_parts::BEFORE_SPLIT)?;
+        if hx_llvm::split_parts::split(module, &big, bounds.part_blocks) > 0 {
+            SPLIT_LOWERINGS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            hx_llvm::verify(module, name)?;
+        }
+    }
     hx_llvm::run_pipeline(module, name, tm, options.opt.raised_pipeline())?;
     // Values live across long stretches of big blocks get AGPR homes (agpr_homes.rs), so that
     // the register allocator does not have to find them.
@@ -233,6 +254,13 @@ pub const MANY_BLOCKS: u32 = 2000;
 /// recognizer still breaks any clause XNACK replay could not survive, as at O0. LLVM lets a gate
 /// skip it (`FunctionPass::skipFunction`); passes LLVM needs do not ask the gate.
 pub const SKIPPED_IN_MANY_BLOCKS: &[&str] = &["si-form-memory-clauses", "SI Form memory clauses"];
+
+static SPLIT_LOWERINGS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many lowerings of this process split a kernel into parts.
+pub fn split_lowerings() -> u64 {
+    SPLIT_LOWERINGS.load(std::sync::atomic::Ordering::Relaxed)
+}
 
 static MANY_BLOCK_LOWERINGS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 

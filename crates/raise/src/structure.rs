@@ -1359,7 +1359,8 @@ pub fn recover(g: &Cfg) -> Structure {
     // mask was saved and every way into the join comes through that region.
     // (restore offset, head, index of the save in the head) for if-thens; for loops, the save
     // is the loop's entry edge (the restore gives E back).
-    let restores: Vec<(usize, usize, Option<usize>)> = regions
+    // (restore offset, head, index of the save in the head, join block)
+    let restores: Vec<(usize, usize, Option<usize>, usize)> = regions
         .iter()
         .filter_map(|r| {
             if !preds[r.join].iter().all(|&p| p == r.head || r.body[p]) {
@@ -1369,49 +1370,70 @@ pub fn recover(g: &Cfg) -> Structure {
             match (r.is_loop, r.save_at) {
                 // The if-then around a guarded loop gives its restore.
                 (true, _) if r.guarded => None,
-                (true, _) if r.exact => Some((at, r.pre, None)),
-                (false, Some(save)) => Some((at, r.head, Some(save))),
+                (true, _) if r.exact => Some((at, r.pre, None, r.join)),
+                (false, Some(save)) => Some((at, r.head, Some(save), r.join)),
                 _ => None,
             }
         })
         .collect();
+    // Edges from a region's head into its body (head, cont).
+    let into_body: HashSet<(usize, usize)> = regions.iter().map(|r| (r.head, r.cont)).collect();
+    // The restores each block decides (by its own state), and whether the block's save comes
+    // before any write of EXEC in it.
+    let mut decided_by: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (k, &(_, b, _, _)) in restores.iter().enumerate() {
+        decided_by[b].push(k);
+    }
+    // A greatest fixed point, from "known everywhere" down. Blocks are swept in address order
+    // with each value used as soon as it is computed (chaotic iteration reaches the same fixed
+    // point of these monotone equations), so a chain of regions settles in a sweep or two
+    // rather than one block per round.
     let mut known: Vec<bool> = (0..n).map(|i| i == 0 || !preds[i].is_empty()).collect();
-    let mut after: HashSet<usize> = restores.iter().map(|&(at, _, _)| at).collect();
+    let mut holds: Vec<bool> = vec![true; restores.len()];
+    let mut end: Vec<bool> = vec![true; n];
+    let restore_at: HashMap<usize, usize> = restores.iter().enumerate().map(|(k, r)| (r.0, k)).collect();
     loop {
-        let end: Vec<bool> = (0..n)
-            .map(|b| {
-                // (A call or return passes EXEC on unchanged along the graph's edges.)
-                g.blocks[b].insts.iter().zip(&effects[b]).fold(known[b], |k, (i, e)| if after.contains(&i.offset) { true } else { k && !e.exec.writes() })
-            })
-            .collect();
-        let next_after: HashSet<usize> = restores
-            .iter()
-            .filter(|&&(_, b, save)| match save {
-                Some(save) => known[b] && !effects[b][..save].iter().any(|e| e.exec.writes()),
-                None => end[b],
-            })
-            .map(|&(at, _, _)| at)
-            .collect();
-        let mut changed = next_after != after;
-        after = next_after;
+        let mut changed = false;
         for b in 0..n {
-            let into_body = |p: usize| head[p] && regions.iter().any(|r| r.head == p && r.cont == b);
-            let k = (b == 0 || !preds[b].is_empty()) && preds[b].iter().all(|&p| end[p] || into_body(p));
+            let k = (b == 0 || !preds[b].is_empty()) && preds[b].iter().all(|&p| end[p] || (head[p] && into_body.contains(&(p, b))));
             if k != known[b] {
                 known[b] = k;
                 changed = true;
+            }
+            // (A call or return passes EXEC on unchanged along the graph's edges.)
+            let e = g.blocks[b].insts.iter().zip(&effects[b]).fold(known[b], |k, (i, e)| {
+                if restore_at.get(&i.offset).is_some_and(|&r| holds[r]) {
+                    true
+                } else {
+                    k && !e.exec.writes()
+                }
+            });
+            if e != end[b] {
+                end[b] = e;
+                changed = true;
+            }
+            for &r in &decided_by[b] {
+                let h = match restores[r].2 {
+                    Some(save) => known[b] && !effects[b][..save].iter().any(|e| e.exec.writes()),
+                    None => end[b],
+                };
+                if h != holds[r] {
+                    holds[r] = h;
+                    changed = true;
+                }
             }
         }
         if !changed {
             break;
         }
     }
+    let after: HashSet<usize> = restores.iter().zip(&holds).filter(|(_, &h)| h).map(|(r, _)| r.0).collect();
     let restore_to = restores
         .iter()
-        .filter_map(|&(at, b, save)| {
+        .filter_map(|&(at, b, save, join)| {
             let to = match save {
                 Some(_) => {
-                    let inst = g.blocks.iter().flat_map(|bl| bl.insts.iter()).find(|i| i.offset == at)?;
+                    let inst = g.blocks[join].insts.iter().find(|i| i.offset == at)?;
                     let ExecUse::Restore(sx) = exec_use(inst) else { return None };
                     RestoreTo::Saved(sx)
                 }
