@@ -784,7 +784,7 @@ struct Region {
     pre: usize,
     join: usize,
     is_loop: bool,
-    body: Vec<bool>,
+    body: BlockSet,
     join_kind: Join,
     /// Index in the head of the instruction that saved the restore's register (None: not
     /// saved there).
@@ -794,6 +794,34 @@ struct Region {
     /// A loop whose exit is also the join of the if-then around it (`pre`, the if's head,
     /// skips to it): the if-then's restore closes both (LLVM's guarded loop).
     guarded: bool,
+}
+
+/// A set of blocks (a region's body), sparse: the many small regions of a huge program then
+/// cost their own size, not the program's each. `body[b]` reads membership; iteration is in
+/// block order.
+#[derive(Debug, Clone, Default)]
+struct BlockSet(std::collections::BTreeSet<usize>);
+
+impl BlockSet {
+    fn insert(&mut self, b: usize) -> bool {
+        self.0.insert(b)
+    }
+
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().copied()
+    }
+}
+
+impl std::ops::Index<usize> for BlockSet {
+    type Output = bool;
+
+    fn index(&self, b: usize) -> &bool {
+        if self.0.contains(&b) {
+            &true
+        } else {
+            &false
+        }
+    }
 }
 
 /// What the join block starts with.
@@ -843,10 +871,9 @@ fn candidate(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], h: usize) -> Op
         return None;
     }
     let join_kind = join_kind(g, join);
-    let n = g.blocks.len();
-    let body = grow_body(g, succ, vec![false; n], entry, |j| j == h || j == 0, Some(join))?;
+    let body = grow_body(g, succ, BlockSet::default(), entry, |j| j == h || j == 0, Some(join))?;
     // One way in: every predecessor of a body block is in the body, or the head (its fall edge).
-    for b in (0..n).filter(|&b| body[b]) {
+    for b in body.iter() {
         if preds[b].iter().any(|&p| !(body[p] || (p == h && b == entry))) {
             return None;
         }
@@ -1123,16 +1150,15 @@ fn body_masks(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], effects: &[Vec
 }
 
 /// The blocks of `within` reachable from `entry` (inside `within`), in reverse postorder.
-fn reverse_postorder(succ: &[Vec<usize>], entry: usize, within: &[bool]) -> Vec<usize> {
-    let mut seen = vec![false; succ.len()];
+fn reverse_postorder(succ: &[Vec<usize>], entry: usize, within: &BlockSet) -> Vec<usize> {
+    let mut seen = HashSet::new();
     let mut post = Vec::new();
     let mut stack = vec![(entry, 0usize)];
-    seen[entry] = true;
+    seen.insert(entry);
     while let Some((b, k)) = stack.pop() {
         if let Some(&s) = succ[b].get(k) {
             stack.push((b, k + 1));
-            if within[s] && !seen[s] {
-                seen[s] = true;
+            if within[s] && seen.insert(s) {
                 stack.push((s, 0));
             }
         } else {
@@ -1182,10 +1208,9 @@ fn zero_out(g: &Cfg, preds: &[Vec<usize>], effects: &[Vec<Effect>]) -> Vec<Set> 
 /// `body` grown by every block reachable from `seed` (marked unless already in `body`), not
 /// walking past `stop` (left out); `None` when a block reached ends the program, calls or
 /// returns, or an edge leads to a block `refused` names.
-fn grow_body(g: &Cfg, succ: &[Vec<usize>], mut body: Vec<bool>, seed: usize, refused: impl Fn(usize) -> bool, stop: Option<usize>) -> Option<Vec<bool>> {
+fn grow_body(g: &Cfg, succ: &[Vec<usize>], mut body: BlockSet, seed: usize, refused: impl Fn(usize) -> bool, stop: Option<usize>) -> Option<BlockSet> {
     let mut work = Vec::new();
-    if !body[seed] {
-        body[seed] = true;
+    if body.insert(seed) {
         work.push(seed);
     }
     while let Some(b) = work.pop() {
@@ -1196,8 +1221,7 @@ fn grow_body(g: &Cfg, succ: &[Vec<usize>], mut body: Vec<bool>, seed: usize, ref
             if refused(j) {
                 return None;
             }
-            if Some(j) != stop && !body[j] {
-                body[j] = true;
+            if Some(j) != stop && body.insert(j) {
                 work.push(j);
             }
         }
@@ -1216,14 +1240,13 @@ fn loop_candidate(g: &Cfg, succ: &[Vec<usize>], preds: &[Vec<usize>], l: usize) 
     if c == x || x == l || l == 0 {
         return None;
     }
-    let n = g.blocks.len();
-    let mut body = vec![false; n];
-    body[l] = true;
+    let mut body = BlockSet::default();
+    body.insert(l);
     // (The exit is refused inside, so no block stops the walk.)
     let body = grow_body(g, succ, body, c, |j| j == x || j == 0, None)?;
     // A way back to the latch from the body (or the body is the latch alone).
-    let back = c == l || (0..n).any(|b| b != l && body[b] && succ[b].contains(&l));
-    let entries: Vec<(usize, usize)> = (0..n).filter(|&b| body[b]).flat_map(|b| preds[b].iter().filter(|&&p| !body[p]).map(move |&p| (p, b))).collect();
+    let back = c == l || body.iter().any(|b| b != l && succ[b].contains(&l));
+    let entries: Vec<(usize, usize)> = body.iter().flat_map(|b| preds[b].iter().filter(|&&p| !body[p]).map(move |&p| (p, b))).collect();
     let [(pre, entry)] = entries[..] else { return None };
     // The exit's only other way in may be the skip edge of an if-then head entering the loop,
     // or of an if-then whose body holds the loop and ends with it (recover checks that the
@@ -1297,7 +1320,7 @@ pub fn recover(g: &Cfg) -> Structure {
     let confined: Vec<Region> = (0..n)
         .filter_map(|h| candidate(g, &succ, &preds, h).or_else(|| loop_candidate(g, &succ, &preds, h)))
         .filter_map(|mut r| {
-            let written = (0..n).filter(|&b| r.body[b]).flat_map(|b| effects[b].iter()).fold(1u128 << SCC, |w, e| w | e.may_write);
+            let written = r.body.iter().flat_map(|b| effects[b].iter()).fold(1u128 << SCC, |w, e| w | e.may_write);
             r.exact = body_masks(g, &succ, &preds, &effects, &r, zero[r.pre])?;
             // What a thread that left early (or skipped) has not computed must be dead where
             // the threads meet again; a loop's exit mask may be read by JOIN's restore, which
