@@ -92,7 +92,7 @@ fn branchy(n: usize) -> String {
 fn a_function_of_many_blocks_skips_the_memory_clause_pass() {
     // (Without the split into parts, which would leave no function of that many blocks:
     // split_parts.rs tests that.)
-    let bounds = SizeBounds { split_blocks: usize::MAX, ..SizeBounds::DEFAULT };
+    let bounds = SizeBounds::NO_SPLIT;
     let n = bounds.many_blocks as usize / 2 + 50;
     let ir = branchy(n);
     {

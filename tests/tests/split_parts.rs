@@ -132,7 +132,7 @@ fn a_kernel_of_many_blocks_is_split_and_computes_what_it_did() {
         let options = Options { target, ..Default::default() };
         let t = hotswap::translate(&source, &options).unwrap();
         assert!(has_parts(&t.bytes), "{target}: the kernel of {units} if-elses was not split");
-        let unsplit = Options { size_bounds: SizeBounds { split_blocks: usize::MAX, ..SizeBounds::DEFAULT }, ..options.clone() };
+        let unsplit = Options { size_bounds: SizeBounds::NO_SPLIT, ..options.clone() };
         assert!(!has_parts(&hotswap::translate(&source, &unsplit).unwrap().bytes), "{target}: split although the bound is off");
         let report = hx_verify::verify_translation(&source, &t.bytes, &run, None).unwrap();
         assert!(report.all_match(), "{target}: {:?}", report.checks);
@@ -143,7 +143,7 @@ fn a_kernel_of_many_blocks_is_split_and_computes_what_it_did() {
 
 /// Parts of about 3 blocks from kernels of more than 4: every branchy real kernel is split,
 /// most of them at many places.
-const TINY: SizeBounds = SizeBounds { split_blocks: 4, part_blocks: 3, ..SizeBounds::DEFAULT };
+const TINY: SizeBounds = SizeBounds { split_blocks: 4, part_blocks: 3, part_instructions: 40, ..SizeBounds::DEFAULT };
 
 fn translate_tiny_and_run(obj: &hx_corpus::CompiledObject, target: GpuTarget) -> Result<bool, String> {
     let source = std::fs::read(obj.object_path("gfx1250")).map_err(|e| e.to_string())?;

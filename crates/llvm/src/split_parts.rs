@@ -42,6 +42,16 @@ pub const MIN_BLOCKS: usize = 2000;
 /// About how many blocks go into each part.
 pub const PART_BLOCKS: usize = 500;
 
+/// Kernels with more instructions than this (as raised) are split too: straight-line code has
+/// few blocks, and LLVM's hash tables and analyses grow faster than one huge block (llc-22 takes
+/// 21 s for a chain of 60,000 FMAs in one function, 2.2 s in ten).
+pub const MIN_INSTRUCTIONS: usize = 100_000;
+
+/// About how many instructions (after [`BEFORE_SPLIT`]) go into each part; blocks longer than a
+/// fifth of this are first cut into pieces of that length (a block's head moves into a new block
+/// that branches to the rest), so that a part can end inside what was one block.
+pub const PART_INSTRUCTIONS: usize = 10_000;
+
 /// The calling convention of `amdgpu_kernel` functions.
 const AMDGPU_KERNEL: u32 = 91;
 
@@ -49,14 +59,25 @@ const AMDGPU_KERNEL: u32 = 91;
 /// become loads from the kernarg segment (which parts recompute).
 pub const BEFORE_SPLIT: &str = "function(simplifycfg,sroa<modify-cfg>);hx-lane-bits;function(early-cse,instcombine<no-verify-fixpoint>);hx-kernarg-loads";
 
-/// The kernels of `module` with more than `min_blocks` blocks (as raised: the decision is made
-/// before [`BEFORE_SPLIT`] merges blocks).
-pub fn big_kernels(module: &Module<'_>, min_blocks: usize) -> Vec<String> {
+/// The kernels of `module` with more than `min_blocks` blocks or `min_instructions` instructions
+/// (as raised: the decision is made before [`BEFORE_SPLIT`] merges blocks).
+pub fn big_kernels(module: &Module<'_>, min_blocks: usize, min_instructions: usize) -> Vec<String> {
     let mut out = Vec::new();
     let mut f = module.get_first_function();
     while let Some(func) = f {
-        if func.count_basic_blocks() as usize > min_blocks && func.get_call_conventions() == AMDGPU_KERNEL {
-            out.push(func.get_name().to_string_lossy().into_owned());
+        if func.get_call_conventions() == AMDGPU_KERNEL {
+            let blocks = func.get_basic_block_iter().count();
+            // (Counting stops at the bound.)
+            let mut insts = 0usize;
+            for bb in func.get_basic_block_iter() {
+                insts += bb.get_instructions().take(min_instructions.saturating_add(1)).count();
+                if insts > min_instructions {
+                    break;
+                }
+            }
+            if blocks > min_blocks || insts > min_instructions {
+                out.push(func.get_name().to_string_lossy().into_owned());
+            }
         }
         f = func.get_next_function();
     }
@@ -66,15 +87,84 @@ pub fn big_kernels(module: &Module<'_>, min_blocks: usize) -> Vec<String> {
 /// Splits the kernels `kernels` of `module` into parts of about `part_blocks` blocks; returns how
 /// many parts it made (0: the module is unchanged). The kernels' registers should be SSA values
 /// ([`BEFORE_SPLIT`]); allocas are passed by address.
-pub fn split(module: &Module<'_>, kernels: &[String], part_blocks: usize) -> usize {
+pub fn split(module: &Module<'_>, kernels: &[String], part_blocks: usize, part_instructions: usize) -> usize {
     let mut n = 0;
     for name in kernels {
         let Some(func) = module.get_function(name) else { continue };
         // SAFETY: `func` belongs to `module`, which outlives this call; the split only moves the
-        // function's blocks into new functions of the same module and rewrites their operands.
-        n += unsafe { split_function(module.as_mut_ptr(), func.as_value_ref(), part_blocks.max(1)) };
+        // function's blocks and instructions into new blocks and functions of the same module
+        // and rewrites their operands.
+        n += unsafe {
+            let piece = (part_instructions / 5).max(16);
+            cut_long_blocks(module.as_mut_ptr(), func.as_value_ref(), piece);
+            split_function(module.as_mut_ptr(), func.as_value_ref(), part_blocks.max(1), part_instructions.max(1))
+        };
     }
     n
+}
+
+/// Cuts every block of `func` longer than twice `piece` instructions into pieces of about
+/// `piece`: each time, the block's first `piece` instructions (its phis and, in the entry block,
+/// its allocas at least) move into a new block before it that branches to the rest, and the
+/// block's predecessors branch to the new block. The rest keeps the terminator, so successors'
+/// phis need no change.
+unsafe fn cut_long_blocks(module: LLVMModuleRef, func: LLVMValueRef, piece: usize) {
+    let ctx = LLVMGetModuleContext(module);
+    let mut long = Vec::new();
+    let mut bb = LLVMGetFirstBasicBlock(func);
+    while !bb.is_null() {
+        if instructions(bb).len() > 2 * piece {
+            long.push(bb);
+        }
+        bb = LLVMGetNextBasicBlock(bb);
+    }
+    if long.is_empty() {
+        return;
+    }
+    let b = LLVMCreateBuilderInContext(ctx);
+    for bb in long {
+        loop {
+            let insts = instructions(bb);
+            if insts.len() <= 2 * piece {
+                break;
+            }
+            let entry = LLVMGetEntryBasicBlock(func) == bb;
+            // Phis stay together, and an entry block's allocas stay in the entry block.
+            let keep = insts
+                .iter()
+                .rposition(|&i| opcode(i) == Some(LLVMOpcode::LLVMPHI) || (entry && opcode(i) == Some(LLVMOpcode::LLVMAlloca)))
+                .map_or(0, |k| k + 1);
+            let take = piece.max(keep);
+            if take + 1 >= insts.len() {
+                break;
+            }
+            // The predecessors, before the new block exists.
+            let mut preds = Vec::new();
+            let mut p = LLVMGetFirstBasicBlock(func);
+            while !p.is_null() {
+                let t = LLVMGetBasicBlockTerminator(p);
+                if !t.is_null() {
+                    for s in 0..LLVMGetNumSuccessors(t) {
+                        if LLVMGetSuccessor(t, s) == bb {
+                            preds.push((t, s));
+                        }
+                    }
+                }
+                p = LLVMGetNextBasicBlock(p);
+            }
+            let head = LLVMInsertBasicBlockInContext(ctx, bb, c"".as_ptr());
+            LLVMPositionBuilderAtEnd(b, head);
+            for &i in &insts[..take] {
+                LLVMInstructionRemoveFromParent(i);
+                LLVMInsertIntoBuilder(b, i);
+            }
+            LLVMBuildBr(b, bb);
+            for (t, s) in preds {
+                LLVMSetSuccessor(t, s, head);
+            }
+        }
+    }
+    LLVMDisposeBuilder(b);
 }
 
 type Key = usize;
@@ -424,7 +514,7 @@ unsafe fn use_blocks(v: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
     out
 }
 
-unsafe fn split_function(module: LLVMModuleRef, func: LLVMValueRef, part_blocks: usize) -> usize {
+unsafe fn split_function(module: LLVMModuleRef, func: LLVMValueRef, part_blocks: usize, part_instructions: usize) -> usize {
     let Some(g) = Graph::of(func) else { return 0 };
     let n = g.blocks.len();
     // Depth in the dominator tree, in reverse post-order (a block's idom comes first).
@@ -490,20 +580,23 @@ unsafe fn split_function(module: LLVMModuleRef, func: LLVMValueRef, part_blocks:
     }
     // Greedy cuts: a part ends at the first valid chain block after part_blocks blocks, unless
     // fewer than a quarter part would be left after it.
-    let mut per_level = vec![0usize; m];
+    let mut per_level = vec![(0usize, 0usize); m];
     for b in 0..n {
         if !g.sink[b] {
-            per_level[level[b]] += 1;
+            per_level[level[b]].0 += 1;
+            per_level[level[b]].1 += instructions(g.blocks[b]).len();
         }
     }
-    let total: usize = per_level.iter().sum();
-    let (mut cuts, mut acc, mut before) = (Vec::new(), 0usize, 0usize);
+    let total = per_level.iter().fold((0, 0), |t, l| (t.0 + l.0, t.1 + l.1));
+    let (mut cuts, mut acc, mut before) = (Vec::new(), (0usize, 0usize), (0usize, 0usize));
     for i in 1..m {
-        acc += per_level[i - 1];
-        before += per_level[i - 1];
-        if valid[i] && acc >= part_blocks && total - before >= part_blocks / 4 {
+        acc = (acc.0 + per_level[i - 1].0, acc.1 + per_level[i - 1].1);
+        before = (before.0 + per_level[i - 1].0, before.1 + per_level[i - 1].1);
+        let full = acc.0 >= part_blocks || acc.1 >= part_instructions;
+        let rest = total.0 - before.0 >= part_blocks / 4 || total.1 - before.1 >= part_instructions / 4;
+        if valid[i] && full && rest {
             cuts.push(i);
-            acc = 0;
+            acc = (0, 0);
         }
     }
     if cuts.is_empty() {

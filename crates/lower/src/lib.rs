@@ -175,6 +175,10 @@ pub struct SizeBounds {
     pub split_blocks: usize,
     /// About how many blocks go into each such part.
     pub part_blocks: usize,
+    /// Kernels with more instructions than this (as raised) are split too.
+    pub split_instructions: usize,
+    /// About how many instructions (after SROA) go into each part.
+    pub part_instructions: usize,
 }
 
 impl SizeBounds {
@@ -185,10 +189,21 @@ impl SizeBounds {
         many_blocks: MANY_BLOCKS,
         split_blocks: hx_llvm::split_parts::MIN_BLOCKS,
         part_blocks: hx_llvm::split_parts::PART_BLOCKS,
+        split_instructions: hx_llvm::split_parts::MIN_INSTRUCTIONS,
+        part_instructions: hx_llvm::split_parts::PART_INSTRUCTIONS,
     };
     /// No size-dependent change at all (to compare against).
-    pub const OFF: SizeBounds =
-        SizeBounds { sched_min_block: usize::MAX, sched_region: usize::MAX, many_blocks: u32::MAX, split_blocks: usize::MAX, part_blocks: usize::MAX };
+    pub const OFF: SizeBounds = SizeBounds {
+        sched_min_block: usize::MAX,
+        sched_region: usize::MAX,
+        many_blocks: u32::MAX,
+        split_blocks: usize::MAX,
+        part_blocks: usize::MAX,
+        split_instructions: usize::MAX,
+        part_instructions: usize::MAX,
+    };
+    /// [`SizeBounds::DEFAULT`] without the split into parts.
+    pub const NO_SPLIT: SizeBounds = SizeBounds { split_blocks: usize::MAX, split_instructions: usize::MAX, ..SizeBounds::DEFAULT };
 }
 
 /// [`lower_verified_via`] with the size bounds chosen by the caller.
@@ -210,10 +225,10 @@ pub fn lower_verified_bounded(
     module.set_data_layout(&tm.get_target_data().get_data_layout());
     // Kernels of very many blocks become a kernel that calls its parts (split_parts.rs in
     // hx-llvm): passes whose cost grows faster than a function then see bounded functions.
-    let big = hx_llvm::split_parts::big_kernels(module, bounds.split_blocks);
+    let big = hx_llvm::split_parts::big_kernels(module, bounds.split_blocks, bounds.split_instructions);
     if !big.is_empty() {
         hx_llvm::run_pipeline(module, name, tm, hx_llvm::split_parts::BEFORE_SPLIT)?;
-        if hx_llvm::split_parts::split(module, &big, bounds.part_blocks) > 0 {
+        if hx_llvm::split_parts::split(module, &big, bounds.part_blocks, bounds.part_instructions) > 0 {
             SPLIT_LOWERINGS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             hx_llvm::verify(module, name)?;
         }
