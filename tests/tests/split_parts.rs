@@ -6,7 +6,9 @@
 //!   a uniform loop in the middle) is split at the default bounds and matches its gfx1250
 //!   original;
 //! - real compilers' kernels (corpus/hip, and Triton's with loops, LDS, reductions, atomics and
-//!   one-wave work-groups) split into parts of a few blocks each still compute their references.
+//!   one-wave work-groups) split into parts of a few blocks each still compute their references;
+//! - so do the hand-written corpus' kernels (device functions, scratch, WMMA, DPP, atomics...),
+//!   bit for bit against their gfx1250 originals.
 //!
 //! The time it saves is measured by `hx-scale` (BENCHMARKS.md section 12), not here.
 
@@ -202,4 +204,50 @@ fn real_kernels_split_into_tiny_parts_compute_their_references() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     println!("{split} of {} objects were split", jobs.len());
     assert!(split >= jobs.len() / 2, "only {split} of {} objects were split at the tiny bounds", jobs.len());
+}
+
+#[test]
+fn hand_written_kernels_split_into_tiny_parts_match_their_originals() {
+    let objects: Vec<hx_corpus::CorpusObject> = hx_corpus::objects().unwrap().into_iter().filter(|o| o.builds_for("gfx1250")).collect();
+    assert!(objects.len() >= 40, "{} objects", objects.len());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<Result<bool, String>>>> = objects.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let check = |obj: &hx_corpus::CorpusObject| -> Result<bool, String> {
+        let path = hx_corpus::corpus_dir().join("gfx1250").join(format!("{}.hsaco", obj.name));
+        let source = std::fs::read(&path).map_err(|e| e.to_string())?;
+        let t = hotswap::translate(&source, &Options { target: GpuTarget::Gfx950, size_bounds: TINY, ..Default::default() }).map_err(|e| format!("refused: {e}"))?;
+        for launch in &obj.launches {
+            let seed = 5;
+            let (got, _) = hx_tests::run_launch_bytes(&t.bytes, &format!("gfx950/{}(split)", obj.name), launch, seed)?;
+            let (orig, _) = hx_tests::run_corpus_launch(GpuTarget::Gfx1250, &obj.name, launch, seed)?;
+            for (i, spec) in launch.args.iter().enumerate().filter(|(_, s)| s.output) {
+                if orig[i].bytes() != got[i].bytes() {
+                    return Err(format!("{}: output {} differs from the gfx1250 original", launch.kernel, spec.name));
+                }
+            }
+        }
+        Ok(has_parts(&t.bytes))
+    };
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(obj) = objects.get(i) else { break };
+                *results[i].lock().unwrap() = Some(check(obj));
+            });
+        }
+    });
+    let mut failures = Vec::new();
+    let mut split = 0;
+    for (obj, r) in objects.iter().zip(results) {
+        match r.into_inner().unwrap().expect("every job ran") {
+            Ok(true) => split += 1,
+            Ok(false) => {}
+            Err(e) => failures.push(format!("{}: {e}", obj.name)),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    println!("{split} of {} objects were split", objects.len());
+    // (Many are a block or two: only those of more than 4 raised blocks are split.)
+    assert!(split >= objects.len() / 3, "only {split} of {} objects were split at the tiny bounds", objects.len());
 }

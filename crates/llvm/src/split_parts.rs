@@ -552,6 +552,7 @@ unsafe fn split_function(module: LLVMModuleRef, func: LLVMValueRef, part_blocks:
         }
     };
     let layout = LLVMGetModuleDataLayout(module);
+    let whole_wave = whole_wave_values(&g);
     for b in 0..n {
         if g.sink[b] {
             continue;
@@ -566,7 +567,7 @@ unsafe fn split_function(module: LLVMModuleRef, func: LLVMValueRef, part_blocks:
                 let Some(&u) = g.index.get(&key(ub)) else { return 0 };
                 if level[u] < level[b] {
                     mark(level[u], level[b]);
-                } else if level[u] > level[b] && !can_cross(i, layout, b == 0) {
+                } else if level[u] > level[b] && (!can_cross(i, layout, b == 0) || whole_wave.contains(&key(i))) {
                     mark(level[b], level[u]);
                 }
             }
@@ -988,6 +989,59 @@ unsafe fn fill_exit(
         let v = to_slot(b, v, layout, ctx);
         LLVMBuildStore(b, v, slot_ptr(b, state, s));
     }
+}
+
+/// Values computed in a whole-wave region, which must stay in one function: everything a
+/// `llvm.amdgcn.strict.wwm`/`wwm` result is computed from, back to the
+/// `llvm.amdgcn.set.inactive` copies where values enter, and everything computed from those
+/// copies up to the results. The backend runs a function's region with every lane on; a value
+/// of it that crossed into another function would be computed there with only the running lanes.
+unsafe fn whole_wave_values(g: &Graph) -> HashSet<Key> {
+    let called = |i: LLVMValueRef| -> String {
+        if opcode(i) == Some(LLVMOpcode::LLVMCall) {
+            value_name(LLVMGetCalledValue(i))
+        } else {
+            String::new()
+        }
+    };
+    let leaves = |name: &str| name.starts_with("llvm.amdgcn.strict.wwm") || name.starts_with("llvm.amdgcn.wwm");
+    let mut out = HashSet::new();
+    let mut forward = Vec::new();
+    let mut backward = Vec::new();
+    for &bb in &g.blocks {
+        for i in instructions(bb) {
+            let name = called(i);
+            if name.starts_with("llvm.amdgcn.set.inactive") && out.insert(key(i)) {
+                forward.push(i);
+            } else if leaves(&name) {
+                backward.push(i);
+            }
+        }
+    }
+    while let Some(v) = forward.pop() {
+        let mut u = LLVMGetFirstUse(v);
+        while !u.is_null() {
+            let user = LLVMGetUser(u);
+            if !LLVMIsAInstruction(user).is_null() && !leaves(&called(user)) && out.insert(key(user)) {
+                forward.push(user);
+            }
+            u = LLVMGetNextUse(u);
+        }
+    }
+    let mut seen = HashSet::new();
+    while let Some(v) = backward.pop() {
+        for j in 0..LLVMGetNumOperands(v).max(0) as u32 {
+            let op = LLVMGetOperand(v, j);
+            if LLVMIsAInstruction(op).is_null() || !seen.insert(key(op)) {
+                continue;
+            }
+            out.insert(key(op));
+            if !called(op).starts_with("llvm.amdgcn.set.inactive") {
+                backward.push(op);
+            }
+        }
+    }
+    out
 }
 
 /// Whether a value of type `ty` fits a slot (64 bits or fewer, not a token or label).
