@@ -47,6 +47,7 @@ fn kernel_attrs(co: &CodeObject, k: &hx_codeobj::Kernel) -> Result<KernelAttrs, 
         uniform_work_group_size: meta.and_then(|m| m.raw.get(".uniform_work_group_size")).and_then(|v| v.as_u64()) == Some(1),
         denormals_f32: den("FLOAT_DENORM_MODE_32")?,
         denormals_f16_f64: den("FLOAT_DENORM_MODE_16_64")?,
+        source_vgprs: meta.and_then(|m| m.raw.get(".vgpr_count")).and_then(|v| v.as_u64()).map(|v| v.min(u32::MAX as u64) as u32),
     })
 }
 
@@ -403,6 +404,7 @@ fn trap_stubs(co: &CodeObject, refused: &[(String, Error)], options: &Options) -
             uniform_work_group_size: false,
             denormals_f32: Denormals::Ieee,
             denormals_f16_f64: Denormals::Ieee,
+            source_vgprs: None,
         }));
     }
     hx_lower::apply_kernel_attrs(&module, &attrs)?;

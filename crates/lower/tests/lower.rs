@@ -16,6 +16,7 @@ fn attrs(denormals: Denormals) -> KernelAttrs {
         uniform_work_group_size: true,
         denormals_f32: denormals,
         denormals_f16_f64: Denormals::Ieee,
+        source_vgprs: None,
     }
 }
 
@@ -144,4 +145,14 @@ fn a_kernel_over_the_vgpr_file_gets_agpr_homes_and_no_spills() {
     // A small kernel is left as it was.
     let opt = String::from_utf8(lower_ir(&saxpy_ir(), "saxpy", &[], &LowerOptions::new(GpuTarget::Gfx942), Emit::LlvmIr).unwrap()).unwrap();
     assert!(!opt.contains("accvgpr"), "{opt}");
+}
+
+#[test]
+fn a_source_of_more_vgprs_than_two_waves_hold_is_compiled_for_one_wave() {
+    let o = LowerOptions::new(GpuTarget::Gfx942);
+    for (vgprs, one_wave) in [(Some(hx_lower::ONE_WAVE_VGPRS + 1), true), (Some(hx_lower::ONE_WAVE_VGPRS), false), (None, false)] {
+        let a = KernelAttrs { source_vgprs: vgprs, ..attrs(Denormals::Ieee) };
+        let ir = String::from_utf8(lower_ir(&saxpy_ir(), "saxpy", &[a], &o, Emit::LlvmIr).unwrap()).unwrap();
+        assert_eq!(ir.contains("\"amdgpu-waves-per-eu\"=\"1,1\""), one_wave, "{vgprs:?}");
+    }
 }
