@@ -173,6 +173,14 @@ fn key<T>(p: *mut T) -> Key {
     p as Key
 }
 
+/// A phi at a part's way out, made for a phi at the next part's cut: its incoming values and
+/// blocks are those the cut's phi had from this part, and it fills the cut phi's slot.
+struct ExitPhi {
+    copy: LLVMValueRef,
+    incoming: Vec<(LLVMValueRef, LLVMBasicBlockRef)>,
+    slot: usize,
+}
+
 /// How a value crosses into a part.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Crossing {
@@ -780,7 +788,7 @@ unsafe fn split_function(module: LLVMModuleRef, func: LLVMValueRef, part_blocks:
     // Phis at cuts: a copy at the way out of the part before (same incoming blocks, the values
     // as that part sees them); the phi itself then takes the slot's value from the part's entry
     // (and keeps its incoming values from inside its own part, a loop's back edges).
-    let mut exit_phis: Vec<Vec<(LLVMValueRef, Vec<(LLVMValueRef, LLVMBasicBlockRef)>, usize)>> = vec![Vec::new(); nparts + 1];
+    let mut exit_phis: Vec<Vec<ExitPhi>> = (0..=nparts).map(|_| Vec::new()).collect();
     for p in 1..=nparts {
         for &(phi, s) in &cut_phis[p] {
             let mut outside = Vec::new();
@@ -795,7 +803,7 @@ unsafe fn split_function(module: LLVMModuleRef, func: LLVMValueRef, part_blocks:
             }
             LLVMPositionBuilderAtEnd(b, exits[p - 1]);
             let copy = LLVMBuildPhi(b, LLVMTypeOf(phi), c"".as_ptr());
-            exit_phis[p - 1].push((copy, outside, s));
+            exit_phis[p - 1].push(ExitPhi { copy, incoming: outside, slot: s });
             // The phi keeps only its inside edges; the entry edge is added below.
             LLVMPositionBuilderBefore(b, phi);
             let replacement = LLVMBuildPhi(b, LLVMTypeOf(phi), c"".as_ptr());
@@ -884,7 +892,7 @@ unsafe fn split_function(module: LLVMModuleRef, func: LLVMValueRef, part_blocks:
         if p < nparts {
             let wanted: Vec<LLVMValueRef> = exit_phis[p]
                 .iter()
-                .flat_map(|(_, inc, _)| inc.iter().map(|x| x.0))
+                .flat_map(|e| e.incoming.iter().map(|x| x.0))
                 .chain(defines[p].iter().map(|&s| slot_of[s]))
                 .collect();
             for v in wanted {
@@ -963,7 +971,7 @@ unsafe fn rebuild_at_entry(b: LLVMBuilderRef, c: LLVMValueRef, map: &HashMap<Key
 unsafe fn fill_exit(
     b: LLVMBuilderRef,
     exit: LLVMBasicBlockRef,
-    phis: &[(LLVMValueRef, Vec<(LLVMValueRef, LLVMBasicBlockRef)>, usize)],
+    phis: &[ExitPhi],
     defines: &[usize],
     later: &HashSet<usize>,
     slot_of: &[LLVMValueRef],
@@ -974,7 +982,7 @@ unsafe fn fill_exit(
     view: &dyn Fn(LLVMValueRef) -> LLVMValueRef,
 ) {
     let mut phi_of: HashMap<usize, LLVMValueRef> = HashMap::new();
-    for (copy, incoming, s) in phis {
+    for ExitPhi { copy, incoming, slot: s } in phis {
         let mut vals: Vec<LLVMValueRef> = incoming.iter().map(|x| view(x.0)).collect();
         let mut bbs: Vec<LLVMBasicBlockRef> = incoming.iter().map(|x| x.1).collect();
         LLVMAddIncoming(*copy, vals.as_mut_ptr(), bbs.as_mut_ptr(), vals.len() as u32);
