@@ -729,14 +729,14 @@ unsafe fn split_function(module: LLVMModuleRef, func: LLVMValueRef, part_blocks:
 
     let i64t = LLVMInt64TypeInContext(ctx);
     let i32t = LLVMInt32TypeInContext(ctx);
-    let ptr5 = LLVMPointerTypeInContext(ctx, 5);
     let state_ty = LLVMArrayType2(i64t, slot_of.len().max(1) as u64);
-    let mut param_tys: Vec<LLVMTypeRef> = std::iter::once(ptr5).chain(params.iter().map(|&v| LLVMTypeOf(v))).collect();
-    let part_ty = LLVMFunctionType(LLVMVoidTypeInContext(ctx), param_tys.as_mut_ptr(), param_tys.len() as u32, 0);
     let b = LLVMCreateBuilderInContext(ctx);
     let entry = g.blocks[0];
     LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
     let state = LLVMBuildAlloca(b, state_ty, c"hx.state".as_ptr());
+    // (The state pointer's address space is the data layout's for allocas: 5 on AMDGPU.)
+    let mut param_tys: Vec<LLVMTypeRef> = std::iter::once(LLVMTypeOf(state)).chain(params.iter().map(|&v| LLVMTypeOf(v))).collect();
+    let part_ty = LLVMFunctionType(LLVMVoidTypeInContext(ctx), param_tys.as_mut_ptr(), param_tys.len() as u32, 0);
     let slot_ptr = |b: LLVMBuilderRef, base: LLVMValueRef, s: usize| {
         let mut idx = [LLVMConstInt(i32t, 0, 0), LLVMConstInt(i32t, s as u64, 0)];
         LLVMBuildInBoundsGEP2(b, state_ty, base, idx.as_mut_ptr(), 2, c"".as_ptr())
@@ -1199,4 +1199,91 @@ unsafe fn clone_block(ctx: LLVMContextRef, b: LLVMBuilderRef, bb: LLVMBasicBlock
         LLVMPositionBuilderAtEnd(b, saved);
     }
     copy
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{parse_ir, verify};
+    use inkwell::context::Context;
+
+    /// A kernel of a chain of blocks b0..b7 whose b2..b4 loop (b4 branches back to b2), with a
+    /// value of b1 used in b6 and a phi at b5.
+    const CHAIN: &str = r#"
+define amdgpu_kernel void @k(ptr addrspace(1) %p, i32 %n) {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  br label %b0
+b0:
+  %a = add i32 %tid, 1
+  br label %b1
+b1:
+  %v = mul i32 %a, 3
+  br label %b2
+b2:
+  %i = phi i32 [ 0, %b1 ], [ %i1, %b4 ]
+  br label %b3
+b3:
+  %i1 = add i32 %i, 1
+  br label %b4
+b4:
+  %c = icmp slt i32 %i1, %n
+  br i1 %c, label %b2, label %b5
+b5:
+  %w = phi i32 [ %i1, %b4 ]
+  br label %b6
+b6:
+  %s = add i32 %w, %v
+  br label %b7
+b7:
+  %q = getelementptr i32, ptr addrspace(1) %p, i32 %tid
+  store i32 %s, ptr addrspace(1) %q
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+"#;
+
+    /// The function of the printed module whose body holds block `label`.
+    fn owner(text: &str, label: &str) -> String {
+        let mut f = String::new();
+        for line in text.lines() {
+            if let Some(rest) = line.strip_prefix("define ") {
+                f = rest.split('@').nth(1).and_then(|r| r.split('(').next()).unwrap_or("").to_string();
+            }
+            if line.starts_with(&format!("{label}:")) {
+                return f;
+            }
+        }
+        panic!("no block {label} in\n{text}");
+    }
+
+    #[test]
+    fn cuts_fall_outside_loops_and_keep_the_module_valid() {
+        let ctx = Context::create();
+        let m = parse_ir(&ctx, CHAIN, "k").unwrap();
+        let parts = super::split(&m, &["k".to_string()], 1, usize::MAX);
+        verify(&m, "k").unwrap();
+        let text = m.print_to_string().to_string();
+        assert!(parts >= 3, "{parts} parts:\n{text}");
+        // The loop stays in one part, entered at its header.
+        assert_eq!(owner(&text, "b3"), owner(&text, "b2"), "{text}");
+        assert_eq!(owner(&text, "b4"), owner(&text, "b2"), "{text}");
+        assert_ne!(owner(&text, "b2"), "k", "{text}");
+        // b5's phi and b1's %v reach later parts through the state array.
+        assert!(text.contains("%hx.state = alloca"), "{text}");
+        // The kernel calls every part, in order, then returns.
+        let calls: Vec<&str> = text.lines().filter(|l| l.contains("call void @k.part")).collect();
+        assert_eq!(calls.len(), parts, "{text}");
+        assert!(calls[0].contains("@k.part1(") && calls[parts - 1].contains(&format!("@k.part{parts}(")), "{text}");
+    }
+
+    #[test]
+    fn small_kernels_and_unknown_names_are_left_alone() {
+        let ctx = Context::create();
+        let m = parse_ir(&ctx, CHAIN, "k").unwrap();
+        let before = m.print_to_string().to_string();
+        assert!(super::big_kernels(&m, 100, 1000).is_empty());
+        assert_eq!(super::big_kernels(&m, 5, 1000), vec!["k".to_string()]);
+        assert_eq!(super::split(&m, &["other".to_string()], 1, usize::MAX), 0);
+        assert_eq!(m.print_to_string().to_string(), before);
+    }
 }
