@@ -15,7 +15,7 @@ use std::ffi::{CStr, CString};
 use std::sync::Once;
 
 pub mod canonical_constants;
-mod ir_walk;
+pub mod ir_walk;
 pub mod kernarg_loads;
 pub mod lane_bits;
 pub mod sched_regions;

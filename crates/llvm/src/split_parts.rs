@@ -28,6 +28,7 @@
 //! that cross through memory (a part sees them as per-lane values). Normal kernels (the corpus'
 //! biggest has 654 blocks) are far below the bound and lower as before.
 
+use crate::ir_walk::{blocks, instructions, opcode, value_name};
 use inkwell::module::Module;
 use inkwell::values::AsValueRef;
 use llvm_sys::core::*;
@@ -103,6 +104,21 @@ pub fn split(module: &Module<'_>, kernels: &[String], part_blocks: usize, part_i
     n
 }
 
+/// Points every edge from the blocks `from` into `old` at `new` instead.
+unsafe fn redirect_edges(from: impl IntoIterator<Item = LLVMBasicBlockRef>, old: LLVMBasicBlockRef, new: LLVMBasicBlockRef) {
+    for bb in from {
+        let term = LLVMGetBasicBlockTerminator(bb);
+        if term.is_null() {
+            continue;
+        }
+        for s in 0..LLVMGetNumSuccessors(term) {
+            if LLVMGetSuccessor(term, s) == old {
+                LLVMSetSuccessor(term, s, new);
+            }
+        }
+    }
+}
+
 /// Cuts every block of `func` longer than twice `piece` instructions into pieces of about
 /// `piece`: each time, the block's first `piece` instructions (its phis and, in the entry block,
 /// its allocas at least) move into a new block before it that branches to the rest, and the
@@ -110,14 +126,7 @@ pub fn split(module: &Module<'_>, kernels: &[String], part_blocks: usize, part_i
 /// phis need no change.
 unsafe fn cut_long_blocks(module: LLVMModuleRef, func: LLVMValueRef, piece: usize) {
     let ctx = LLVMGetModuleContext(module);
-    let mut long = Vec::new();
-    let mut bb = LLVMGetFirstBasicBlock(func);
-    while !bb.is_null() {
-        if instructions(bb).len() > 2 * piece {
-            long.push(bb);
-        }
-        bb = LLVMGetNextBasicBlock(bb);
-    }
+    let long: Vec<LLVMBasicBlockRef> = blocks(func).into_iter().filter(|&bb| instructions(bb).len() > 2 * piece).collect();
     if long.is_empty() {
         return;
     }
@@ -138,30 +147,15 @@ unsafe fn cut_long_blocks(module: LLVMModuleRef, func: LLVMValueRef, piece: usiz
             if take + 1 >= insts.len() {
                 break;
             }
-            // The predecessors, before the new block exists.
-            let mut preds = Vec::new();
-            let mut p = LLVMGetFirstBasicBlock(func);
-            while !p.is_null() {
-                let t = LLVMGetBasicBlockTerminator(p);
-                if !t.is_null() {
-                    for s in 0..LLVMGetNumSuccessors(t) {
-                        if LLVMGetSuccessor(t, s) == bb {
-                            preds.push((t, s));
-                        }
-                    }
-                }
-                p = LLVMGetNextBasicBlock(p);
-            }
+            // The predecessors branch to the head (before the head has its own branch to bb).
             let head = LLVMInsertBasicBlockInContext(ctx, bb, c"".as_ptr());
+            redirect_edges(blocks(func), bb, head);
             LLVMPositionBuilderAtEnd(b, head);
             for &i in &insts[..take] {
                 LLVMInstructionRemoveFromParent(i);
                 LLVMInsertIntoBuilder(b, i);
             }
             LLVMBuildBr(b, bb);
-            for (t, s) in preds {
-                LLVMSetSuccessor(t, s, head);
-            }
         }
     }
     LLVMDisposeBuilder(b);
@@ -202,34 +196,6 @@ struct Graph {
     idom: Vec<usize>,
 }
 
-unsafe fn opcode(v: LLVMValueRef) -> Option<LLVMOpcode> {
-    if LLVMIsAInstruction(v).is_null() {
-        None
-    } else {
-        Some(LLVMGetInstructionOpcode(v))
-    }
-}
-
-unsafe fn instructions(bb: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    let mut i = LLVMGetFirstInstruction(bb);
-    while !i.is_null() {
-        out.push(i);
-        i = LLVMGetNextInstruction(i);
-    }
-    out
-}
-
-unsafe fn value_name(v: LLVMValueRef) -> String {
-    let mut len = 0;
-    let p = LLVMGetValueName2(v, &mut len);
-    if p.is_null() {
-        String::new()
-    } else {
-        String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len)).into_owned()
-    }
-}
-
 /// A block that ends in `unreachable` and reads nothing but constants (the raiser's trap
 /// block): each part that branches to one gets its own copy.
 unsafe fn is_sink(bb: LLVMBasicBlockRef) -> bool {
@@ -242,12 +208,7 @@ unsafe fn is_sink(bb: LLVMBasicBlockRef) -> bool {
 
 impl Graph {
     unsafe fn of(func: LLVMValueRef) -> Option<Graph> {
-        let mut blocks = Vec::new();
-        let mut bb = LLVMGetFirstBasicBlock(func);
-        while !bb.is_null() {
-            blocks.push(bb);
-            bb = LLVMGetNextBasicBlock(bb);
-        }
+        let blocks = blocks(func);
         let index: HashMap<Key, usize> = blocks.iter().enumerate().map(|(i, &b)| (key(b), i)).collect();
         let sink: Vec<bool> = blocks.iter().map(|&b| is_sink(b)).collect();
         let mut succ = vec![Vec::new(); blocks.len()];
@@ -535,9 +496,10 @@ unsafe fn split_function(module: LLVMModuleRef, func: LLVMValueRef, part_blocks:
     let end = rets.iter().fold(first_ret, |a, &b| g.ncd(a, b, &depth));
     // The chain of blocks every path to the end goes through, entry first.
     let mut chain = vec![end];
-    while *chain.last().expect("not empty") != 0 {
-        let b = *chain.last().expect("not empty");
-        chain.push(g.idom[b]);
+    let mut b = end;
+    while b != 0 {
+        b = g.idom[b];
+        chain.push(b);
     }
     chain.reverse();
     let m = chain.len();
@@ -776,14 +738,7 @@ unsafe fn split_function(module: LLVMModuleRef, func: LLVMValueRef, part_blocks:
     }
     // Edges into the next part's first block go to the part's way out instead.
     for p in 0..nparts {
-        for &bi in &part_blocks_of[p] {
-            let term = LLVMGetBasicBlockTerminator(g.blocks[bi]);
-            for s in 0..LLVMGetNumSuccessors(term) {
-                if LLVMGetSuccessor(term, s) == first_blocks[p + 1] {
-                    LLVMSetSuccessor(term, s, exits[p]);
-                }
-            }
-        }
+        redirect_edges(part_blocks_of[p].iter().map(|&bi| g.blocks[bi]), first_blocks[p + 1], exits[p]);
     }
     // Phis at cuts: a copy at the way out of the part before (same incoming blocks, the values
     // as that part sees them); the phi itself then takes the slot's value from the part's entry
@@ -845,35 +800,13 @@ unsafe fn split_function(module: LLVMModuleRef, func: LLVMValueRef, part_blocks:
             LLVMAddIncoming(slot_of[s], v.as_mut_ptr(), bb.as_mut_ptr(), 1);
         }
         for &bi in &part_blocks_of[p] {
+            // Every operand as this part sees it (a phi's operands too: the slot value the cut
+            // phi takes on the entry edge is this part's own and stays).
             for i in instructions(g.blocks[bi]) {
-                let phi = opcode(i) == Some(LLVMOpcode::LLVMPHI);
                 for j in 0..LLVMGetNumOperands(i).max(0) as u32 {
                     let op = LLVMGetOperand(i, j);
-                    if phi && LLVMGetIncomingBlock(i, j) == part_entry {
-                        continue;
-                    }
-                    let new = if !LLVMIsAConstant(op).is_null() {
-                        refers_to_lds(op).then(|| rebuild_at_entry(b, op, &map, part_entry))
-                    } else {
-                        match crossing.get(&key(op)) {
-                            Some(Crossing::Slot(s)) => {
-                                // (A value of this part, such as its own cut phi, stays.)
-                                let defined_here = !LLVMIsAInstruction(op).is_null() && LLVMGetBasicBlockParent(LLVMGetInstructionParent(op)) == f;
-                                if defined_here { None } else { loaded.get(s).copied() }
-                            }
-                            Some(Crossing::Param(_)) => map.get(&key(op)).copied(),
-                            Some(Crossing::Clone) => {
-                                let defined_here = LLVMGetBasicBlockParent(LLVMGetInstructionParent(op)) == f;
-                                if defined_here {
-                                    None
-                                } else {
-                                    Some(clone_at_entry(b, op, &mut map, part_entry))
-                                }
-                            }
-                            _ => None,
-                        }
-                    };
-                    if let Some(new) = new {
+                    let new = remap_in_part(b, op, f, part_entry, &crossing, &loaded, &mut map);
+                    if new != op {
                         LLVMSetOperand(i, j, new);
                     }
                 }
@@ -939,7 +872,7 @@ unsafe fn remap_in_part(
         return v;
     }
     if !LLVMIsAConstant(v).is_null() {
-        return if refers_to_lds(v) { rebuild_at_entry(b, v, map, part_entry) } else { v };
+        return if refers_to_lds(v) { at_entry_end(b, part_entry, || rebuild(b, v, map)) } else { v };
     }
     match crossing.get(&key(v)) {
         Some(Crossing::Slot(s)) => loaded.get(s).copied().unwrap_or(v),
@@ -949,8 +882,9 @@ unsafe fn remap_in_part(
     }
 }
 
-/// [`rebuild`] at the end of the part's entry block.
-unsafe fn rebuild_at_entry(b: LLVMBuilderRef, c: LLVMValueRef, map: &HashMap<Key, LLVMValueRef>, part_entry: LLVMBasicBlockRef) -> LLVMValueRef {
+/// Runs `build` with the builder at the end of the part's entry block (before its branch once
+/// it has one), then puts the builder back at the end of the block it was in.
+unsafe fn at_entry_end<R>(b: LLVMBuilderRef, part_entry: LLVMBasicBlockRef, build: impl FnOnce() -> R) -> R {
     let saved = LLVMGetInsertBlock(b);
     let term = LLVMGetBasicBlockTerminator(part_entry);
     if term.is_null() {
@@ -958,7 +892,7 @@ unsafe fn rebuild_at_entry(b: LLVMBuilderRef, c: LLVMValueRef, map: &HashMap<Key
     } else {
         LLVMPositionBuilderBefore(b, term);
     }
-    let r = rebuild(b, c, map);
+    let r = build();
     if !saved.is_null() {
         LLVMPositionBuilderAtEnd(b, saved);
     }
@@ -1147,17 +1081,7 @@ unsafe fn clone_at_entry(b: LLVMBuilderRef, v: LLVMValueRef, map: &mut HashMap<K
     for (j, m) in ops {
         LLVMSetOperand(c, j, m);
     }
-    let saved = LLVMGetInsertBlock(b);
-    let term = LLVMGetBasicBlockTerminator(part_entry);
-    if term.is_null() {
-        LLVMPositionBuilderAtEnd(b, part_entry);
-    } else {
-        LLVMPositionBuilderBefore(b, term);
-    }
-    LLVMInsertIntoBuilder(b, c);
-    if !saved.is_null() {
-        LLVMPositionBuilderAtEnd(b, saved);
-    }
+    at_entry_end(b, part_entry, || LLVMInsertIntoBuilder(b, c));
     map.insert(key(v), c);
     c
 }

@@ -30,7 +30,7 @@
 //! [`MAX_BLOCK`] instructions, at most [`MAX_HOMES`] values per block.
 
 use hx_llvm::inkwell::module::Module;
-use hx_llvm::inkwell::values::AsValueRef;
+use hx_llvm::ir_walk::{blocks, instructions, opcode};
 use hx_llvm::llvm_sys::core::*;
 use hx_llvm::llvm_sys::prelude::*;
 use hx_llvm::llvm_sys::{LLVMInlineAsmDialect, LLVMOpcode, LLVMTypeKind};
@@ -55,23 +55,8 @@ const AMDGPU_KERNEL: u32 = 91;
 
 /// Gives AGPR homes in every kernel of `module` that needs them; returns how many values moved.
 pub fn rewrite(module: &Module<'_>) -> usize {
-    let mut n = 0;
-    let mut f = module.get_first_function();
-    while let Some(func) = f {
-        // SAFETY: the function belongs to `module`, alive for the call; only its own
-        // instructions, blocks and attributes are read and changed.
-        n += unsafe { rewrite_function(func.as_value_ref()) };
-        f = func.get_next_function();
-    }
-    n
-}
-
-unsafe fn opcode(v: LLVMValueRef) -> Option<LLVMOpcode> {
-    if LLVMIsAInstruction(v).is_null() {
-        None
-    } else {
-        Some(LLVMGetInstructionOpcode(v))
-    }
+    // (Each function's own instructions, blocks and attributes are read and changed.)
+    hx_llvm::ir_walk::each_function(module, rewrite_function)
 }
 
 /// The name of the function a call calls, if it calls a named function.
@@ -85,25 +70,6 @@ unsafe fn callee_name(call: LLVMValueRef) -> Option<Vec<u8>> {
     (!name.is_null()).then(|| std::slice::from_raw_parts(name as *const u8, len).to_vec())
 }
 
-unsafe fn instructions(bb: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
-    let mut v = Vec::new();
-    let mut i = LLVMGetFirstInstruction(bb);
-    while !i.is_null() {
-        v.push(i);
-        i = LLVMGetNextInstruction(i);
-    }
-    v
-}
-
-unsafe fn blocks(func: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
-    let mut v = Vec::new();
-    let mut bb = LLVMGetFirstBasicBlock(func);
-    while !bb.is_null() {
-        v.push(bb);
-        bb = LLVMGetNextBasicBlock(bb);
-    }
-    v
-}
 
 /// The per-lane values of `func`: work-item IDs and lane counts, atomics' results, results of
 /// calls to functions that are not intrinsics, and whatever has a per-lane operand (a load from
