@@ -181,73 +181,45 @@ fn real_kernels_split_into_tiny_parts_compute_their_references() {
         }
     }
     assert!(jobs.len() >= 19 + TRITON.len(), "{} objects", jobs.len());
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<Result<bool, String>>>> = jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(obj) = jobs.get(i) else { break };
-                *results[i].lock().unwrap() = Some(translate_tiny_and_run(obj, GpuTarget::Gfx942));
-            });
-        }
-    });
-    let mut failures = Vec::new();
-    let mut split = 0;
-    for (obj, r) in jobs.iter().zip(results) {
-        match r.into_inner().unwrap().expect("every job ran") {
-            Ok(true) => split += 1,
-            Ok(false) => {}
-            Err(e) => failures.push(format!("{}: {e}", obj.name)),
+    let split = check_all(&jobs, |o| &o.name, |o| translate_tiny_and_run(o, GpuTarget::Gfx942));
+    assert!(split >= jobs.len() / 2, "only {split} of {} objects were split at the tiny bounds", jobs.len());
+}
+
+/// A hand-written corpus object translated for gfx950 at the tiny bounds: every launch's outputs
+/// equal the gfx1250 original's; whether the translation was split.
+fn translate_tiny_and_compare(obj: &hx_corpus::CorpusObject) -> Result<bool, String> {
+    let path = hx_corpus::corpus_dir().join("gfx1250").join(format!("{}.hsaco", obj.name));
+    let source = std::fs::read(&path).map_err(|e| e.to_string())?;
+    let t = hotswap::translate(&source, &Options { target: GpuTarget::Gfx950, size_bounds: TINY, ..Default::default() }).map_err(|e| format!("refused: {e}"))?;
+    for launch in &obj.launches {
+        let seed = 5;
+        let (got, _) = hx_tests::run_launch_bytes(&t.bytes, &format!("gfx950/{}(split)", obj.name), launch, seed)?;
+        let (orig, _) = hx_tests::run_corpus_launch(GpuTarget::Gfx1250, &obj.name, launch, seed)?;
+        for (i, spec) in launch.args.iter().enumerate().filter(|(_, s)| s.output) {
+            if orig[i].bytes() != got[i].bytes() {
+                return Err(format!("{}: output {} differs from the gfx1250 original", launch.kernel, spec.name));
+            }
         }
     }
+    Ok(has_parts(&t.bytes))
+}
+
+/// Runs `check` on every item (two threads), fails with every item that failed, and returns how
+/// many were split.
+fn check_all<T: Sync>(items: &[T], name: impl Fn(&T) -> &str, check: impl Fn(&T) -> Result<bool, String> + Sync) -> usize {
+    let results = hx_tests::on_two_threads(items, check);
+    let failures: Vec<String> = items.iter().zip(&results).filter_map(|(o, r)| r.as_ref().err().map(|e| format!("{}: {e}", name(o)))).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    println!("{split} of {} objects were split", jobs.len());
-    assert!(split >= jobs.len() / 2, "only {split} of {} objects were split at the tiny bounds", jobs.len());
+    let split = results.iter().filter(|r| matches!(r, Ok(true))).count();
+    println!("{split} of {} objects were split", items.len());
+    split
 }
 
 #[test]
 fn hand_written_kernels_split_into_tiny_parts_match_their_originals() {
     let objects: Vec<hx_corpus::CorpusObject> = hx_corpus::objects().unwrap().into_iter().filter(|o| o.builds_for("gfx1250")).collect();
     assert!(objects.len() >= 40, "{} objects", objects.len());
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<Result<bool, String>>>> = objects.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    let check = |obj: &hx_corpus::CorpusObject| -> Result<bool, String> {
-        let path = hx_corpus::corpus_dir().join("gfx1250").join(format!("{}.hsaco", obj.name));
-        let source = std::fs::read(&path).map_err(|e| e.to_string())?;
-        let t = hotswap::translate(&source, &Options { target: GpuTarget::Gfx950, size_bounds: TINY, ..Default::default() }).map_err(|e| format!("refused: {e}"))?;
-        for launch in &obj.launches {
-            let seed = 5;
-            let (got, _) = hx_tests::run_launch_bytes(&t.bytes, &format!("gfx950/{}(split)", obj.name), launch, seed)?;
-            let (orig, _) = hx_tests::run_corpus_launch(GpuTarget::Gfx1250, &obj.name, launch, seed)?;
-            for (i, spec) in launch.args.iter().enumerate().filter(|(_, s)| s.output) {
-                if orig[i].bytes() != got[i].bytes() {
-                    return Err(format!("{}: output {} differs from the gfx1250 original", launch.kernel, spec.name));
-                }
-            }
-        }
-        Ok(has_parts(&t.bytes))
-    };
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(obj) = objects.get(i) else { break };
-                *results[i].lock().unwrap() = Some(check(obj));
-            });
-        }
-    });
-    let mut failures = Vec::new();
-    let mut split = 0;
-    for (obj, r) in objects.iter().zip(results) {
-        match r.into_inner().unwrap().expect("every job ran") {
-            Ok(true) => split += 1,
-            Ok(false) => {}
-            Err(e) => failures.push(format!("{}: {e}", obj.name)),
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-    println!("{split} of {} objects were split", objects.len());
+    let split = check_all(&objects, |o| &o.name, translate_tiny_and_compare);
     // (Many are a block or two: only those of more than 4 raised blocks are split.)
     assert!(split >= objects.len() / 3, "only {split} of {} objects were split at the tiny bounds", objects.len());
 }

@@ -35,19 +35,8 @@ fn compiled_suites_translate_and_verify() {
             .filter(|o| o.targets.iter().any(|t| t == "gfx1250"))
             .flat_map(|o| [hotswap::GpuTarget::Gfx942, hotswap::GpuTarget::Gfx950].map(|t| (o, t)))
             .collect();
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let results: Vec<std::sync::Mutex<Option<Result<(), String>>>> = jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
-        std::thread::scope(|s| {
-            for _ in 0..2 {
-                s.spawn(|| loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(&(obj, target)) = jobs.get(i) else { break };
-                    *results[i].lock().unwrap() = Some(translate_and_run(obj, target));
-                });
-            }
-        });
+        let results = hx_tests::on_two_threads(&jobs, |&(obj, target)| translate_and_run(obj, target));
         for ((obj, target), r) in jobs.iter().zip(results) {
-            let r = r.into_inner().unwrap().expect("every job ran");
             status.record(&format!("{}@{target}", obj.name), target.cpu(), r);
         }
         problems.extend(status.finish(|t, ok, all| {
