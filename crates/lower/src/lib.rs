@@ -243,7 +243,6 @@ pub fn lower_verified_bounded(
     if !big.is_empty() {
         hx_llvm::run_pipeline(module, name, tm, hx_llvm::split_parts::BEFORE_SPLIT)?;
         if hx_llvm::split_parts::split(module, &big, bounds.part_blocks, bounds.part_instructions) > 0 {
-            SPLIT_LOWERINGS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             hx_llvm::verify(module, name)?;
         }
     }
@@ -285,13 +284,6 @@ pub const MANY_BLOCKS: u32 = 2000;
 /// recognizer still breaks any clause XNACK replay could not survive, as at O0. LLVM lets a gate
 /// skip it (`FunctionPass::skipFunction`); passes LLVM needs do not ask the gate.
 pub const SKIPPED_IN_MANY_BLOCKS: &[&str] = &["si-form-memory-clauses", "SI Form memory clauses"];
-
-static SPLIT_LOWERINGS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// How many lowerings of this process split a kernel into parts.
-pub fn split_lowerings() -> u64 {
-    SPLIT_LOWERINGS.load(std::sync::atomic::Ordering::Relaxed)
-}
 
 static MANY_BLOCK_LOWERINGS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 

@@ -1380,9 +1380,9 @@ pub fn recover(g: &Cfg) -> Structure {
     // Where the thread's EXEC bit is known to be set: the greatest fixed point (at entry EXEC is
     // the set of threads that exist, so every running thread's bit is set until a write). A restore sets it again when the thread's bit was known set where its
     // mask was saved and every way into the join comes through that region.
-    // (restore offset, head, index of the save in the head) for if-thens; for loops, the save
-    // is the loop's entry edge (the restore gives E back).
-    // (restore offset, head, index of the save in the head, join block)
+    // (restore offset, head, index of the save in the head, join block) for if-thens; for
+    // loops, the save is the loop's entry edge (the restore gives E back), and the "head" the
+    // block before the loop.
     let restores: Vec<(usize, usize, Option<usize>, usize)> = regions
         .iter()
         .filter_map(|r| {
@@ -1401,8 +1401,7 @@ pub fn recover(g: &Cfg) -> Structure {
         .collect();
     // Edges from a region's head into its body (head, cont).
     let into_body: HashSet<(usize, usize)> = regions.iter().map(|r| (r.head, r.cont)).collect();
-    // The restores each block decides (by its own state), and whether the block's save comes
-    // before any write of EXEC in it.
+    // The restores whose holding each block decides (by its own state).
     let mut decided_by: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (k, &(_, b, _, _)) in restores.iter().enumerate() {
         decided_by[b].push(k);
