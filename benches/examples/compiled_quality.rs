@@ -7,8 +7,8 @@
 //!
 //! usage: cargo run --release -p hx-benches --example compiled_quality [-- FILTER...]
 //! (FILTERs: substrings of `suite/object`; the objects matching any are measured, all without.
-//! `--detail` adds, per pair, the mnemonics whose dynamic counts differ most; each
-//! translation's wall time goes to stderr.)
+//! `--detail` adds, per pair, the mnemonics whose dynamic counts differ most; `--pair-groups`
+//! translates with `Options::pair_groups`; each translation's wall time goes to stderr.)
 
 use hx_benches::quality::{registers, run_launch};
 
@@ -28,7 +28,8 @@ fn main() -> anyhow::Result<()> {
     let mut multi = Vec::new();
     let mut worst: Option<(f64, String)> = None;
     let detail = std::env::args().any(|a| a == "--detail");
-    let filters: Vec<String> = std::env::args().skip(1).filter(|a| a != "--detail").collect();
+    let pair_groups = std::env::args().any(|a| a == "--pair-groups");
+    let filters: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     for suite in hx_corpus::COMPILED_SUITES {
         for obj in hx_corpus::compiled_suite(suite)? {
             if !obj.targets.iter().any(|t| t == "gfx1250") || !(filters.is_empty() || filters.iter().any(|f| obj.id().contains(f.as_str()))) {
@@ -40,7 +41,7 @@ fn main() -> anyhow::Result<()> {
                     continue;
                 }
                 let start = std::time::Instant::now();
-                let t = hotswap::translate(&source, &hotswap::Options { target, ..Default::default() });
+                let t = hotswap::translate(&source, &hotswap::Options { target, pair_groups, ..Default::default() });
                 eprintln!("{} on {target}: translated in {:.2} s{}", obj.id(), start.elapsed().as_secs_f64(), if t.is_ok() { "" } else { " (refused)" });
                 let Ok(t) = t else { continue };
                 let native = std::fs::read(obj.object_path(target.cpu()))?;

@@ -11,6 +11,7 @@
 //! | `HSA_HOTSWAP_CACHE_DISABLE` | do not use the cache | off |
 //! | `HSA_HOTSWAP_CACHE_READONLY` | read the cache, never write it | off |
 //! | `HSA_HOTSWAP_CACHE_SKIP_KERNELS` | comma-separated kernel names: an object holding one bypasses the cache | empty |
+//! | `HSA_HOTSWAP_PAIR_GROUPS` | per-kernel COMGR calls: two source work-groups per target wave where a kernel allows it, reported as `SCALED_DISPATCH_FACTOR` 2 (the runtime then doubles the packet's work-group and grid x extents) | off |
 //! | `HSA_HOTSWAP_PREWARM` | a target ISA (`gfx942`, or a full name): the COMGR shim does the first translation's one-time work for it on a background thread when it is loaded | unset |
 //!
 //! A flag is on when set to anything but empty, `0`, `false`, `no` or `off` (any case). Values that
@@ -33,9 +34,10 @@ pub const CACHE_DISABLE: &str = "HSA_HOTSWAP_CACHE_DISABLE";
 pub const CACHE_READONLY: &str = "HSA_HOTSWAP_CACHE_READONLY";
 pub const CACHE_SKIP_KERNELS: &str = "HSA_HOTSWAP_CACHE_SKIP_KERNELS";
 pub const PREWARM: &str = "HSA_HOTSWAP_PREWARM";
+pub const PAIR_GROUPS: &str = "HSA_HOTSWAP_PAIR_GROUPS";
 
 /// Every variable [`Env`] reads.
-pub const ALL: [&str; 10] = [
+pub const ALL: [&str; 11] = [
     SOURCE_TARGET,
     ISA_OVERRIDE,
     STRICT,
@@ -46,6 +48,7 @@ pub const ALL: [&str; 10] = [
     CACHE_READONLY,
     CACHE_SKIP_KERNELS,
     PREWARM,
+    PAIR_GROUPS,
 ];
 
 /// `HSA_HOTSWAP_SOURCE_TARGET`: the processor HotSwap translates from and its wave size.
@@ -99,6 +102,8 @@ pub struct Env {
     pub cache_skip_kernels: Vec<String>,
     /// The target ISA to prewarm for when the shim is loaded (not checked here).
     pub prewarm: Option<String>,
+    /// Pair work-groups in per-kernel calls (`hotswap::Options::pair_groups`).
+    pub pair_groups: bool,
     /// Values that did not parse.
     pub errors: Vec<String>,
 }
@@ -137,6 +142,7 @@ impl Env {
         env.cache_read_only = get(CACHE_READONLY).is_some_and(|v| flag_on(&v));
         env.cache_skip_kernels = get(CACHE_SKIP_KERNELS).map(|v| split_list(&v)).unwrap_or_default();
         env.prewarm = get(PREWARM).map(|v| v.trim().to_string());
+        env.pair_groups = get(PAIR_GROUPS).is_some_and(|v| flag_on(&v));
         env
     }
 

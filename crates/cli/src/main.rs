@@ -112,6 +112,12 @@ struct TranslateArgs {
     /// one refused kernel refuses the object and the error lists every refusal.
     #[arg(long)]
     keep_going: bool,
+    /// Run two source work-groups in each target wave64 where a kernel allows it (work-groups of
+    /// one gfx1250 wave, no LDS, no dispatch-packet reads). Such kernels' metadata carries
+    /// `.hotswap_dispatch_scale: 2`: the runtime must dispatch them with the work-group and grid
+    /// x extents doubled (the HotSwap runtime's scaled dispatch; `run` and `verify` do it)
+    #[arg(long)]
+    pair_groups: bool,
 }
 
 /// A target ID given on the command line, checked as the library reads it.
@@ -428,7 +434,7 @@ impl TranslateArgs {
         let strict = !self.keep_going && env.strict.unwrap_or(true);
         // Target IDs may carry features and the triple (amdgcn-amd-amdhsa--gfx942:xnack-).
         let limits = hotswap::limits::Limits::from_env().map_err(anyhow::Error::msg)?;
-        Ok(hotswap::Options { opt_level, strict, skip_kernels: self.skip_kernels.clone(), wmma, limits, ..Default::default() }.with_target_id(&target)?)
+        Ok(hotswap::Options { opt_level, strict, skip_kernels: self.skip_kernels.clone(), wmma, limits, pair_groups: self.pair_groups, ..Default::default() }.with_target_id(&target)?)
     }
 }
 

@@ -85,6 +85,20 @@ pub struct KernelMeta {
 }
 
 impl KernelMeta {
+    /// A translation's kernel key (not AMD's): the factor the HotSwap runtime multiplies the
+    /// dispatch packet's `workgroup_size_x` and `grid_size_x` by before it dispatches the kernel
+    /// (the COMGR result's `SCALED_DISPATCH_FACTOR`). Absent: 1, the packet as the source's.
+    pub const DISPATCH_SCALE_KEY: &'static str = ".hotswap_dispatch_scale";
+
+    /// [`KernelMeta::DISPATCH_SCALE_KEY`]'s value, 1 without it (or with a value that is not a
+    /// positive integer below 2^16).
+    pub fn dispatch_scale(&self) -> u32 {
+        match self.raw.get(Self::DISPATCH_SCALE_KEY).and_then(Value::as_u64) {
+            Some(f) if (1..1 << 16).contains(&f) => f as u32,
+            _ => 1,
+        }
+    }
+
     pub const KNOWN: &'static [&'static str] = &[
         ".name", ".symbol", ".args", ".kernarg_segment_size", ".kernarg_segment_align",
         ".group_segment_fixed_size", ".private_segment_fixed_size", ".wavefront_size", ".sgpr_count",

@@ -93,9 +93,10 @@ pub const AMD_COMGR_HOTSWAP_TRANSPILE_RESULT_CACHE_LOOKUP: u32 = 2; // 4-byte en
 pub const AMD_COMGR_HOTSWAP_TRANSPILE_RESULT_CACHE_WRITE: u32 = 3; // 4-byte enum
 pub const AMD_COMGR_HOTSWAP_TRANSPILE_RESULT_LIFTED_COUNT: u32 = 4; // int64
 pub const AMD_COMGR_HOTSWAP_TRANSPILE_RESULT_TOTAL_COUNT: u32 = 5; // int64
-/// int64: the dispatch scale factor a lazy loader multiplies the grid by; always 1 (no scaling).
+/// int64: the dispatch scale factor a lazy loader multiplies the packet's work-group and grid x
+/// extents by: 1, or 2 for a kernel paired by `HSA_HOTSWAP_PAIR_GROUPS` in a per-kernel call.
 pub const AMD_COMGR_HOTSWAP_TRANSPILE_RESULT_SCALED_DISPATCH_FACTOR: u32 = 6;
-/// int64: the doubled-dispatch factor of another fork; always 1 (nothing doubled).
+/// int64: the doubled-dispatch factor of another fork; the same value as the scale factor.
 pub const AMD_COMGR_HOTSWAP_TRANSPILE_RESULT_DOUBLED_DISPATCH_FACTOR: u32 = 7;
 
 // ---- result strings (amd_comgr_hotswap_transpile_result_get_string) ----
@@ -462,7 +463,7 @@ pub unsafe extern "C" fn amd_comgr_hotswap_transpile_result_get_info(
                 }
                 AMD_COMGR_HOTSWAP_TRANSPILE_RESULT_TOTAL_COUNT => (value as *mut i64).write_unaligned(r.kernels_total),
                 AMD_COMGR_HOTSWAP_TRANSPILE_RESULT_SCALED_DISPATCH_FACTOR
-                | AMD_COMGR_HOTSWAP_TRANSPILE_RESULT_DOUBLED_DISPATCH_FACTOR => (value as *mut i64).write_unaligned(1),
+                | AMD_COMGR_HOTSWAP_TRANSPILE_RESULT_DOUBLED_DISPATCH_FACTOR => (value as *mut i64).write_unaligned(r.dispatch_scale),
                 other => return invalid(format!("{F}: {other} is not a result info query (0..7)")),
             }
         }

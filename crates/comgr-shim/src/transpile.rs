@@ -100,6 +100,9 @@ pub struct Report {
     pub timing_json: String,
     /// The kernel a per-kernel call translated ("" for a whole object).
     pub kernel_name: String,
+    /// The factor the runtime must multiply the dispatch packet's work-group and grid x extents
+    /// by (`SCALED_DISPATCH_FACTOR`): the output kernels' `.hotswap_dispatch_scale`, 1 without.
+    pub dispatch_scale: i64,
 }
 
 impl Report {
@@ -122,6 +125,7 @@ impl Report {
             message: String::new(),
             timing_json: String::new(),
             kernel_name: String::new(),
+            dispatch_scale: 1,
         }
     }
 
@@ -338,6 +342,9 @@ fn run(input: &[u8], source_isa: &str, target_isa: &str, req: &Request, env: &En
         opt_level: req.opt_level.unwrap_or(hotswap::Options::default().opt_level),
         skip_kernels,
         limits,
+        // Only where the factor can be reported: a per-kernel call (the runtime reads it per
+        // kernel; one factor for a whole object of kernels could not describe each).
+        pair_groups: env.pair_groups && req.kernel.is_some(),
         ..hotswap::Options::default()
     };
     let mut extra: Vec<(&str, &str)> = Vec::new();
@@ -443,6 +450,11 @@ fn run(input: &[u8], source_isa: &str, target_isa: &str, req: &Request, env: &En
     if let Err(e) = check_output(&bytes, &target) {
         return r.fail(AMD_COMGR_STATUS_ERROR, "bad_output", format!("translator output rejected: {e}"));
     }
+    // From the output itself, so that a cache hit reports what the translation did.
+    r.dispatch_scale = hotswap::codeobj::CodeObject::parse(&bytes)
+        .ok()
+        .and_then(|co| co.metadata.map(|m| m.kernels.iter().filter(|k| translated.contains(&k.name)).map(|k| k.dispatch_scale()).max().unwrap_or(1)))
+        .unwrap_or(1) as i64;
     r.status = AMD_COMGR_STATUS_SUCCESS;
     r.success = true;
     r.kernels_translated = translated.len() as i64;

@@ -375,6 +375,33 @@ fn per_kernel_requests() {
     assert!(r.message.contains("mk_fill") && r.message.contains("mk_nothing"), "{}", r.message);
 }
 
+/// `HSA_HOTSWAP_PAIR_GROUPS=1`: a per-kernel call of a one-wave kernel without LDS pairs its
+/// work-groups and reports the scale factor (also when served from the cache, which keeps it
+/// in the object's metadata); a whole-object call, which could not report a factor per kernel,
+/// does not pair; without the variable nothing pairs.
+#[test]
+fn pair_groups_reports_the_dispatch_scale() {
+    let input = corpus("triton/gfx1250/vec_add_w1.hsaco");
+    let dir = scratch("pair_groups");
+    let per_kernel = Request { family: hotswap_comgr::transpile::Family::Transpile, kernel: Some("vec_add".to_string()), ..Request::default() };
+    let whole = Request { family: hotswap_comgr::transpile::Family::Transpile, ..Request::default() };
+    let on = env(&[("HSA_HOTSWAP_PAIR_GROUPS", "1"), ("HSA_HOTSWAP_CACHE_DIR", dir.to_str().unwrap())]);
+    let off = env(&[("HSA_HOTSWAP_CACHE_DISABLE", "1")]);
+    let scale = |r: &hotswap_comgr::transpile::Report| {
+        assert_eq!(r.status, AMD_COMGR_STATUS_SUCCESS, "{}", r.message);
+        let co = hotswap::codeobj::CodeObject::parse(r.output.as_deref().unwrap()).unwrap();
+        let in_metadata = co.metadata.as_ref().unwrap().kernel("vec_add").unwrap().dispatch_scale() as i64;
+        assert_eq!(in_metadata, r.dispatch_scale);
+        r.dispatch_scale
+    };
+    let first = transpile(&input, SRC, TGT, &per_kernel, &on);
+    assert_eq!((scale(&first), first.cache_hit), (2, false));
+    let again = transpile(&input, SRC, TGT, &per_kernel, &on);
+    assert_eq!((scale(&again), again.cache_hit), (2, true));
+    assert_eq!(scale(&transpile(&input, SRC, TGT, &whole, &on)), 1);
+    assert_eq!(scale(&transpile(&input, SRC, TGT, &per_kernel, &off)), 1);
+}
+
 #[test]
 fn cache_skip_list_bypasses_the_cache() {
     let dir = scratch("skip");

@@ -23,12 +23,27 @@ pub struct LaunchResult {
     pub stats: Stats,
 }
 
+/// Launches `kernel` as the HotSwap runtime dispatches it: a translation that runs two source
+/// work-groups per wave asks the runtime to scale the packet's work-group and grid x extents
+/// (`.hotswap_dispatch_scale`), which it does to the published packet, after the kernel
+/// arguments (hidden ones included) were written for the dispatch as asked.
 pub fn launch(co: &CodeObject, kernel: &str, dispatch: &Dispatch, args: &[Arg], limits: &Limits) -> Result<LaunchResult, EmuError> {
+    let scale = co.metadata.as_ref().and_then(|m| m.kernel(kernel)).map_or(1, |k| k.dispatch_scale());
+    let scaled = dispatch
+        .scaled_x(scale)
+        .ok_or_else(|| EmuError::Launch(format!("kernel {kernel}: the dispatch scaled by {scale} overflows the packet's fields")))?;
+    launch_packet(co, kernel, dispatch, &scaled, args, limits)
+}
+
+/// Launches `kernel` with the packet `packet` and kernel arguments written for `asked` (a
+/// runtime that ignores a dispatch scale passes the same dispatch twice).
+pub fn launch_packet(co: &CodeObject, kernel: &str, asked: &Dispatch, packet: &Dispatch, args: &[Arg], limits: &Limits) -> Result<LaunchResult, EmuError> {
     let meta = co
         .metadata
         .as_ref()
         .and_then(|m| m.kernel(kernel))
         .ok_or_else(|| EmuError::Launch(format!("no metadata for kernel {kernel}")))?;
+    let dispatch = packet;
     // The runtime refuses a launch past the kernel's work-group bounds, and code may rely on
     // them (a translation runs a work-group of at most 32 work-items as one source wave).
     let size: u64 = dispatch.block.iter().map(|&d| d as u64).product();
@@ -59,7 +74,7 @@ pub fn launch(co: &CodeObject, kernel: &str, dispatch: &Dispatch, args: &[Arg], 
             }
         })
         .collect();
-    let kernarg = crate::kernarg::build(meta, &explicit, dispatch)?;
+    let kernarg = crate::kernarg::build(meta, &explicit, asked)?;
     let stats = run_kernel(co, kernel, &mut mem, dispatch, &kernarg, limits)?;
     let out = args
         .iter()

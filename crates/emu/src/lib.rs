@@ -102,4 +102,13 @@ impl Dispatch {
     pub fn workgroup_counts(&self) -> [u32; 3] {
         [0, 1, 2].map(|d| self.grid[d].div_ceil(self.block[d].max(1)))
     }
+
+    /// The dispatch with its work-group and grid x extents multiplied by `factor`, as the
+    /// HotSwap runtime patches the packet of a kernel whose translation asks for it (the same
+    /// block count); None when a field would overflow (the packet's work-group size is 16 bits).
+    pub fn scaled_x(&self, factor: u32) -> Option<Dispatch> {
+        let block_x = self.block[0].checked_mul(factor).filter(|&b| b <= u16::MAX as u32)?;
+        let grid_x = self.grid[0].checked_mul(factor)?;
+        Some(Dispatch { grid: [grid_x, self.grid[1], self.grid[2]], block: [block_x, self.block[1], self.block[2]], dynamic_lds: self.dynamic_lds })
+    }
 }

@@ -183,6 +183,13 @@ pub struct Options {
     /// The default suits every kernel; tests lower the bounds to put small kernels through the
     /// same paths.
     pub size_bounds: hx_lower::SizeBounds,
+    /// Two source work-groups per target wave64 where a kernel allows it (work-groups of one
+    /// gfx1250 wave, no LDS, no dispatch packet read: `hx_raise::pairing_blocker`). Such a
+    /// kernel's metadata carries `.hotswap_dispatch_scale: 2`: the runtime must dispatch it with
+    /// the packet's `workgroup_size_x` and `grid_size_x` doubled (the HotSwap runtime's scaled
+    /// dispatch; the emulator does the same). Off by default: a runtime that does not scale the
+    /// dispatch makes such a kernel trap.
+    pub pair_groups: bool,
 }
 
 impl Default for Options {
@@ -197,6 +204,7 @@ impl Default for Options {
             wmma: WmmaLowering::default(),
             limits: limits::Limits::default(),
             size_bounds: hx_lower::SizeBounds::DEFAULT,
+            pair_groups: false,
         }
     }
 }
@@ -219,15 +227,22 @@ impl Options {
     /// The destructuring has no `..`: a new field fails to compile here until it is part of
     /// every translation cache key (C API, COMGR shim, CLI).
     pub fn key_fields(&self, key: hx_cache::KeyBuilder) -> hx_cache::KeyBuilder {
-        let Options { target, opt_level, strict, xnack, sramecc, skip_kernels, wmma, limits: _, size_bounds } = self;
-        key.field("target", target.cpu())
+        let Options { target, opt_level, strict, xnack, sramecc, skip_kernels, wmma, limits: _, size_bounds, pair_groups } = self;
+        let key = key
+            .field("target", target.cpu())
             .field("opt_level", format!("{opt_level:?}"))
             .field("strict", [*strict as u8])
             .field("xnack", format!("{xnack:?}"))
             .field("sramecc", format!("{sramecc:?}"))
             .field("skip_kernels", format!("{skip_kernels:?}"))
             .field("wmma", wmma.name())
-            .field("size_bounds", if *size_bounds == hx_lower::SizeBounds::DEFAULT { String::new() } else { format!("{size_bounds:?}") })
+            .field("size_bounds", if *size_bounds == hx_lower::SizeBounds::DEFAULT { String::new() } else { format!("{size_bounds:?}") });
+        // (Only when on: the keys of every translation without it stay what they were.)
+        if *pair_groups {
+            key.field("pair_groups", [1u8])
+        } else {
+            key
+        }
     }
 
     /// Parses a target ID's processor and features: `gfx942`, `gfx950:xnack+`,

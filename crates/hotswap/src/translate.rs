@@ -7,7 +7,7 @@
 
 use crate::{Error, Options};
 use hx_codeobj::descriptor::Generation;
-use hx_codeobj::metadata::Metadata;
+use hx_codeobj::metadata::{KernelMeta, Metadata};
 use hx_codeobj::CodeObject;
 use hx_llvm::inkwell::context::Context;
 use crate::report::{count_instructions, KernelReport, Refusal, Report, Resources, StageTimes, Status};
@@ -59,6 +59,12 @@ fn one_source_wave(attrs: &KernelAttrs) -> bool {
     let max = attrs.flat_workgroup_size.map(|(_, max)| max as u64);
     let reqd = attrs.reqd_workgroup_size.map(|r| r.iter().map(|&d| d as u64).product::<u64>());
     max.into_iter().chain(reqd).any(|n| (1..=32).contains(&n))
+}
+
+/// Whether a kernel's work-groups are one gfx1250 wave of 32x1x1 as far as its metadata says,
+/// the shape [`hx_raise::KernelAbi::paired_groups`] pairs (the raised code checks the launch).
+fn can_pair(attrs: &KernelAttrs) -> bool {
+    one_source_wave(attrs) && attrs.reqd_workgroup_size.is_none_or(|r| r == [32, 1, 1])
 }
 
 /// The target's metadata document: the target compile's, with each kernel's interface from
@@ -279,11 +285,12 @@ pub(crate) fn translate_whole(bytes: &[u8], options: &Options, output: Output, p
 
     let linking = Instant::now();
     let mut refs: Vec<&[u8]> = compiled.iter().map(|c| c.object.as_slice()).collect();
+    let paired: Vec<String> = compiled.iter().flat_map(|c| c.paired.iter().cloned()).collect();
     if let Some(s) = &stub {
         refs.push(s);
     }
     let notes: Vec<(String, String)> = described.iter().map(|(k, r)| (k.clone(), stub_message(&r.line(k)))).collect();
-    let out = if output == Output::Relocatable { hx_relink::merge_objects(&refs, true)? } else { link(&co, source_md, &refs, &notes)? };
+    let out = if output == Output::Relocatable { hx_relink::merge_objects(&refs, true)? } else { link(&co, source_md, &refs, &notes, &paired)? };
     times.link = linking.elapsed();
 
     let reporting = Instant::now();
@@ -466,6 +473,8 @@ pub(crate) struct Compiled {
     object: Vec<u8>,
     raise: Vec<(String, Duration)>,
     lower: Duration,
+    /// The kernels raised with two source work-groups per wave (`Options::pair_groups`).
+    paired: Vec<String>,
 }
 
 /// Why [`compile`] failed: a kernel it was raising (named), or the module as a whole.
@@ -511,21 +520,37 @@ fn compile(co: &CodeObject, data: Option<&[u8]>, kernels: &[&hx_codeobj::Kernel]
     let diags = hx_llvm::Diagnostics::install(&ctx);
     let module = ctx.create_module("hotswap");
     let mut attrs = Vec::new();
+    let mut paired = Vec::new();
     let mut raise_times = Vec::new();
     for k in kernels {
         let started = Instant::now();
-        let raised = (|| -> Result<KernelAttrs, Error> {
+        let raised = (|| -> Result<(KernelAttrs, bool), Error> {
             let mut abi = hx_raise::KernelAbi::from_descriptor(&k.name, &k.descriptor)?;
-            let kattrs = kernel_attrs(co, k)?;
+            let mut kattrs = kernel_attrs(co, k)?;
             check_static_lds(k, options)?;
             abi.one_source_wave = one_source_wave(&kattrs);
             let image = CodeImage::of(co, k, &options.limits)?;
+            let program = image.program(data);
+            let paired = options.pair_groups && can_pair(&kattrs) && hx_raise::pairing_blocker(&k.name, &program, &abi)?.is_none();
+            if paired {
+                // Source work-groups 2b and 2b + 1 in target work-group b, one per half wave.
+                abi.one_source_wave = false;
+                abi.paired_groups = true;
+                let wide = 32 * hx_raise::PAIRED_DISPATCH_SCALE;
+                kattrs.flat_workgroup_size = Some((1, wide));
+                kattrs.reqd_workgroup_size = kattrs.reqd_workgroup_size.map(|_| [wide, 1, 1]);
+            }
             let raise = hx_raise::RaiseOptions { target: options.target, wmma: options.wmma };
-            hx_raise::raise_program_with(&ctx, &module, &k.name, &image.program(data), &abi, &raise)?;
-            Ok(kattrs)
+            hx_raise::raise_program_with(&ctx, &module, &k.name, &program, &abi, &raise)?;
+            Ok((kattrs, paired))
         })();
         match raised {
-            Ok(kattrs) => attrs.push(kattrs),
+            Ok((kattrs, is_paired)) => {
+                if is_paired {
+                    paired.push(kattrs.name.clone());
+                }
+                attrs.push(kattrs)
+            }
             Err(error) => return Err(CompileFailure::Kernel { kernel: k.name.clone(), error: Box::new(error) }),
         }
         raise_times.push((k.name.clone(), started.elapsed()));
@@ -533,20 +558,22 @@ fn compile(co: &CodeObject, data: Option<&[u8]>, kernels: &[&hx_codeobj::Kernel]
     hx_lower::apply_kernel_attrs(&module, &attrs).map_err(module_failure)?;
     hx_llvm::verify(&module, "hotswap").map_err(module_failure)?;
     let Some(emit) = emit else {
-        return Ok(Compiled { object: module.print_to_string().to_bytes().to_vec(), raise: raise_times, lower: Duration::ZERO });
+        return Ok(Compiled { object: module.print_to_string().to_bytes().to_vec(), raise: raise_times, lower: Duration::ZERO, paired });
     };
     let started = Instant::now();
     let lower = options.lower_options();
     let out = hx_lower::lower_verified_bounded(&module, "hotswap", &lower, emit, hx_lower::Codegen::default_path(), &options.size_bounds)
         .map_err(module_failure)?;
     diags.check("hotswap").map_err(module_failure)?;
-    Ok(Compiled { object: out, raise: raise_times, lower: started.elapsed() })
+    Ok(Compiled { object: out, raise: raise_times, lower: started.elapsed(), paired })
 }
 
 /// Links the kernels' objects into the code object, with the source's kernel interfaces and the
 /// target compiles' resources in its metadata.
 /// `refused` names the kernels whose code is a trap stub, with the message their metadata carries.
-fn link(co: &CodeObject, source_md: &Metadata, objects: &[&[u8]], refused: &[(String, String)]) -> Result<Vec<u8>, Error> {
+/// `paired` names the kernels raised with two source work-groups per wave: their metadata says
+/// work-groups of 64 and carries the dispatch scale the runtime must apply.
+fn link(co: &CodeObject, source_md: &Metadata, objects: &[&[u8]], refused: &[(String, String)], paired: &[String]) -> Result<Vec<u8>, Error> {
     let mut target_md: Option<Metadata> = None;
     let mut patched = Vec::with_capacity(objects.len());
     for object in objects {
@@ -571,6 +598,14 @@ fn link(co: &CodeObject, source_md: &Metadata, objects: &[&[u8]], refused: &[(St
     for (name, message) in refused {
         if let Some(k) = merged.kernels.iter_mut().find(|k| &k.name == name) {
             k.raw.set(REFUSED_KEY, rmpv::Value::from(message.as_str()));
+        }
+    }
+    let scale = hx_raise::PAIRED_DISPATCH_SCALE;
+    for name in paired {
+        if let Some(k) = merged.kernels.iter_mut().find(|k| &k.name == name) {
+            k.max_flat_workgroup_size = Some(32 * scale as u64);
+            k.reqd_workgroup_size = k.reqd_workgroup_size.map(|_| [32 * scale as u64, 1, 1]);
+            k.raw.set(KernelMeta::DISPATCH_SCALE_KEY, rmpv::Value::from(scale));
         }
     }
     let link = hx_relink::LinkOptions { e_flags_override: None, metadata: Some(merged.to_msgpack()) };

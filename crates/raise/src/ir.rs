@@ -73,6 +73,56 @@ pub struct KernelAbi {
     /// descriptor: the caller sets it from the metadata ([`KernelAbi::from_descriptor`] leaves it
     /// false, which is right for any size).
     pub one_source_wave: bool,
+    /// Two source work-groups per target wave64 (issue 31; off unless the caller asks, and only
+    /// for kernels [`pairing_blocker`] accepts). The kernel is dispatched with its work-group
+    /// and grid x extents both multiplied by [`PAIRED_DISPATCH_SCALE`], as the HotSwap runtime
+    /// patches the dispatch packet of a translation that reports that factor, so the block count
+    /// stays the source's. Target work-group b runs source work-groups 2b (lanes 0..31) and
+    /// 2b + 1 (lanes 32..63); a lane past the source grid (the upper half of the blocks, a
+    /// partial last group) leaves at entry, as a thread that does not exist. The packet must say
+    /// work-groups of 64x1x1 (a source launch of 32x1x1, scaled): any other shape traps.
+    pub paired_groups: bool,
+}
+
+/// The dispatch scale factor of a kernel raised with [`KernelAbi::paired_groups`]: the runtime
+/// multiplies the packet's `workgroup_size_x` and `grid_size_x` by it.
+pub const PAIRED_DISPATCH_SCALE: u32 = 2;
+
+/// Why the kernel of `prog` cannot run two source work-groups per target wave
+/// ([`KernelAbi::paired_groups`]), or None when it can: each work-group of a pair would need its
+/// own LDS, and the dispatch packet it reads is the scaled one.
+pub fn pairing_blocker(name: &str, prog: &cfg::Program<'_>, abi: &KernelAbi) -> Result<Option<&'static str>, RaiseError> {
+    if abi.dispatch_ptr_sgpr.is_some() || abi.queue_ptr_sgpr.is_some() {
+        return Ok(Some("it reads the dispatch packet or the queue (the scaled dispatch's sizes are not its own)"));
+    }
+    if abi.group_segment_size > 0 {
+        return Ok(Some("it has static LDS (each work-group of a pair would need its own)"));
+    }
+    let graph = cfg::build_program(Target::Gfx1250, prog, name)?;
+    // (The lane permutes are DS instructions that move data between lanes, not through LDS.)
+    let lane_only = |m: &str| matches!(m, "ds_permute_b32" | "ds_bpermute_b32" | "ds_bpermute_fi_b32" | "ds_swizzle_b32");
+    let lds_access = graph.blocks.iter().flat_map(|bl| bl.insts.iter()).any(|i| {
+        let m = i.mnemonic();
+        (m.starts_with("ds_") && !lane_only(m)) || hx_sem::memory::async_load_size(m).is_some() || i.tensor().is_some()
+    });
+    if lds_access || flat_ir::flat_windows(&graph).lds {
+        return Ok(Some("it accesses LDS (each work-group of a pair would need its own)"));
+    }
+    if graph.blocks.iter().flat_map(|bl| bl.insts.iter()).any(|i| i.mnemonic().starts_with("s_getreg") || i.mnemonic().contains("cluster")) {
+        return Ok(Some("it reads hardware registers or cluster state (per target wave, not per source work-group)"));
+    }
+    Ok(None)
+}
+
+/// Whether the program touches LDS: DS instructions, loads to LDS, tensor copies, or flat
+/// accesses that may fall in the LDS aperture.
+fn uses_lds(graph: &cfg::Cfg) -> bool {
+    graph
+        .blocks
+        .iter()
+        .flat_map(|bl| bl.insts.iter())
+        .any(|i| i.mnemonic().starts_with("ds_") || hx_sem::memory::async_load_size(i.mnemonic()).is_some() || i.tensor().is_some())
+        || flat_ir::flat_windows(graph).lds
 }
 
 impl KernelAbi {
@@ -125,6 +175,7 @@ impl KernelAbi {
             workitem_ids: d.field(hx_codeobj::descriptor::Generation::Gfx125, "ENABLE_VGPR_WORKITEM_ID").unwrap_or(2).min(2) as u8,
             workgroup_id_z: d.field(hx_codeobj::descriptor::Generation::Gfx125, "ENABLE_SGPR_WORKGROUP_ID_Z").unwrap_or(1) != 0,
             one_source_wave: false,
+            paired_groups: false,
         })
     }
 }
@@ -154,6 +205,9 @@ struct Raiser<'ctx, 'a> {
     lane64: IntValue<'ctx>,
     /// [`KernelAbi::one_source_wave`].
     one_source_wave: bool,
+    /// [`KernelAbi::paired_groups`]: SGPR values that come from the work-group ID differ
+    /// between the halves of a wave.
+    paired_groups: bool,
     blocks: HashMap<usize, BasicBlock<'ctx>>,
     func: FunctionValue<'ctx>,
     /// Byte address (addrspace 3) of the kernel's LDS; the source's LDS offsets are relative to it.
@@ -336,6 +390,7 @@ fn raise_inner<'ctx>(
         half_shift: ctx.i64_type().const_zero(),
         lane64: i32t.const_zero(),
         one_source_wave: abi.one_source_wave,
+        paired_groups: abi.paired_groups,
         blocks: HashMap::new(),
         func,
         lds_base: None,
@@ -355,12 +410,15 @@ fn raise_inner<'ctx>(
         wmma_chain: std::cell::RefCell::new(None),
     };
     let mut abi = abi.clone();
-    abi.uses_lds = graph
-        .blocks
-        .iter()
-        .flat_map(|bl| bl.insts.iter())
-        .any(|i| i.mnemonic().starts_with("ds_") || hx_sem::memory::async_load_size(i.mnemonic()).is_some() || i.tensor().is_some())
-        || r.flat_windows.lds;
+    abi.uses_lds = uses_lds(&graph);
+    if abi.paired_groups {
+        if abi.one_source_wave {
+            return Err(RaiseError::Kernel { kernel: name.into(), msg: "paired work-groups with one source wave per target wave".into() });
+        }
+        if let Some(why) = pairing_blocker(name, prog, &abi)? {
+            return Err(RaiseError::Kernel { kernel: name.into(), msg: format!("two work-groups per wave asked for, but {why}") });
+        }
+    }
     r.init_state(&abi)?;
     for bl in &graph.blocks {
         let bb = ctx.append_basic_block(func, &format!("b{:x}", bl.start));
@@ -548,6 +606,9 @@ impl<'ctx> Raiser<'ctx, '_> {
             self.half_base = half;
             self.half_shift = self.b.build_int_z_extend(half, i64t, "half_shift")?;
         }
+        // Two source work-groups per wave: which of the pair this thread's is (the threads of
+        // neither have returned here).
+        let pair_half = if abi.paired_groups { Some(self.enter_paired(lane64)?) } else { None };
         if abi.private_segment_size > 0 {
             let ty = self.ctx.i8_type().array_type(abi.private_segment_size);
             let p = self.b.build_alloca(ty, "scratch")?;
@@ -582,6 +643,10 @@ impl<'ctx> Raiser<'ctx, '_> {
         // Packed work-item IDs in v0, the ones the source descriptor enables (the target's then
         // need not set up the others, nor the code mask them out of its v0).
         let mut v0 = self.call("llvm.amdgcn.workitem.id.x", &[], &[])?;
+        if pair_half.is_some() {
+            // Work-item x in the source work-group of 32 (the target's is 0..63).
+            v0 = self.b.build_and(v0, self.i32(31), "")?;
+        }
         for (dim, shift) in [("y", 10u64), ("z", 20)].into_iter().take(abi.workitem_ids as usize) {
             let id = self.call(&format!("llvm.amdgcn.workitem.id.{dim}"), &[], &[])?;
             v0 = self.b.build_or(v0, self.b.build_left_shift(id, self.i32(shift), "")?, "")?;
@@ -591,7 +656,10 @@ impl<'ctx> Raiser<'ctx, '_> {
         // descriptor enables z, else y alone; TTMP6 = 0 (no cluster). With z, y is masked to its
         // field, as the register holds it: the source's `ttmp7 >> 16` then folds to z's field
         // instead of being computed. Without z, the target needs no z ID and no masking.
-        let wx = self.call("llvm.amdgcn.workgroup.id.x", &[], &[])?;
+        let mut wx = self.call("llvm.amdgcn.workgroup.id.x", &[], &[])?;
+        if let Some(h) = pair_half {
+            wx = self.b.build_or(self.b.build_left_shift(wx, self.i32(1), "")?, h, "source_group_x")?;
+        }
         let wy = self.call("llvm.amdgcn.workgroup.id.y", &[], &[])?;
         let ttmp = |i| self.fixed_slot(&self.ttmp, i);
         self.b.build_store(ttmp(9)?, wx)?;
@@ -604,7 +672,8 @@ impl<'ctx> Raiser<'ctx, '_> {
             wy
         };
         self.b.build_store(ttmp(7)?, ttmp7)?;
-        let ttmp8 = self.source_wave_id_ttmp8()?;
+        // (A paired source work-group is one wave: wave 0 of its group.)
+        let ttmp8 = if pair_half.is_some() { self.i32(0) } else { self.source_wave_id_ttmp8()? };
         self.b.build_store(ttmp(8)?, ttmp8)?;
         if let Some(s) = abi.kernarg_ptr_sgpr {
             let kp = self.kernarg_ptr()?;
@@ -630,6 +699,38 @@ impl<'ctx> Raiser<'ctx, '_> {
             }
         }
         Ok(())
+    }
+
+    /// The entry of a kernel raised with [`KernelAbi::paired_groups`]: traps unless the
+    /// dispatch packet says work-groups of 64x1x1 (the source's 32x1x1 scaled by
+    /// [`PAIRED_DISPATCH_SCALE`]), then lets on only the threads of source work-items that exist
+    /// (global x below the source grid, half the packet's); the others return, as threads the
+    /// source never had. Returns this thread's source work-group in the pair (0: lanes 0..31).
+    fn enter_paired(&self, lane64: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
+        let i32t = self.ctx.i32_type();
+        let packet = self.call_ptr("llvm.amdgcn.dispatch.ptr")?;
+        let field = |offset: u64, ty: hx_llvm::inkwell::types::IntType<'ctx>| -> Result<IntValue<'ctx>, RaiseError> {
+            let p = unsafe { self.b.build_gep(self.ctx.i8_type(), packet, &[self.ctx.i64_type().const_int(offset, false)], "")? };
+            let v = self.b.build_load(ty, p, "")?.into_int_value();
+            Ok(self.b.build_int_z_extend_or_bit_cast(v, i32t, "")?)
+        };
+        let i16t = self.ctx.i16_type();
+        let (bx, by, bz) = (field(4, i16t)?, field(6, i16t)?, field(8, i16t)?);
+        let grid_x = field(12, i32t)?;
+        let ne = |v: IntValue<'ctx>, k: u64| self.b.build_int_compare(IntPredicate::NE, v, self.i32(k), "");
+        let bad = self.b.build_or(ne(bx, 32 * PAIRED_DISPATCH_SCALE as u64)?, self.b.build_or(ne(by, 1)?, ne(bz, 1)?, "")?, "")?;
+        self.trap_if(bad, "paired_dispatch")?;
+        let wx = self.call("llvm.amdgcn.workgroup.id.x", &[], &[])?;
+        let global = self.b.build_int_add(self.b.build_left_shift(wx, self.i32(6), "")?, lane64, "")?;
+        let source_grid = self.b.build_right_shift(grid_x, self.i32(1), false, "")?;
+        let exists = self.b.build_int_compare(IntPredicate::ULT, global, source_grid, "")?;
+        let go = self.ctx.append_basic_block(self.func, "paired_group");
+        let none = self.ctx.append_basic_block(self.func, "paired_none");
+        self.b.build_conditional_branch(exists, go, none)?;
+        self.b.position_at_end(none);
+        self.b.build_return(None)?;
+        self.b.position_at_end(go);
+        Ok(self.b.build_right_shift(lane64, self.i32(5), false, "pair_half")?)
     }
 
     /// TTMP8 as gfx1250 sets it: bits 29:25 the source wave's index in its work-group

@@ -26,7 +26,7 @@ fn raise(body: &str) -> Vec<(GpuTarget, String)> {
         entry_mode: 0xf0,
         workitem_ids: 2,
         workgroup_id_z: true,
-        one_source_wave: false,
+        one_source_wave: false, paired_groups: false,
         dispatch_ptr_sgpr: None,
         queue_ptr_sgpr: None,
         dispatch_id_sgpr: None,

@@ -61,7 +61,7 @@ fn cfg_of_a_loop_and_an_if() {
 #[test]
 fn raised_ir_verifies_and_lowers_for_both_targets() {
     let code = assemble(LOOP_AND_IF);
-    let abi = KernelAbi { kernarg_ptr_sgpr: Some(0), preload: None, private_segment_size: 0, group_segment_size: 0, kernarg_size: 16, uses_lds: false, entry_mode: 0xf0, workitem_ids: 2, workgroup_id_z: true, one_source_wave: false, dispatch_ptr_sgpr: None, queue_ptr_sgpr: None, dispatch_id_sgpr: None };
+    let abi = KernelAbi { kernarg_ptr_sgpr: Some(0), preload: None, private_segment_size: 0, group_segment_size: 0, kernarg_size: 16, uses_lds: false, entry_mode: 0xf0, workitem_ids: 2, workgroup_id_z: true, one_source_wave: false, paired_groups: false, dispatch_ptr_sgpr: None, queue_ptr_sgpr: None, dispatch_id_sgpr: None };
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
         let ctx = Context::create();
         let module = ctx.create_module("raised");
@@ -113,7 +113,7 @@ fn lds_and_cross_lane_ds_raise_and_lower() {
     ds_load_b128 v[12:15], v1
     s_endpgm",
     );
-    let abi = KernelAbi { kernarg_ptr_sgpr: Some(0), preload: None, private_segment_size: 0, group_segment_size: 1024, kernarg_size: 16, uses_lds: false, entry_mode: 0xf0, workitem_ids: 2, workgroup_id_z: true, one_source_wave: false, dispatch_ptr_sgpr: None, queue_ptr_sgpr: None, dispatch_id_sgpr: None };
+    let abi = KernelAbi { kernarg_ptr_sgpr: Some(0), preload: None, private_segment_size: 0, group_segment_size: 1024, kernarg_size: 16, uses_lds: false, entry_mode: 0xf0, workitem_ids: 2, workgroup_id_z: true, one_source_wave: false, paired_groups: false, dispatch_ptr_sgpr: None, queue_ptr_sgpr: None, dispatch_id_sgpr: None };
     for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
         let ctx = Context::create();
         let module = ctx.create_module("raised");

@@ -19,7 +19,7 @@ fn assemble(body: &str) -> Vec<u8> {
 fn analyse(asm: &str) -> (Cfg, Structure) {
     let code = assemble(asm);
     let g = cfg::build(hx_isa::Target::Gfx1250, &code, "k").unwrap();
-    let abi = KernelAbi { kernarg_ptr_sgpr: Some(0), preload: None, private_segment_size: 0, group_segment_size: 256, kernarg_size: 16, uses_lds: false, entry_mode: 0xf0, workitem_ids: 2, workgroup_id_z: true, one_source_wave: false, dispatch_ptr_sgpr: None, queue_ptr_sgpr: None, dispatch_id_sgpr: None };
+    let abi = KernelAbi { kernarg_ptr_sgpr: Some(0), preload: None, private_segment_size: 0, group_segment_size: 256, kernarg_size: 16, uses_lds: false, entry_mode: 0xf0, workitem_ids: 2, workgroup_id_z: true, one_source_wave: false, paired_groups: false, dispatch_ptr_sgpr: None, queue_ptr_sgpr: None, dispatch_id_sgpr: None };
     let ctx = Context::create();
     let module = ctx.create_module("raised");
     raise_kernel(&ctx, &module, "k", &code, &abi).unwrap();
@@ -232,7 +232,7 @@ fn divergent_loops_become_per_thread_loops_where_proven() {
 /// The raised IR of `asm` after the raised pipeline (as hx-lower runs it), as text.
 fn optimized(asm: &str) -> String {
     let code = assemble(asm);
-    let abi = KernelAbi { kernarg_ptr_sgpr: Some(0), preload: None, private_segment_size: 0, group_segment_size: 256, kernarg_size: 16, uses_lds: false, entry_mode: 0xf0, workitem_ids: 2, workgroup_id_z: true, one_source_wave: false, dispatch_ptr_sgpr: None, queue_ptr_sgpr: None, dispatch_id_sgpr: None };
+    let abi = KernelAbi { kernarg_ptr_sgpr: Some(0), preload: None, private_segment_size: 0, group_segment_size: 256, kernarg_size: 16, uses_lds: false, entry_mode: 0xf0, workitem_ids: 2, workgroup_id_z: true, one_source_wave: false, paired_groups: false, dispatch_ptr_sgpr: None, queue_ptr_sgpr: None, dispatch_id_sgpr: None };
     let ctx = Context::create();
     let module = ctx.create_module("raised");
     raise_kernel(&ctx, &module, "k", &code, &abi).unwrap();
@@ -353,7 +353,7 @@ fn analyse_program(asm: &str) -> (Cfg, Structure) {
     let code = assemble(asm);
     let prog = cfg::Program { bytes: &code, base: 0, entry: 0, functions: vec![256], region: (0, code.len()), data: None };
     let g = cfg::build_program(hx_isa::Target::Gfx1250, &prog, "k").unwrap();
-    let abi = KernelAbi { kernarg_ptr_sgpr: Some(0), preload: None, private_segment_size: 0, group_segment_size: 256, kernarg_size: 16, uses_lds: false, entry_mode: 0xf0, workitem_ids: 2, workgroup_id_z: true, one_source_wave: false, dispatch_ptr_sgpr: None, queue_ptr_sgpr: None, dispatch_id_sgpr: None };
+    let abi = KernelAbi { kernarg_ptr_sgpr: Some(0), preload: None, private_segment_size: 0, group_segment_size: 256, kernarg_size: 16, uses_lds: false, entry_mode: 0xf0, workitem_ids: 2, workgroup_id_z: true, one_source_wave: false, paired_groups: false, dispatch_ptr_sgpr: None, queue_ptr_sgpr: None, dispatch_id_sgpr: None };
     let ctx = Context::create();
     let module = ctx.create_module("raised");
     hx_raise::raise_program(&ctx, &module, "k", &prog, &abi).unwrap();

@@ -151,9 +151,11 @@ pub fn run(bytes: &[u8], kernel: &str, o: &RunOptions) -> Result<RunResult, Erro
         .ok_or_else(|| Error::Launch(format!("no kernel {kernel} in the code object")))?;
     let named = seeded_args(meta, o)?;
     let args: Vec<Arg> = named.iter().map(|(_, a)| a.clone()).collect();
+    // (A translation with a dispatch scale is launched as its source is: the emulator scales.)
+    let scale = meta.dispatch_scale() as u64;
     let block = o.block.unwrap_or_else(|| match meta.reqd_workgroup_size {
-        Some(r) => r.map(|d| d.min(u32::MAX as u64) as u32),
-        None => [meta.max_flat_workgroup_size.unwrap_or(64).clamp(1, 64) as u32, 1, 1],
+        Some(r) => [r[0] / scale, r[1], r[2]].map(|d| d.min(u32::MAX as u64) as u32),
+        None => [(meta.max_flat_workgroup_size.unwrap_or(64) / scale).clamp(1, 64) as u32, 1, 1],
     });
     let dispatch = Dispatch { grid: o.grid, block, dynamic_lds: o.dynamic_lds };
     let r = launch(&co, kernel, &dispatch, &args, &o.limits)?;

@@ -181,12 +181,14 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     /// The raw-buffer intrinsic that does what `inst` does on the target (`None`: the global
-    /// lowering): plain loads and stores of 1 to 16 bytes, and the integer atomics the
+    /// lowering, always with paired work-groups): plain loads and stores of 1 to 16 bytes, and the integer atomics the
     /// intrinsics have, at the CU scope with no other hint than non-temporal (the scoped and
     /// system-coherent forms keep the memory model's lowering of global accesses).
     fn mubuf_form(&self, v: &Vbuffer, shape: &hx_sem::memory::MemShape) -> Option<&'static str> {
         use hx_sem::memory::{AtomicOp, MemKind, Width};
-        if v.cpol.scope != hx_isa::cpol::Scope::Cu {
+        // Paired work-groups: a resource made from the work-group ID differs between the
+        // halves, and a MUBUF access through a divergent resource is a loop over its values.
+        if v.cpol.scope != hx_isa::cpol::Scope::Cu || self.paired_groups {
             return None;
         }
         let hinted = if v.cpol.atomic { v.cpol.th & !3 != 0 } else { v.cpol.th > 1 };

@@ -129,7 +129,7 @@ pub fn raise_code(code: &[u8]) -> Result<String, String> {
         entry_mode: 0xf0,
         workitem_ids: 2,
         workgroup_id_z: true,
-        one_source_wave: false,
+        one_source_wave: false, paired_groups: false,
         dispatch_ptr_sgpr: None,
         queue_ptr_sgpr: None,
         dispatch_id_sgpr: None,
