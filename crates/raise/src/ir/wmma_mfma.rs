@@ -457,6 +457,8 @@ impl<'ctx> Raiser<'ctx, '_> {
         let shifts = [g_shift(a_bits)?, g_shift(b_bits)?];
         let element = |x: IntValue<'ctx>, ty: Elem| -> Result<FloatValue<'ctx>, RaiseError> {
             Ok(match ty {
+                // (Through f16 subnormals: only where the kernel keeps f16 denormals.)
+                Elem::Fp8 | Elem::Bf8 | Elem::Fp4 if self.entry_mode >> 6 & 3 == 3 => self.small_float_to_f64(x, ty)?,
                 Elem::Fp8 | Elem::Bf8 => {
                     let f = self.emitter().fp8_to_f32(x, ty == Elem::Bf8).map_err(|e| self.err(inst, e.0))?;
                     b.build_float_ext(f, f64t, "")?
@@ -662,6 +664,44 @@ impl<'ctx> Raiser<'ctx, '_> {
             })
             .collect::<Result<_, RaiseError>>()?;
         Ok((packed, chain))
+    }
+
+    /// An fp8 (E4M3), bf8 (E5M2) or fp4 (E2M1) element in the low bits of `x` (the bits above
+    /// it are ignored) as f64, exactly, through an f16: the element's bits moved into an f16's
+    /// sign, exponent and mantissa make an f16 whose value is the element's times 2^-(15 - bias)
+    /// (subnormals included: the shift keeps them subnormal, and the scaling is exact), which is
+    /// widened and scaled back in f32 (so the kernel must keep f16 denormals, FP_DENORM 3 for
+    /// f16/f64, as Triton's and clang's kernels do). E5M2 has f16's exponent: its bits are the top byte of
+    /// the f16, infinities and NaNs included. E4M3's one NaN code (S.1111.111) would be a
+    /// finite f16, so it is made one; E2M1 has no specials. Three to eight instructions, where
+    /// the general conversion (`fp8_to_f32`: exponent and mantissa apart, ldexp) took about
+    /// fifteen for each of a WMMA's elements.
+    fn small_float_to_f64(&self, x: IntValue<'ctx>, ty: Elem) -> Result<FloatValue<'ctx>, RaiseError> {
+        let b = &self.b;
+        let (i16t, f32t) = (self.ctx.i16_type(), self.ctx.f32_type());
+        let c = |v: u64| self.i32(v);
+        let (bits, scale) = match ty {
+            Elem::Bf8 => (b.build_left_shift(x, c(8), "")?, 1.0),
+            Elem::Fp8 => {
+                let mag = b.build_and(x, c(0x7f), "")?;
+                let sign = b.build_left_shift(b.build_and(x, c(0x80), "")?, c(8), "")?;
+                let h = b.build_or(b.build_left_shift(mag, c(7), "")?, sign, "")?;
+                let nan = b.build_int_compare(IntPredicate::EQ, mag, c(0x7f), "")?;
+                (self.select(nan, c(0x7e00), h)?, 256.0)
+            }
+            Elem::Fp4 => {
+                let mag = b.build_left_shift(b.build_and(x, c(0x7), "")?, c(9), "")?;
+                let sign = b.build_left_shift(b.build_and(x, c(0x8), "")?, c(12), "")?;
+                (b.build_or(mag, sign, "")?, 16384.0)
+            }
+            _ => return Err(self.err_plain(&format!("{ty:?} is not an 8- or 4-bit float"))),
+        };
+        let h = b.build_bit_cast(b.build_int_truncate(bits, i16t, "")?, self.ctx.f16_type(), "")?.into_float_value();
+        let mut f = b.build_float_ext(h, f32t, "")?;
+        if scale != 1.0 {
+            f = b.build_float_mul(f, f32t.const_float(scale), "")?;
+        }
+        Ok(b.build_float_ext(f, self.ctx.f64_type(), "")?)
     }
 
     /// C's abs/neg on 32-bit float bits (integers: unchanged).
