@@ -455,16 +455,19 @@ impl<'ctx> Raiser<'ctx, '_> {
         };
         let (a_bits, b_bits) = (ta.bits() as usize, tb.bits() as usize);
         let shifts = [g_shift(a_bits)?, g_shift(b_bits)?];
-        let element = |x: IntValue<'ctx>, ty: Elem| -> Result<FloatValue<'ctx>, RaiseError> {
+        // An element as f64 times 2^-k, and k (0 but for the f16 route, whose power of two a
+        // scaled WMMA folds into the element's scale; unscaled, the element is scaled back here).
+        let scaled = scales.is_some();
+        let element = |x: IntValue<'ctx>, ty: Elem| -> Result<(FloatValue<'ctx>, u64), RaiseError> {
             Ok(match ty {
                 // (Through f16 subnormals: only where the kernel keeps f16 denormals.)
-                Elem::Fp8 | Elem::Bf8 | Elem::Fp4 if self.entry_mode >> 6 & 3 == 3 => self.small_float_to_f64(x, ty)?,
+                Elem::Fp8 | Elem::Bf8 | Elem::Fp4 if self.entry_mode >> 6 & 3 == 3 => self.small_float_to_f64(x, ty, !scaled)?,
                 Elem::Fp8 | Elem::Bf8 => {
                     let f = self.emitter().fp8_to_f32(x, ty == Elem::Bf8).map_err(|e| self.err(inst, e.0))?;
-                    b.build_float_ext(f, f64t, "")?
+                    (b.build_float_ext(f, f64t, "")?, 0)
                 }
-                Elem::Fp4 => b.build_float_ext(self.mx_to_f32(x, 2, 1, 1)?, f64t, "")?,
-                Elem::F16 | Elem::BF16 => self.to_f64(b.build_and(x, self.i32(0xffff), "")?, ty)?,
+                Elem::Fp4 => (b.build_float_ext(self.mx_to_f32(x, 2, 1, 1)?, f64t, "")?, 0),
+                Elem::F16 | Elem::BF16 => (self.to_f64(b.build_and(x, self.i32(0xffff), "")?, ty)?, 0),
                 _ => return Err(self.err(inst, format!("{ty:?} elements on the f64 path"))),
             })
         };
@@ -564,10 +567,12 @@ impl<'ctx> Raiser<'ctx, '_> {
             })
         };
         // 2^(e - 127) for byte `block` of a scale word (0xff: NaN), exact in f64.
-        let pow2 = |word: IntValue<'ctx>, block: IntValue<'ctx>| -> Result<FloatValue<'ctx>, RaiseError> {
+        // 2^(e - 127 + k) for E8M0 byte e (NaN for 0xff); k <= 14 keeps the exponent field in
+        // range (1023 - 127 + 254 + 14 < 2047).
+        let pow2 = |word: IntValue<'ctx>, block: IntValue<'ctx>, k: u64| -> Result<FloatValue<'ctx>, RaiseError> {
             let sh = b.build_left_shift(block, self.i32(3), "")?;
             let byte = b.build_and(b.build_right_shift(word, sh, false, "")?, self.i32(0xff), "")?;
-            let hi = b.build_left_shift(b.build_int_add(byte, self.i32(1023 - 127), "")?, self.i32(20), "")?;
+            let hi = b.build_left_shift(b.build_int_add(byte, self.i32(1023 - 127 + k), "")?, self.i32(20), "")?;
             let i64t = self.ctx.i64_type();
             let bits = b.build_left_shift(b.build_int_z_extend(hi, i64t, "")?, i64t.const_int(32, false), "")?;
             let v = b.build_bit_cast(bits, f64t, "")?.into_float_value();
@@ -594,9 +599,9 @@ impl<'ctx> Raiser<'ctx, '_> {
                 v = self.select(lanes.half0, v, hi)?;
             }
             let shift = b.build_int_add(shifts[o], self.i32(within as u64), "")?;
-            let x = element(b.build_right_shift(v, shift, false, "")?, ty)?;
+            let (x, k) = element(b.build_right_shift(v, shift, false, "")?, ty)?;
             match &scale_words {
-                Some(words) => Ok(b.build_float_mul(x, pow2(words[o][w], block)?, "")?),
+                Some(words) => Ok(b.build_float_mul(x, pow2(words[o][w], block, k)?, "")?),
                 None => Ok(x),
             }
         };
@@ -676,32 +681,35 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// finite f16, so it is made one; E2M1 has no specials. Three to eight instructions, where
     /// the general conversion (`fp8_to_f32`: exponent and mantissa apart, ldexp) took about
     /// fifteen for each of a WMMA's elements.
-    fn small_float_to_f64(&self, x: IntValue<'ctx>, ty: Elem) -> Result<FloatValue<'ctx>, RaiseError> {
+    ///
+    /// Returns the value times 2^-k and k: `scale_back` multiplies by 2^k here (k = 0 then);
+    /// otherwise the caller does (a scaled WMMA, in the element's scale).
+    fn small_float_to_f64(&self, x: IntValue<'ctx>, ty: Elem, scale_back: bool) -> Result<(FloatValue<'ctx>, u64), RaiseError> {
         let b = &self.b;
         let (i16t, f32t) = (self.ctx.i16_type(), self.ctx.f32_type());
         let c = |v: u64| self.i32(v);
-        let (bits, scale) = match ty {
-            Elem::Bf8 => (b.build_left_shift(x, c(8), "")?, 1.0),
+        let (bits, k) = match ty {
+            Elem::Bf8 => (b.build_left_shift(x, c(8), "")?, 0),
             Elem::Fp8 => {
                 let mag = b.build_and(x, c(0x7f), "")?;
                 let sign = b.build_left_shift(b.build_and(x, c(0x80), "")?, c(8), "")?;
                 let h = b.build_or(b.build_left_shift(mag, c(7), "")?, sign, "")?;
                 let nan = b.build_int_compare(IntPredicate::EQ, mag, c(0x7f), "")?;
-                (self.select(nan, c(0x7e00), h)?, 256.0)
+                (self.select(nan, c(0x7e00), h)?, 8)
             }
             Elem::Fp4 => {
                 let mag = b.build_left_shift(b.build_and(x, c(0x7), "")?, c(9), "")?;
                 let sign = b.build_left_shift(b.build_and(x, c(0x8), "")?, c(12), "")?;
-                (b.build_or(mag, sign, "")?, 16384.0)
+                (b.build_or(mag, sign, "")?, 14)
             }
             _ => return Err(self.err_plain(&format!("{ty:?} is not an 8- or 4-bit float"))),
         };
         let h = b.build_bit_cast(b.build_int_truncate(bits, i16t, "")?, self.ctx.f16_type(), "")?.into_float_value();
         let mut f = b.build_float_ext(h, f32t, "")?;
-        if scale != 1.0 {
-            f = b.build_float_mul(f, f32t.const_float(scale), "")?;
+        if scale_back && k > 0 {
+            f = b.build_float_mul(f, f32t.const_float((1u64 << k) as f64), "")?;
         }
-        Ok(b.build_float_ext(f, self.ctx.f64_type(), "")?)
+        Ok((b.build_float_ext(f, self.ctx.f64_type(), "")?, if scale_back { 0 } else { k }))
     }
 
     /// C's abs/neg on 32-bit float bits (integers: unchanged).
