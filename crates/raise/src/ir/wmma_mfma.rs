@@ -573,11 +573,12 @@ impl<'ctx> Raiser<'ctx, '_> {
             let sh = b.build_left_shift(block, self.i32(3), "")?;
             let byte = b.build_and(b.build_right_shift(word, sh, false, "")?, self.i32(0xff), "")?;
             let hi = b.build_left_shift(b.build_int_add(byte, self.i32(1023 - 127 + k), "")?, self.i32(20), "")?;
+            // (NaN chosen on the high word alone: one select, not one per half of an f64.)
+            let nan = b.build_int_compare(IntPredicate::EQ, byte, self.i32(0xff), "")?;
+            let hi = self.select(nan, self.i32(0x7ff8_0000), hi)?;
             let i64t = self.ctx.i64_type();
             let bits = b.build_left_shift(b.build_int_z_extend(hi, i64t, "")?, i64t.const_int(32, false), "")?;
-            let v = b.build_bit_cast(bits, f64t, "")?.into_float_value();
-            let nan = b.build_int_compare(IntPredicate::EQ, byte, self.i32(0xff), "")?;
-            Ok(b.build_select(nan, f64t.const_float(f64::NAN), v, "")?.into_float_value())
+            Ok(b.build_bit_cast(bits, f64t, "")?.into_float_value())
         };
         // This lane's element of operand `o` (0 = A) for wave w's MFMA of step u of the
         // iteration, times its scale.
