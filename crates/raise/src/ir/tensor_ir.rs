@@ -128,7 +128,47 @@ impl<'ctx> Raiser<'ctx, '_> {
         let moves = b.build_int_compare(IntPredicate::NE, total, c64(0), "")?;
         let misaligned = b.build_and(moves, b.build_or(lds_bad, global_bad, "")?, "")?;
         self.trap_if(misaligned, &format!("tensor_aligned_{:x}", inst.offset))?;
+        if t.store {
+            return self.copy_elements(inst, &copy);
+        }
+        // Loads whose tile is whole 16-byte chunks, each wholly inside or wholly outside the
+        // tensor, aligned in global memory and in LDS, and never cut by a pad (Triton's f16
+        // tiles: rows of 64 or 128 bytes, pads of 16 or 32 bytes every 256) move a chunk per
+        // access; any other copy goes element by element. (The test is on the descriptor, the
+        // same in every thread of the wave.)
+        let b = &self.b;
+        let chunk = b.build_right_shift(c64(16), log2, false, "")?;
+        let chunk_mask = b.build_int_sub(chunk, c64(1), "")?;
+        let whole = |v: IntValue<'ctx>| -> Result<IntValue<'ctx>, RaiseError> { Ok(b.build_int_compare(IntPredicate::EQ, b.build_and(v, chunk_mask, "")?, c64(0), "")?) };
+        let aligned16 = |v: IntValue<'ctx>| -> Result<IntValue<'ctx>, RaiseError> { Ok(b.build_int_compare(IntPredicate::EQ, b.build_and(v, c64(15), "")?, c64(0), "")?) };
+        let pad_ok = b.build_or(
+            b.build_int_compare(IntPredicate::EQ, amount, c64(0), "")?,
+            b.build_and(b.build_int_compare(IntPredicate::UGE, pad_shift, c64(4), "")?, aligned16(amount)?, "")?,
+            "",
+        )?;
+        let conds = [
+            whole(z64(tile0)?)?,
+            whole(z64(dim0)?)?,
+            b.build_or(one_d, whole(stride)?, "")?,
+            aligned16(global)?,
+            aligned16(z64(lds)?)?,
+            pad_ok,
+        ];
+        let mut fast = conds[0];
+        for v in &conds[1..] {
+            fast = b.build_and(fast, *v, "")?;
+        }
+        let chunks_bb = self.ctx.append_basic_block(self.func, &format!("tensor_chunks_{:x}", inst.offset));
+        let elements_bb = self.ctx.append_basic_block(self.func, &format!("tensor_elements_{:x}", inst.offset));
+        let copied_bb = self.ctx.append_basic_block(self.func, &format!("tensor_copied_{:x}", inst.offset));
+        self.b.build_conditional_branch(fast, chunks_bb, elements_bb)?;
+        self.b.position_at_end(chunks_bb);
+        self.copy_chunks(inst, &copy, chunk)?;
+        self.b.build_unconditional_branch(copied_bb)?;
+        self.b.position_at_end(elements_bb);
         self.copy_elements(inst, &copy)?;
+        self.b.build_unconditional_branch(copied_bb)?;
+        self.b.position_at_end(copied_bb);
         Ok(())
     }
 }
@@ -236,6 +276,73 @@ impl<'ctx> Raiser<'ctx, '_> {
         let nx = b.build_select(wrap, b.build_int_sub(nx, tile0, "")?, nx, "")?.into_int_value();
         let ny = b.build_select(wrap, b.build_int_add(ny, c32(1), "")?, ny, "")?.into_int_value();
         e.add_incoming(&[(&next_e, latch)]);
+        x.add_incoming(&[(&nx, latch)]);
+        y.add_incoming(&[(&ny, latch)]);
+        self.b.build_unconditional_branch(head)?;
+        self.b.position_at_end(done);
+        Ok(())
+    }
+}
+
+impl<'ctx> Raiser<'ctx, '_> {
+    /// A load's tile in 16-byte chunks of `chunk` (i64) elements: thread `lane` moves chunks
+    /// lane, lane + 32, ..., each one global load and one LDS store of 16 bytes, or 16 zero
+    /// bytes where the chunk is outside the tensor. Only where `tensor` found every chunk whole,
+    /// aligned and clear of pads.
+    fn copy_chunks(&mut self, inst: &Instruction, c: &Copy<'ctx>, chunk: IntValue<'ctx>) -> Result<(), RaiseError> {
+        let (i32t, i64t, i128t) = (self.ctx.i32_type(), self.ctx.i64_type(), self.ctx.i128_type());
+        let c32 = |v: u64| i32t.const_int(v, false);
+        let c64 = |v: u64| i64t.const_int(v, false);
+        let b = &self.b;
+        let tile0 = c.tile0;
+        let count = b.build_right_shift(c.total, c64(4), false, "")?;
+        let n = b.build_int_truncate(chunk, i32t, "")?;
+        // Element (x, y) of the chunk's first element, kept by adding 32 chunks a round.
+        let first = b.build_int_mul(self.lane, n, "")?;
+        let (x0, y0) = (b.build_int_unsigned_rem(first, tile0, "")?, b.build_int_unsigned_div(first, tile0, "")?);
+        let round = b.build_int_mul(c32(32), n, "")?;
+        let (step_x, step_y) = (b.build_int_unsigned_rem(round, tile0, "")?, b.build_int_unsigned_div(round, tile0, "")?);
+        let start = b.build_int_z_extend(self.lane, i64t, "")?;
+        let pre = self.current_block()?;
+        let head = self.ctx.append_basic_block(self.func, "tensor_chunk_loop");
+        let body = self.ctx.append_basic_block(self.func, "tensor_chunk");
+        let done = self.ctx.append_basic_block(self.func, "tensor_chunk_done");
+        self.b.build_unconditional_branch(head)?;
+        self.b.position_at_end(head);
+        let (k, x, y) = (self.b.build_phi(i64t, "chunk")?, self.b.build_phi(i32t, "x")?, self.b.build_phi(i32t, "y")?);
+        k.add_incoming(&[(&start, pre)]);
+        x.add_incoming(&[(&x0, pre)]);
+        y.add_incoming(&[(&y0, pre)]);
+        let (kv, xv, yv) = (k.as_basic_value().into_int_value(), x.as_basic_value().into_int_value(), y.as_basic_value().into_int_value());
+        let more = self.b.build_int_compare(IntPredicate::ULT, kv, count, "")?;
+        self.b.build_conditional_branch(more, body, done)?;
+        self.b.position_at_end(body);
+        let b = &self.b;
+        // x is a multiple of the chunk and so is dim0: the chunk is wholly in or wholly out.
+        let in_x = b.build_int_compare(IntPredicate::ULT, xv, c.dim0, "")?;
+        let in_y = b.build_or(c.one_d, b.build_int_compare(IntPredicate::ULT, yv, c.dim1, "")?, "")?;
+        let inside = b.build_and(in_x, in_y, "")?;
+        let elem = b.build_int_add(b.build_int_mul(b.build_int_z_extend(yv, i64t, "")?, c.stride, "")?, b.build_int_z_extend(xv, i64t, "")?, "")?;
+        let ga = b.build_int_add(c.global, b.build_left_shift(elem, c.log2, "")?, "")?;
+        let gptr = b.build_int_to_ptr(ga, self.ctx.ptr_type(AddressSpace::from(1u16)), "")?;
+        let la = self.tile_lds_address(c, self.b.build_left_shift(kv, c64(4), "")?)?;
+        let lptr = self.lds_ptr(la, inst)?;
+        let v = self.guarded(inside, vec![i128t.const_zero()], &mut |r| {
+            let v = r.b.build_load(i128t, gptr, "")?;
+            set_align(v, 16)?;
+            Ok(vec![v.into_int_value()])
+        })?;
+        let st = self.b.build_store(lptr, v[0])?;
+        st.set_alignment(16).map_err(|e| self.err(inst, e.to_string()))?;
+        let b = &self.b;
+        let next = b.build_int_add(kv, c64(32), "")?;
+        let nx = b.build_int_add(xv, step_x, "")?;
+        let ny = b.build_int_add(yv, step_y, "")?;
+        let wrap = b.build_int_compare(IntPredicate::UGE, nx, tile0, "")?;
+        let nx = b.build_select(wrap, b.build_int_sub(nx, tile0, "")?, nx, "")?.into_int_value();
+        let ny = b.build_select(wrap, b.build_int_add(ny, c32(1), "")?, ny, "")?.into_int_value();
+        let latch = self.current_block()?;
+        k.add_incoming(&[(&next, latch)]);
         x.add_incoming(&[(&nx, latch)]);
         y.add_incoming(&[(&ny, latch)]);
         self.b.build_unconditional_branch(head)?;
