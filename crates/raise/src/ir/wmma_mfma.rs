@@ -566,9 +566,8 @@ impl<'ctx> Raiser<'ctx, '_> {
                 _ => return Err(self.err(inst, format!("scaled {a_bits}-bit elements on the f64 path"))),
             })
         };
-        // 2^(e - 127) for byte `block` of a scale word (0xff: NaN), exact in f64.
-        // 2^(e - 127 + k) for E8M0 byte e (NaN for 0xff); k <= 14 keeps the exponent field in
-        // range (1023 - 127 + 254 + 14 < 2047).
+        // 2^(e - 127 + k) for E8M0 byte e, byte `block` of a scale word (0xff: NaN), exact in
+        // f64; k <= 14 keeps the exponent field in range (1023 - 127 + 254 + 14 < 2047).
         let pow2 = |word: IntValue<'ctx>, block: IntValue<'ctx>, k: u64| -> Result<FloatValue<'ctx>, RaiseError> {
             let sh = b.build_left_shift(block, self.i32(3), "")?;
             let byte = b.build_and(b.build_right_shift(word, sh, false, "")?, self.i32(0xff), "")?;
@@ -677,11 +676,11 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// sign, exponent and mantissa make an f16 whose value is the element's times 2^-(15 - bias)
     /// (subnormals included: the shift keeps them subnormal, and the scaling is exact), which is
     /// widened and scaled back in f32 (so the kernel must keep f16 denormals, FP_DENORM 3 for
-    /// f16/f64, as Triton's and clang's kernels do). E5M2 has f16's exponent: its bits are the top byte of
-    /// the f16, infinities and NaNs included. E4M3's one NaN code (S.1111.111) would be a
-    /// finite f16, so it is made one; E2M1 has no specials. Three to eight instructions, where
-    /// the general conversion (`fp8_to_f32`: exponent and mantissa apart, ldexp) took about
-    /// fifteen for each of a WMMA's elements.
+    /// f16/f64, as Triton's and clang's kernels do). E5M2 has f16's exponent: its bits are the
+    /// top byte of the f16, infinities and NaNs included. E4M3's one NaN code (S.1111.111)
+    /// would be a finite f16, so it is made one; E2M1 has no specials. Three to eight
+    /// instructions, where the general conversion (`fp8_to_f32`: exponent and mantissa apart,
+    /// ldexp) took about fifteen for each of a WMMA's elements.
     ///
     /// Returns the value times 2^-k and k: `scale_back` multiplies by 2^k here (k = 0 then);
     /// otherwise the caller does (a scaled WMMA, in the element's scale).
