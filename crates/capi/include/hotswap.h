@@ -31,9 +31,17 @@
 #define HX_FLAG_CACHE_READ_ONLY (1 << 1)
 
 /*
+ `hx_options.flags`: two source work-groups per target wave64 where a kernel allows it
+ (work-groups of one gfx1250 wave, no LDS, no dispatch packet read). Such a kernel's metadata
+ then carries `.hotswap_dispatch_scale: 2`: whoever dispatches it must multiply the packet's
+ `workgroup_size_x` and `grid_size_x` by 2 (the HotSwap runtime's scaled dispatch), or it traps.
+ */
+#define HX_FLAG_PAIR_GROUPS (1 << 2)
+
+/*
  All flags this version knows; others are HX_STATUS_INVALID_ARGUMENT.
  */
-#define HX_FLAGS_KNOWN (HX_FLAG_LENIENT | HX_FLAG_CACHE_READ_ONLY)
+#define HX_FLAGS_KNOWN ((HX_FLAG_LENIENT | HX_FLAG_CACHE_READ_ONLY) | HX_FLAG_PAIR_GROUPS)
 
 /*
  Result of an hx_* call.

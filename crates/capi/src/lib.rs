@@ -58,8 +58,13 @@ pub const HX_TARGET_GFX950: u32 = 950;
 pub const HX_FLAG_LENIENT: u32 = 1 << 0;
 /// `hx_options.flags`: read the cache at `cache_dir` but never write it.
 pub const HX_FLAG_CACHE_READ_ONLY: u32 = 1 << 1;
+/// `hx_options.flags`: two source work-groups per target wave64 where a kernel allows it
+/// (work-groups of one gfx1250 wave, no LDS, no dispatch packet read). Such a kernel's metadata
+/// then carries `.hotswap_dispatch_scale: 2`: whoever dispatches it must multiply the packet's
+/// `workgroup_size_x` and `grid_size_x` by 2 (the HotSwap runtime's scaled dispatch), or it traps.
+pub const HX_FLAG_PAIR_GROUPS: u32 = 1 << 2;
 /// All flags this version knows; others are HX_STATUS_INVALID_ARGUMENT.
-pub const HX_FLAGS_KNOWN: u32 = HX_FLAG_LENIENT | HX_FLAG_CACHE_READ_ONLY;
+pub const HX_FLAGS_KNOWN: u32 = HX_FLAG_LENIENT | HX_FLAG_CACHE_READ_ONLY | HX_FLAG_PAIR_GROUPS;
 
 /// Options of one translation. Fill it with `hx_options_init` (which sets `struct_size`), then
 /// change fields. A NULL `const hx_options*` means the defaults.
@@ -219,6 +224,7 @@ fn parse_options(opts: *const hx_options) -> Result<(hotswap::Options, Option<hx
         return Err(format!("hx_options.flags has unknown bits {:#x}", o.flags & !HX_FLAGS_KNOWN));
     }
     options.strict = o.flags & HX_FLAG_LENIENT == 0;
+    options.pair_groups = o.flags & HX_FLAG_PAIR_GROUPS != 0;
     let cache = if o.cache_dir.is_null() {
         None
     } else {

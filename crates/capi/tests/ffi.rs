@@ -62,6 +62,24 @@ fn gfx1250_saxpy_translates_and_a_broken_object_reports_the_facade_error() {
     assert!(out.data.is_null() && out.len == 0);
 }
 
+/// HX_FLAG_PAIR_GROUPS is `hotswap::Options::pair_groups`: the same bytes, with the dispatch
+/// scale in the kernel's metadata.
+#[test]
+fn the_pair_groups_flag_pairs_one_wave_kernels() {
+    let input = corpus("triton/gfx1250/vec_add_w1.hsaco");
+    let mut o = defaults();
+    o.flags = HX_FLAG_PAIR_GROUPS;
+    let mut out = empty();
+    let s = unsafe { hx_translate(input.as_ptr(), input.len(), &o, &mut out) };
+    assert_eq!(s, hx_status::HX_STATUS_OK, "{}", last_error());
+    let bytes = unsafe { std::slice::from_raw_parts(out.data, out.len) }.to_vec();
+    unsafe { hx_buffer_free(&mut out) };
+    let want = hotswap::translate(&input, &hotswap::Options { pair_groups: true, ..Default::default() }).unwrap().bytes;
+    assert_eq!(bytes, want);
+    let co = hotswap::codeobj::CodeObject::parse(&bytes).unwrap();
+    assert_eq!(co.metadata.as_ref().unwrap().kernel("vec_add").unwrap().dispatch_scale(), 2);
+}
+
 #[test]
 fn unknown_targets_and_bad_cache_dirs_are_refused() {
     let input = corpus("gfx1250/saxpy.hsaco");
