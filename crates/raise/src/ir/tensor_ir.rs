@@ -206,136 +206,87 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// e / tile0), kept by adding 32 each round instead of dividing); each as one access of the
     /// element's width.
     fn copy_elements(&mut self, inst: &Instruction, c: &Copy<'ctx>) -> Result<(), RaiseError> {
-        let (i32t, i64t) = (self.ctx.i32_type(), self.ctx.i64_type());
-        let c32 = |v: u64| i32t.const_int(v, false);
-        let c64 = |v: u64| i64t.const_int(v, false);
-        let b = &self.b;
-        let tile0 = c.tile0;
-        let count = b.build_right_shift(c.total, c.log2, false, "")?;
-        let (x0, y0) = (b.build_int_unsigned_rem(self.lane, tile0, "")?, b.build_int_unsigned_div(self.lane, tile0, "")?);
-        let (step_x, step_y) = (b.build_int_unsigned_rem(c32(32), tile0, "")?, b.build_int_unsigned_div(c32(32), tile0, "")?);
-        let start = b.build_int_z_extend(self.lane, i64t, "")?;
-        let pre = self.current_block()?;
-        let head = self.ctx.append_basic_block(self.func, "tensor_elem_loop");
-        let body = self.ctx.append_basic_block(self.func, "tensor_elem");
-        let latch = self.ctx.append_basic_block(self.func, "tensor_elem_next");
-        let done = self.ctx.append_basic_block(self.func, "tensor_elem_done");
-        self.b.build_unconditional_branch(head)?;
-        self.b.position_at_end(head);
-        let (e, x, y) = (self.b.build_phi(i64t, "e")?, self.b.build_phi(i32t, "x")?, self.b.build_phi(i32t, "y")?);
-        e.add_incoming(&[(&start, pre)]);
-        x.add_incoming(&[(&x0, pre)]);
-        y.add_incoming(&[(&y0, pre)]);
-        let (ev, xv, yv) = (e.as_basic_value().into_int_value(), x.as_basic_value().into_int_value(), y.as_basic_value().into_int_value());
-        let more = self.b.build_int_compare(IntPredicate::ULT, ev, count, "")?;
-        self.b.build_conditional_branch(more, body, done)?;
-        self.b.position_at_end(body);
-        let b = &self.b;
-        let in_x = b.build_int_compare(IntPredicate::ULT, xv, c.dim0, "")?;
-        let in_y = b.build_or(c.one_d, b.build_int_compare(IntPredicate::ULT, yv, c.dim1, "")?, "")?;
-        let inside = b.build_and(in_x, in_y, "")?;
-        let elem = b.build_int_add(b.build_int_mul(b.build_int_z_extend(yv, i64t, "")?, c.stride, "")?, b.build_int_z_extend(xv, i64t, "")?, "")?;
-        let ga = b.build_int_add(c.global, b.build_left_shift(elem, c.log2, "")?, "")?;
-        let gptr = b.build_int_to_ptr(ga, self.ctx.ptr_type(AddressSpace::from(1u16)), "")?;
-        let la = self.tile_lds_address(c, self.b.build_left_shift(ev, c.log2, "")?)?;
-        let lptr = self.lds_ptr(la, inst)?;
-        // One arm per element width (the descriptor's data size is a run-time value).
-        let arms: Vec<_> = (0..4u64).map(|w| (w, self.ctx.append_basic_block(self.func, &format!("tensor_elem_{}", 8 << w)))).collect();
-        let cases: Vec<_> = arms.iter().take(3).map(|&(w, bb)| (c64(w), bb)).collect();
-        self.b.build_switch(c.log2, arms[3].1, &cases)?;
-        for (w, bb) in arms {
-            self.b.position_at_end(bb);
-            let ty = [self.ctx.i8_type(), self.ctx.i16_type(), self.ctx.i32_type(), self.ctx.i64_type()][w as usize];
-            let align = 1u32 << w;
-            if c.store {
-                let v = self.b.build_load(ty, lptr, "")?;
-                set_align(v, align)?;
-                let v = v.into_int_value();
-                self.guarded(inside, vec![], &mut |r| {
-                    let st = r.b.build_store(gptr, v)?;
-                    st.set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;
-                    Ok(vec![])
-                })?;
-            } else {
-                let v = self.guarded(inside, vec![ty.const_zero()], &mut |r| {
-                    let v = r.b.build_load(ty, gptr, "")?;
-                    set_align(v, align)?;
-                    Ok(vec![v.into_int_value()])
-                })?;
-                let st = self.b.build_store(lptr, v[0])?;
-                st.set_alignment(align).map_err(|e| self.err(inst, e.to_string()))?;
+        self.walk_tile(inst, c, None, c.log2, "tensor_elem", &mut |r, u| {
+            // One arm per element width (the descriptor's data size is a run-time value).
+            let i64t = r.ctx.i64_type();
+            let latch = r.ctx.append_basic_block(r.func, "tensor_elem_next");
+            let arms: Vec<_> = (0..4u64).map(|w| (w, r.ctx.append_basic_block(r.func, &format!("tensor_elem_{}", 8 << w)))).collect();
+            let cases: Vec<_> = arms.iter().take(3).map(|&(w, bb)| (i64t.const_int(w, false), bb)).collect();
+            r.b.build_switch(c.log2, arms[3].1, &cases)?;
+            for (w, bb) in arms {
+                r.b.position_at_end(bb);
+                let ty = [r.ctx.i8_type(), r.ctx.i16_type(), r.ctx.i32_type(), r.ctx.i64_type()][w as usize];
+                r.move_unit(inst, c.store, &u, ty, 1 << w)?;
+                r.b.build_unconditional_branch(latch)?;
             }
-            self.b.build_unconditional_branch(latch)?;
-        }
-        self.b.position_at_end(latch);
-        let b = &self.b;
-        let next_e = b.build_int_add(ev, c64(32), "")?;
-        let nx = b.build_int_add(xv, step_x, "")?;
-        let ny = b.build_int_add(yv, step_y, "")?;
-        let wrap = b.build_int_compare(IntPredicate::UGE, nx, tile0, "")?;
-        let nx = b.build_select(wrap, b.build_int_sub(nx, tile0, "")?, nx, "")?.into_int_value();
-        let ny = b.build_select(wrap, b.build_int_add(ny, c32(1), "")?, ny, "")?.into_int_value();
-        e.add_incoming(&[(&next_e, latch)]);
-        x.add_incoming(&[(&nx, latch)]);
-        y.add_incoming(&[(&ny, latch)]);
-        self.b.build_unconditional_branch(head)?;
-        self.b.position_at_end(done);
-        Ok(())
+            r.b.position_at_end(latch);
+            Ok(())
+        })
     }
-}
 
-impl<'ctx> Raiser<'ctx, '_> {
     /// A load's tile in 16-byte chunks of `chunk` (i64) elements: thread `lane` moves chunks
     /// lane, lane + 32, ..., each one global load and one LDS store of 16 bytes, or 16 zero
     /// bytes where the chunk is outside the tensor. Only where `tensor` found every chunk whole,
     /// aligned and clear of pads.
     fn copy_chunks(&mut self, inst: &Instruction, c: &Copy<'ctx>, chunk: IntValue<'ctx>) -> Result<(), RaiseError> {
-        let (i32t, i64t, i128t) = (self.ctx.i32_type(), self.ctx.i64_type(), self.ctx.i128_type());
+        let n = self.b.build_int_truncate(chunk, self.ctx.i32_type(), "")?;
+        let i128t = self.ctx.i128_type();
+        self.walk_tile(inst, c, Some(n), self.ctx.i64_type().const_int(4, false), "tensor_chunk", &mut |r, u| r.move_unit(inst, false, &u, i128t, 16))
+    }
+
+    /// The loop both copies share: thread `lane` takes units lane, lane + 32, ... of the tile's
+    /// stream, a unit being `per_unit` elements (None: one) of 2^`unit_shift` bytes (i64). Its
+    /// first element's (x, y) is kept by adding 32 units each round instead of dividing; a unit
+    /// is inside the tensor where that element is (a unit of several elements is wholly in or
+    /// wholly out: `tensor` checked that x and the tensor's width are multiples of it). `body`
+    /// moves the unit and leaves the builder where the round ends.
+    fn walk_tile(
+        &mut self,
+        inst: &Instruction,
+        c: &Copy<'ctx>,
+        per_unit: Option<IntValue<'ctx>>,
+        unit_shift: IntValue<'ctx>,
+        name: &str,
+        body: &mut dyn FnMut(&mut Self, TileUnit<'ctx>) -> Result<(), RaiseError>,
+    ) -> Result<(), RaiseError> {
+        let (i32t, i64t) = (self.ctx.i32_type(), self.ctx.i64_type());
         let c32 = |v: u64| i32t.const_int(v, false);
-        let c64 = |v: u64| i64t.const_int(v, false);
         let b = &self.b;
         let tile0 = c.tile0;
-        let count = b.build_right_shift(c.total, c64(4), false, "")?;
-        let n = b.build_int_truncate(chunk, i32t, "")?;
-        // Element (x, y) of the chunk's first element, kept by adding 32 chunks a round.
-        let first = b.build_int_mul(self.lane, n, "")?;
+        let count = b.build_right_shift(c.total, unit_shift, false, "")?;
+        let (first, round) = match per_unit {
+            Some(n) => (b.build_int_mul(self.lane, n, "")?, b.build_int_mul(c32(32), n, "")?),
+            None => (self.lane, c32(32)),
+        };
         let (x0, y0) = (b.build_int_unsigned_rem(first, tile0, "")?, b.build_int_unsigned_div(first, tile0, "")?);
-        let round = b.build_int_mul(c32(32), n, "")?;
         let (step_x, step_y) = (b.build_int_unsigned_rem(round, tile0, "")?, b.build_int_unsigned_div(round, tile0, "")?);
         let start = b.build_int_z_extend(self.lane, i64t, "")?;
         let pre = self.current_block()?;
-        let head = self.ctx.append_basic_block(self.func, "tensor_chunk_loop");
-        let body = self.ctx.append_basic_block(self.func, "tensor_chunk");
-        let done = self.ctx.append_basic_block(self.func, "tensor_chunk_done");
+        let head = self.ctx.append_basic_block(self.func, &format!("{name}_loop"));
+        let body_bb = self.ctx.append_basic_block(self.func, name);
+        let done = self.ctx.append_basic_block(self.func, &format!("{name}_done"));
         self.b.build_unconditional_branch(head)?;
         self.b.position_at_end(head);
-        let (k, x, y) = (self.b.build_phi(i64t, "chunk")?, self.b.build_phi(i32t, "x")?, self.b.build_phi(i32t, "y")?);
+        let (k, x, y) = (self.b.build_phi(i64t, "unit")?, self.b.build_phi(i32t, "x")?, self.b.build_phi(i32t, "y")?);
         k.add_incoming(&[(&start, pre)]);
         x.add_incoming(&[(&x0, pre)]);
         y.add_incoming(&[(&y0, pre)]);
         let (kv, xv, yv) = (k.as_basic_value().into_int_value(), x.as_basic_value().into_int_value(), y.as_basic_value().into_int_value());
         let more = self.b.build_int_compare(IntPredicate::ULT, kv, count, "")?;
-        self.b.build_conditional_branch(more, body, done)?;
-        self.b.position_at_end(body);
+        self.b.build_conditional_branch(more, body_bb, done)?;
+        self.b.position_at_end(body_bb);
         let b = &self.b;
-        // x is a multiple of the chunk and so is dim0: the chunk is wholly in or wholly out.
         let in_x = b.build_int_compare(IntPredicate::ULT, xv, c.dim0, "")?;
         let in_y = b.build_or(c.one_d, b.build_int_compare(IntPredicate::ULT, yv, c.dim1, "")?, "")?;
         let inside = b.build_and(in_x, in_y, "")?;
         let elem = b.build_int_add(b.build_int_mul(b.build_int_z_extend(yv, i64t, "")?, c.stride, "")?, b.build_int_z_extend(xv, i64t, "")?, "")?;
         let ga = b.build_int_add(c.global, b.build_left_shift(elem, c.log2, "")?, "")?;
         let gptr = b.build_int_to_ptr(ga, self.ctx.ptr_type(AddressSpace::from(1u16)), "")?;
-        let la = self.tile_lds_address(c, self.b.build_left_shift(kv, c64(4), "")?)?;
+        let la = self.tile_lds_address(c, self.b.build_left_shift(kv, unit_shift, "")?)?;
         let lptr = self.lds_ptr(la, inst)?;
-        let v = self.guarded(inside, vec![i128t.const_zero()], &mut |r| {
-            let v = r.b.build_load(i128t, gptr, "")?;
-            set_align(v, 16)?;
-            Ok(vec![v.into_int_value()])
-        })?;
-        let st = self.b.build_store(lptr, v[0])?;
-        st.set_alignment(16).map_err(|e| self.err(inst, e.to_string()))?;
+        body(self, TileUnit { inside, gptr, lptr })?;
         let b = &self.b;
-        let next = b.build_int_add(kv, c64(32), "")?;
+        let next = b.build_int_add(kv, i64t.const_int(32, false), "")?;
         let nx = b.build_int_add(xv, step_x, "")?;
         let ny = b.build_int_add(yv, step_y, "")?;
         let wrap = b.build_int_compare(IntPredicate::UGE, nx, tile0, "")?;
@@ -349,6 +300,40 @@ impl<'ctx> Raiser<'ctx, '_> {
         self.b.position_at_end(done);
         Ok(())
     }
+
+    /// One unit of a copy as a `ty` access aligned to `align` bytes: a load reads it from global
+    /// memory where it is inside the tensor (zero outside) and writes it to LDS; a store reads
+    /// it from LDS and writes it to global memory where it is inside.
+    fn move_unit(&mut self, inst: &Instruction, store: bool, u: &TileUnit<'ctx>, ty: hx_llvm::inkwell::types::IntType<'ctx>, align: u32) -> Result<(), RaiseError> {
+        let (gptr, lptr) = (u.gptr, u.lptr);
+        if store {
+            let v = self.b.build_load(ty, lptr, "")?;
+            set_align(v, align)?;
+            let v = v.into_int_value();
+            self.guarded(u.inside, vec![], &mut |r| {
+                let st = r.b.build_store(gptr, v)?;
+                st.set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;
+                Ok(vec![])
+            })?;
+        } else {
+            let v = self.guarded(u.inside, vec![ty.const_zero()], &mut |r| {
+                let v = r.b.build_load(ty, gptr, "")?;
+                set_align(v, align)?;
+                Ok(vec![v.into_int_value()])
+            })?;
+            let st = self.b.build_store(lptr, v[0])?;
+            st.set_alignment(align).map_err(|e| self.err(inst, e.to_string()))?;
+        }
+        Ok(())
+    }
+}
+
+/// One unit of a tile copy ([`Raiser::walk_tile`]): whether it is inside the tensor, and its
+/// global and LDS addresses.
+struct TileUnit<'ctx> {
+    inside: IntValue<'ctx>,
+    gptr: hx_llvm::inkwell::values::PointerValue<'ctx>,
+    lptr: hx_llvm::inkwell::values::PointerValue<'ctx>,
 }
 
 fn set_align(v: hx_llvm::inkwell::values::BasicValueEnum<'_>, align: u32) -> Result<(), RaiseError> {
