@@ -92,37 +92,37 @@ pub const PAIRED_DISPATCH_SCALE: u32 = 2;
 /// ([`KernelAbi::paired_groups`]), or None when it can: each work-group of a pair would need its
 /// own LDS, and the dispatch packet it reads is the scaled one.
 pub fn pairing_blocker(name: &str, prog: &cfg::Program<'_>, abi: &KernelAbi) -> Result<Option<&'static str>, RaiseError> {
-    if abi.dispatch_ptr_sgpr.is_some() || abi.queue_ptr_sgpr.is_some() {
-        return Ok(Some("it reads the dispatch packet or the queue (the scaled dispatch's sizes are not its own)"));
-    }
-    if abi.group_segment_size > 0 {
-        return Ok(Some("it has static LDS (each work-group of a pair would need its own)"));
-    }
     let graph = cfg::build_program(Target::Gfx1250, prog, name)?;
-    // (The lane permutes are DS instructions that move data between lanes, not through LDS.)
-    let lane_only = |m: &str| matches!(m, "ds_permute_b32" | "ds_bpermute_b32" | "ds_bpermute_fi_b32" | "ds_swizzle_b32");
-    let lds_access = graph.blocks.iter().flat_map(|bl| bl.insts.iter()).any(|i| {
-        let m = i.mnemonic();
-        (m.starts_with("ds_") && !lane_only(m)) || hx_sem::memory::async_load_size(m).is_some() || i.tensor().is_some()
-    });
-    if lds_access || flat_ir::flat_windows(&graph).lds {
-        return Ok(Some("it accesses LDS (each work-group of a pair would need its own)"));
-    }
-    if graph.blocks.iter().flat_map(|bl| bl.insts.iter()).any(|i| i.mnemonic().starts_with("s_getreg") || i.mnemonic().contains("cluster")) {
-        return Ok(Some("it reads hardware registers or cluster state (per target wave, not per source work-group)"));
-    }
-    Ok(None)
+    Ok(pairing_blocker_in(&graph, flat_ir::flat_windows(&graph).lds, abi))
 }
 
-/// Whether the program touches LDS: DS instructions, loads to LDS, tensor copies, or flat
-/// accesses that may fall in the LDS aperture.
-fn uses_lds(graph: &cfg::Cfg) -> bool {
-    graph
-        .blocks
-        .iter()
-        .flat_map(|bl| bl.insts.iter())
-        .any(|i| i.mnemonic().starts_with("ds_") || hx_sem::memory::async_load_size(i.mnemonic()).is_some() || i.tensor().is_some())
-        || flat_ir::flat_windows(graph).lds
+/// [`pairing_blocker`] of a built program whose flat accesses may (`flat_lds`) reach LDS.
+fn pairing_blocker_in(graph: &cfg::Cfg, flat_lds: bool, abi: &KernelAbi) -> Option<&'static str> {
+    if abi.dispatch_ptr_sgpr.is_some() || abi.queue_ptr_sgpr.is_some() {
+        return Some("it reads the dispatch packet or the queue (the scaled dispatch's sizes are not its own)");
+    }
+    if abi.group_segment_size > 0 {
+        return Some("it has static LDS (each work-group of a pair would need its own)");
+    }
+    // (The lane permutes are DS instructions that move data between lanes, not through LDS.)
+    if lds_instructions(graph, false) || flat_lds {
+        return Some("it accesses LDS (each work-group of a pair would need its own)");
+    }
+    if graph.blocks.iter().flat_map(|bl| bl.insts.iter()).any(|i| i.mnemonic().starts_with("s_getreg") || i.mnemonic().contains("cluster")) {
+        return Some("it reads hardware registers or cluster state (per target wave, not per source work-group)");
+    }
+    None
+}
+
+/// Whether the program has instructions that touch LDS: DS instructions (the lane permutes,
+/// which move data between lanes, only with `lane_permutes`), loads to LDS, tensor copies. (Flat
+/// accesses that may fall in the LDS aperture: `flat_ir::flat_windows`.)
+fn lds_instructions(graph: &cfg::Cfg, lane_permutes: bool) -> bool {
+    let lane_permute = |m: &str| matches!(m, "ds_permute_b32" | "ds_bpermute_b32" | "ds_bpermute_fi_b32" | "ds_swizzle_b32");
+    graph.blocks.iter().flat_map(|bl| bl.insts.iter()).any(|i| {
+        let m = i.mnemonic();
+        (m.starts_with("ds_") && (lane_permutes || !lane_permute(m))) || hx_sem::memory::async_load_size(m).is_some() || i.tensor().is_some()
+    })
 }
 
 impl KernelAbi {
@@ -410,12 +410,12 @@ fn raise_inner<'ctx>(
         wmma_chain: std::cell::RefCell::new(None),
     };
     let mut abi = abi.clone();
-    abi.uses_lds = uses_lds(&graph);
+    abi.uses_lds = lds_instructions(&graph, true) || r.flat_windows.lds;
     if abi.paired_groups {
         if abi.one_source_wave {
             return Err(RaiseError::Kernel { kernel: name.into(), msg: "paired work-groups with one source wave per target wave".into() });
         }
-        if let Some(why) = pairing_blocker(name, prog, &abi)? {
+        if let Some(why) = pairing_blocker_in(&graph, r.flat_windows.lds, &abi) {
             return Err(RaiseError::Kernel { kernel: name.into(), msg: format!("two work-groups per wave asked for, but {why}") });
         }
     }
@@ -707,14 +707,9 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// (global x below the source grid, half the packet's); the others return, as threads the
     /// source never had. Returns this thread's source work-group in the pair (0: lanes 0..31).
     fn enter_paired(&self, lane64: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
-        let i32t = self.ctx.i32_type();
         let packet = self.call_ptr("llvm.amdgcn.dispatch.ptr")?;
-        let field = |offset: u64, ty: hx_llvm::inkwell::types::IntType<'ctx>| -> Result<IntValue<'ctx>, RaiseError> {
-            let p = unsafe { self.b.build_gep(self.ctx.i8_type(), packet, &[self.ctx.i64_type().const_int(offset, false)], "")? };
-            let v = self.b.build_load(ty, p, "")?.into_int_value();
-            Ok(self.b.build_int_z_extend_or_bit_cast(v, i32t, "")?)
-        };
-        let i16t = self.ctx.i16_type();
+        let (i16t, i32t) = (self.ctx.i16_type(), self.ctx.i32_type());
+        let field = |offset, ty| self.packet_field(packet, offset, ty);
         let (bx, by, bz) = (field(4, i16t)?, field(6, i16t)?, field(8, i16t)?);
         let grid_x = field(12, i32t)?;
         let ne = |v: IntValue<'ctx>, k: u64| self.b.build_int_compare(IntPredicate::NE, v, self.i32(k), "");
@@ -733,6 +728,13 @@ impl<'ctx> Raiser<'ctx, '_> {
         Ok(self.b.build_right_shift(lane64, self.i32(5), false, "pair_half")?)
     }
 
+    /// The HSA dispatch packet's field of type `ty` (i16 or i32) at byte `offset`, as i32.
+    fn packet_field(&self, packet: PointerValue<'ctx>, offset: u64, ty: hx_llvm::inkwell::types::IntType<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
+        let p = unsafe { self.b.build_gep(self.ctx.i8_type(), packet, &[self.ctx.i64_type().const_int(offset, false)], "")? };
+        let v = self.b.build_load(ty, p, "")?.into_int_value();
+        Ok(self.b.build_int_z_extend_or_bit_cast(v, self.ctx.i32_type(), "")?)
+    }
+
     /// TTMP8 as gfx1250 sets it: bits 29:25 the source wave's index in its work-group
     /// (`llvm.amdgcn.wave.id`; Triton's kernels read it with `s_bfe_u32 s, ttmp8, 0x50019`), the
     /// other bits 0. The index is the work-item's flat index in its work-group over 32, the flat
@@ -740,14 +742,9 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// 4, y at byte 6), so that it is right whatever the launch's block shape. Unread, all of it
     /// folds away.
     fn source_wave_id_ttmp8(&self) -> Result<IntValue<'ctx>, RaiseError> {
-        let i32t = self.ctx.i32_type();
         let packet = self.call_ptr("llvm.amdgcn.dispatch.ptr")?;
-        let size_at = |offset: u64| -> Result<IntValue<'ctx>, RaiseError> {
-            let p = unsafe { self.b.build_gep(self.ctx.i8_type(), packet, &[self.ctx.i64_type().const_int(offset, false)], "")? };
-            let v = self.b.build_load(self.ctx.i16_type(), p, "")?.into_int_value();
-            Ok(self.b.build_int_z_extend(v, i32t, "")?)
-        };
-        let (bx, by) = (size_at(4)?, size_at(6)?);
+        let i16t = self.ctx.i16_type();
+        let (bx, by) = (self.packet_field(packet, 4, i16t)?, self.packet_field(packet, 6, i16t)?);
         let tx = self.call("llvm.amdgcn.workitem.id.x", &[], &[])?;
         let ty = self.call("llvm.amdgcn.workitem.id.y", &[], &[])?;
         let tz = self.call("llvm.amdgcn.workitem.id.z", &[], &[])?;
