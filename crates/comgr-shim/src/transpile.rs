@@ -185,10 +185,11 @@ pub fn cache_key_with(
 }
 
 /// Checks translator output (fresh or cached) against the requested target.
-fn check_output(bytes: &[u8], target: &IsaName) -> Result<(), String> {
+fn check_output(bytes: &[u8], target: &IsaName) -> Result<hotswap::codeobj::CodeObject, String> {
     let co = hotswap::codeobj::CodeObject::parse(bytes).map_err(|e| format!("output is not a code object: {e}"))?;
     let produced = IsaName::parse(&co.target_id()).map_err(|e| format!("output target: {e}"))?;
-    target.accepts(&produced).map_err(|e| format!("output is for {}: {e}", co.target_id()))
+    target.accepts(&produced).map_err(|e| format!("output is for {}: {e}", co.target_id()))?;
+    Ok(co)
 }
 
 /// Translates `input` from `source_isa` to `target_isa` under `env`.
@@ -447,14 +448,14 @@ fn run(input: &[u8], source_isa: &str, target_isa: &str, req: &Request, env: &En
             return r.fail(AMD_COMGR_STATUS_ERROR, reason, e.to_string());
         }
     };
-    if let Err(e) = check_output(&bytes, &target) {
-        return r.fail(AMD_COMGR_STATUS_ERROR, "bad_output", format!("translator output rejected: {e}"));
-    }
+    let out = match check_output(&bytes, &target) {
+        Ok(co) => co,
+        Err(e) => return r.fail(AMD_COMGR_STATUS_ERROR, "bad_output", format!("translator output rejected: {e}")),
+    };
     // From the output itself, so that a cache hit reports what the translation did.
-    r.dispatch_scale = hotswap::codeobj::CodeObject::parse(&bytes)
-        .ok()
-        .and_then(|co| co.metadata.map(|m| m.kernels.iter().filter(|k| translated.contains(&k.name)).map(|k| k.dispatch_scale()).max().unwrap_or(1)))
-        .unwrap_or(1) as i64;
+    r.dispatch_scale = out
+        .metadata
+        .map_or(1, |m| m.kernels.iter().filter(|k| translated.contains(&k.name)).map(|k| k.dispatch_scale()).max().unwrap_or(1)) as i64;
     r.status = AMD_COMGR_STATUS_SUCCESS;
     r.success = true;
     r.kernels_translated = translated.len() as i64;
