@@ -89,14 +89,7 @@ pub fn run_launch_with(
     limits: &hx_emu::Limits,
 ) -> Result<(Vec<hx_corpus::ArgData>, hx_emu::Stats), String> {
     let co = hx_codeobj::CodeObject::parse(bytes).map_err(|e| e.to_string())?;
-    let inputs = hx_corpus::make_inputs(launch, seed);
-    let args: Vec<hx_emu::launch::Arg> = inputs
-        .iter()
-        .map(|a| match a {
-            hx_corpus::ArgData::Buffer(b) => hx_emu::launch::Arg::Buffer(b.clone()),
-            hx_corpus::ArgData::Value(v) => hx_emu::launch::Arg::Value(v.clone()),
-        })
-        .collect();
+    let args = launch_args(launch, seed);
     let dispatch = hx_emu::Dispatch { grid: launch.grid, block: launch.block, dynamic_lds: launch.dynamic_lds };
     let r = hx_emu::launch::launch(&co, &launch.kernel, &dispatch, &args, limits).map_err(|e| format!("{label}/{}: {e}", launch.kernel))?;
     let out = r
@@ -108,6 +101,17 @@ pub fn run_launch_with(
         })
         .collect();
     Ok((out, r.stats))
+}
+
+/// The emulator's arguments for a corpus launch, with the inputs of `seed`.
+pub fn launch_args(launch: &hx_corpus::Launch, seed: u64) -> Vec<hx_emu::launch::Arg> {
+    hx_corpus::make_inputs(launch, seed)
+        .into_iter()
+        .map(|a| match a {
+            hx_corpus::ArgData::Buffer(b) => hx_emu::launch::Arg::Buffer(b),
+            hx_corpus::ArgData::Value(v) => hx_emu::launch::Arg::Value(v),
+        })
+        .collect()
 }
 
 /// Runs kernel `name` of the code object `co_bytes` in the emulator on `groups` 1-D work-groups

@@ -117,10 +117,8 @@ fn one_wave_triton_kernels_pair_and_compute_their_references() {
     );
 }
 
-/// A launch the scaled dispatch does not describe must not compute anything: the paired
-/// translation run with the source's packet (a runtime that ignored the scale) traps.
-#[test]
-fn an_unscaled_dispatch_traps() {
+/// Triton's vec_add_w1: the object, its gfx1250 bytes and their paired gfx942 translation.
+fn paired_vec_add() -> (hx_corpus::CompiledObject, Vec<u8>, Vec<u8>) {
     let obj = hx_corpus::compiled_suite("triton")
         .unwrap()
         .into_iter()
@@ -128,16 +126,18 @@ fn an_unscaled_dispatch_traps() {
         .unwrap();
     let source = std::fs::read(obj.object_path("gfx1250")).unwrap();
     let paired = hotswap::translate(&source, &options(GpuTarget::Gfx942, true)).unwrap();
+    (obj, source, paired.bytes)
+}
+
+/// A launch the scaled dispatch does not describe must not compute anything: the paired
+/// translation run with the source's packet (a runtime that ignored the scale) traps.
+#[test]
+fn an_unscaled_dispatch_traps() {
+    let (obj, _, paired) = paired_vec_add();
     // A runtime that ignored the scale: the packet as the source's launch (work-groups of 32).
-    let co = hotswap::codeobj::CodeObject::parse(&paired.bytes).unwrap();
+    let co = hotswap::codeobj::CodeObject::parse(&paired).unwrap();
     let l = &obj.launches[0];
-    let args: Vec<hx_emu::launch::Arg> = hx_corpus::make_inputs(l, 0)
-        .into_iter()
-        .map(|a| match a {
-            hx_corpus::ArgData::Buffer(b) => hx_emu::launch::Arg::Buffer(b),
-            hx_corpus::ArgData::Value(v) => hx_emu::launch::Arg::Value(v),
-        })
-        .collect();
+    let args = hx_tests::launch_args(l, 0);
     let d = hx_emu::Dispatch {
         grid: l.grid,
         block: l.block,
@@ -153,18 +153,12 @@ fn an_unscaled_dispatch_traps() {
 /// past the source grid do nothing, the others compute what the source computes.
 #[test]
 fn odd_grids() {
-    let obj = hx_corpus::compiled_suite("triton")
-        .unwrap()
-        .into_iter()
-        .find(|o| o.name == "vec_add_w1")
-        .unwrap();
-    let source = std::fs::read(obj.object_path("gfx1250")).unwrap();
-    let paired = hotswap::translate(&source, &options(GpuTarget::Gfx942, true)).unwrap();
+    let (obj, source, paired) = paired_vec_add();
     for groups in [1u32, 3, 127] {
         let mut l = obj.launches[0].clone();
         l.grid = [groups * 32, 1, 1];
         let (a, _) = hx_tests::run_launch_bytes(&source, "source", &l, 7).unwrap();
-        let (b, _) = hx_tests::run_launch_bytes(&paired.bytes, "paired", &l, 7).unwrap();
+        let (b, _) = hx_tests::run_launch_bytes(&paired, "paired", &l, 7).unwrap();
         assert!(
             a == b,
             "{groups} work-groups: the paired translation differs from the source"
