@@ -27,7 +27,8 @@ fn main() -> anyhow::Result<()> {
     let mut all = Vec::new();
     let mut multi = Vec::new();
     let mut worst: Option<(f64, String)> = None;
-    let detail = std::env::args().any(|a| a == "--detail");
+    // `--detail` lists 25 mnemonics, `--detail=N` N of them.
+    let detail = std::env::args().find_map(|a| if a == "--detail" { Some(25) } else { a.strip_prefix("--detail=").and_then(|n| n.parse::<usize>().ok()) });
     let pair_groups = std::env::args().any(|a| a == "--pair-groups");
     let filters: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     for suite in hx_corpus::COMPILED_SUITES {
@@ -72,10 +73,10 @@ fn main() -> anyhow::Result<()> {
                 let waves = obj.launches[0].block.iter().product::<u32>().div_ceil(32);
                 let ratio = t_insts as f64 / n_insts as f64;
                 println!("| {} | {target} | {n_insts} | {t_insts} | {ratio:.2} | {nv}/{tv} | {waves} |", obj.id());
-                if detail {
+                if let Some(lines) = detail {
                     let mut d: Vec<_> = by_mnemonic.into_iter().collect();
                     d.sort_by_key(|(_, (n, t))| std::cmp::Reverse(n.abs_diff(*t)));
-                    for (m, (n, t)) in d.into_iter().take(25) {
+                    for (m, (n, t)) in d.into_iter().take(lines) {
                         println!("    {m}: native {n}, translated {t}");
                     }
                 }

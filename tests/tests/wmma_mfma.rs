@@ -475,6 +475,64 @@ done:
     check_module(&ir, &["k"], 4);
 }
 
+/// K loops whose trip count differs between the two source waves of a wave64 (each wave's
+/// count uniform, from memory: an SCC loop in the source, a divergent one on the target), so
+/// that one wave leaves the loop while the other goes on with half the lanes off; one wave may
+/// skip the loop. gfx950 keeps the accumulators between the WMMAs and round the loop as lazy
+/// chains (wmma_carry.rs), written to their registers on the loop's exit; values live across
+/// the loop add register pressure.
+#[test]
+fn carried_accumulators_diverged_trip_counts() {
+    let mut ir = header("ptr addrspace(1) noalias readonly %pa, ptr addrspace(1) noalias readonly %pb, ptr addrspace(1) noalias readonly %pn, ptr addrspace(1) %pd, ptr addrspace(1) %pe, ptr addrspace(1) %pf");
+    ir += "  %w = lshr i32 %tid, 5
+  %w64 = zext i32 %w to i64
+  %qn = getelementptr i32, ptr addrspace(1) %pn, i64 %w64
+  %n0 = load i32, ptr addrspace(1) %qn, align 4
+  %n1 = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %n0)
+  %n = and i32 %n1, 3
+";
+    for i in 0..16 {
+        ir += &format!("  %lq{i} = getelementptr i32, ptr addrspace(1) %pe, i64 {}\n  %lx{i} = getelementptr i32, ptr addrspace(1) %lq{i}, i64 %t\n  %l{i} = load volatile i32, ptr addrspace(1) %lx{i}, align 4\n", 64 * i);
+    }
+    ir += "  %skip = icmp eq i32 %n, 0
+  br i1 %skip, label %done, label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
+  %acc = phi <8 x float> [ zeroinitializer, %entry ], [ %acc3, %loop ]
+  %acc_b = phi <8 x float> [ zeroinitializer, %entry ], [ %acc4, %loop ]
+  %i64 = zext i32 %i to i64
+  %row = mul i64 %i64, 64
+  %idx = add i64 %row, %t
+  %qa = getelementptr <8 x i32>, ptr addrspace(1) %pa, i64 %idx
+  %a = load <16 x half>, ptr addrspace(1) %qa, align 4
+  %qb = getelementptr <8 x i32>, ptr addrspace(1) %pb, i64 %idx
+  %b = load <16 x half>, ptr addrspace(1) %qb, align 4
+  %acc1 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %b, i16 0, <8 x float> %acc, i1 false, i1 false)
+  %acc2 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %b, i1 false, <16 x half> %b, i16 0, <8 x float> %acc_b, i1 false, i1 false)
+  %acc3 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %b, i1 false, <16 x half> %a, i16 0, <8 x float> %acc1, i1 false, i1 false)
+  %acc4 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %a, i16 0, <8 x float> %acc2, i1 false, i1 false)
+  %i1 = add i32 %i, 1
+  %more = icmp ult i32 %i1, %n
+  br i1 %more, label %loop, label %done
+done:
+  %d = phi <8 x float> [ zeroinitializer, %entry ], [ %acc3, %loop ]
+  %d_b = phi <8 x float> [ zeroinitializer, %entry ], [ %acc4, %loop ]
+  %sum = fadd <8 x float> %d, %d_b
+  %qd = getelementptr <8 x float>, ptr addrspace(1) %pd, i64 %t
+  store <8 x float> %sum, ptr addrspace(1) %qd, align 4
+";
+    for i in 0..16 {
+        ir += &format!("  %sq{i} = getelementptr i32, ptr addrspace(1) %pf, i64 {}\n  %sx{i} = getelementptr i32, ptr addrspace(1) %sq{i}, i64 %t\n  store volatile i32 %l{i}, ptr addrspace(1) %sx{i}, align 4\n", 64 * i);
+    }
+    ir += &format!("  ret void\n}}\n{F16_WMMA}\ndeclare i32 @llvm.amdgcn.readfirstlane.i32(i32)\n{FOOTER}");
+    // Trip counts (wave 0, wave 1) by seed: (1, 3), (2, 0), (3, 1).
+    check_module_with(&ir, &["k"], &|seed| {
+        let spread = (seed > 1).then_some(4 * seed);
+        let counts: Vec<u8> = [seed % 4, (seed + 2) % 4].iter().flat_map(|&n| (n as u32).to_le_bytes()).chain(std::iter::repeat_n(0, 4 * 4094)).collect();
+        (0..6).map(|i| Arg::Buffer(if i == 2 { counts.clone() } else { buffer(Elem::F16, 4096, seed * 31 + i as u64, spread) })).collect()
+    });
+}
+
 /// v_wmma_f32_16x16x128_f8f6f4 with A and B of one width from the format fields (fp4, fp8,
 /// bf8 with fp8): on both targets the f64 MFMA path (K = 128, 32 steps per wave), against the
 /// gfx1250 original on one and two source waves, C in registers (plain and negated) or an

@@ -22,6 +22,7 @@ mod mem_model_ir;
 mod dpp_ir;
 pub(crate) use dpp_ir::on_target_dpp;
 mod wmma_mfma;
+mod wmma_carry;
 pub mod buffer_ir;
 mod regfile_ir;
 use regfile_ir::RegFile;
@@ -245,6 +246,13 @@ struct Raiser<'ctx, 'a> {
     /// The last MFMA-path WMMA's D in its MFMA layout, while its registers still hold it
     /// (wmma_mfma.rs: a WMMA whose C is that D takes it from there).
     wmma_chain: std::cell::RefCell<Option<wmma_mfma::WmmaChain<'ctx>>>,
+    /// gfx950: WMMA results not yet in their registers (wmma_carry.rs), which WMMAs make them
+    /// and the chains each block takes from its predecessors, their shadow allocas, and the
+    /// chain the WMMA being raised takes as C.
+    lazy_chains: std::cell::RefCell<Vec<wmma_carry::LazyChain<'ctx>>>,
+    carry: wmma_carry::CarryPlan,
+    carry_shadows: std::cell::RefCell<HashMap<wmma_carry::ChainKey, Vec<PointerValue<'ctx>>>>,
+    chain_c: std::cell::RefCell<Option<wmma_carry::LazyChain<'ctx>>>,
 }
 
 /// Raises the kernel `name` (machine code `code`, entry state `abi`) into `module` as
@@ -408,6 +416,10 @@ fn raise_inner<'ctx>(
         target,
         trap_bb: std::cell::Cell::new(None),
         wmma_chain: std::cell::RefCell::new(None),
+        lazy_chains: std::cell::RefCell::new(Vec::new()),
+        carry: wmma_carry::CarryPlan::default(),
+        carry_shadows: std::cell::RefCell::new(HashMap::new()),
+        chain_c: std::cell::RefCell::new(None),
     };
     let mut abi = abi.clone();
     abi.uses_lds = lds_instructions(&graph, true) || r.flat_windows.lds;
@@ -426,6 +438,13 @@ fn raise_inner<'ctx>(
     }
     r.b.build_unconditional_branch(r.blocks[&graph.blocks[0].start])?;
     let st = crate::structure::recover(&graph);
+    {
+        // Blocks ending in a branch `exit` builds (chains cross only those edges), and blocks
+        // entered otherwise.
+        let plain: Vec<bool> = graph.blocks.iter().enumerate().map(|(i, bl)| wmma_carry::plain_exit(bl) && !st.head[i] && reduce_loop_ir::match_reduce_loop(bl).is_none()).collect();
+        let entries: HashSet<usize> = std::iter::once(graph.blocks[0].start).chain(graph.functions.iter().copied()).chain(graph.return_sites.iter().copied()).collect();
+        r.carry = wmma_carry::carry_plan(&graph, r.mfma_target, &plain, &entries);
+    }
     // EXEC at the end of the blocks that enter recovered loops (what their closing restores give).
     let loop_entries: HashSet<usize> = st.restore_to.values().filter_map(|t| if let RestoreTo::LoopEntry(b) = t { Some(*b) } else { None }).collect();
     let mut entry_exec: HashMap<usize, IntValue<'ctx>> = HashMap::new();
@@ -434,6 +453,7 @@ fn raise_inner<'ctx>(
         r.exec_full = st.known_on_entry[i];
         r.active_memo.set(None);
         r.wmma_chain.replace(None);
+        r.enter_block_chains(bl.start)?;
         // LLVM's atomic-optimizer reduction loop: one reduction per source wave, no loop.
         let reduced_to = match reduce_loop_ir::match_reduce_loop(bl) {
             Some(rl) => Some(r.reduce_loop(&rl, &bl.insts[0])?),
@@ -443,6 +463,8 @@ fn raise_inner<'ctx>(
         let insts: &[Instruction] = if reduced_to.is_some() { &[] } else { &bl.insts };
         for inst in insts {
             wmma_mfma::keep_chain(&r.wmma_chain, inst);
+            let taken = r.chains_before(inst)?;
+            r.chain_c.replace(taken);
             let writes_exec = crate::structure::writes_exec(inst);
             if writes_exec {
                 r.exec_full = false;
@@ -463,6 +485,17 @@ fn raise_inner<'ctx>(
             let v = r.b.build_load(i32t, r.exec, "loop_entry_exec")?.into_int_value();
             entry_exec.insert(i, v);
         }
+        // Lazy WMMA chains (wmma_carry.rs): onto the edges of a plain branch, else written now.
+        let plain = reduced_to.is_none() && wmma_carry::plain_exit(bl) && !st.head[i];
+        let mut edge_blocks = HashMap::new();
+        if let Some(last) = bl.insts.last() {
+            if plain {
+                edge_blocks = r.leave_block_chains(&graph.successors(i), last)?;
+            } else {
+                r.materialize_all(last)?;
+            }
+        }
+        let saved: Vec<(usize, BasicBlock<'ctx>)> = edge_blocks.iter().filter_map(|(&s, &e)| Some((s, r.blocks.insert(s, e)?))).collect();
         match (reduced_to, bl.exit) {
             (Some(to), _) => {
                 r.b.build_unconditional_branch(r.blocks[&to])?;
@@ -477,6 +510,9 @@ fn raise_inner<'ctx>(
                 r.b.build_conditional_branch(on, r.blocks[&set], r.blocks[&clear])?;
             }
             (None, e) => r.exit(e)?,
+        }
+        for (s, b) in saved {
+            r.blocks.insert(s, b);
         }
     }
     Ok(func)

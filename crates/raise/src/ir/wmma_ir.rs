@@ -40,9 +40,14 @@ impl<'ctx> Raiser<'ctx, '_> {
         let mods = self.wmma_mods(inst, s)?;
         // (Negated 8- and 4-bit A/B have no sign-bit form on the MFMA path.)
         let small_neg = (mods.neg_a && ta.bits() < 16) || (mods.neg_b && tb.bits() < 16);
+        // gfx950's Spread layout: D kept as a lazy chain (wmma_carry.rs).
+        let taken = self.chain_c.take();
+        if let Some((_, plan)) = super::wmma_carry::lazy_plan(inst, self.mfma_target).filter(|_| self.carry.lazy.contains(&inst.offset)) {
+            return self.wmma_lazy(inst, s, (ta, tb), &plan, &mods, a, b, taken);
+        }
         // Scaled WMMA: the f64 layout with each element times its block's scale (wmma_plan).
         if let Some(plan) = self.mfma_target.and_then(|t| crate::wmma_plan::plan_for(m, t)).filter(|_| !small_neg) {
-            let results = self.wmma_mfma(inst, s, (ta, tb), &plan, &mods, a, b, m.scales)?;
+            let results = self.wmma_mfma(inst, s, (ta, tb), &plan, &mods, a, b, m.scales, taken)?;
             return self.write_wmma_d(inst, s, d, results);
         }
         // This WMMA writes D without an MFMA layout to chain from.
@@ -111,7 +116,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         let (c_regs, c_const) = match self.wmma_c(inst, s)? {
             WmmaC::Regs(r) => (Some(r), 0),
             WmmaC::Const(k) => (None, k),
-            WmmaC::Chained(_) => return Err(self.err(inst, "a chained C on the cross-lane path")),
+            WmmaC::Chained(_) | WmmaC::Half(_) => return Err(self.err(inst, "a chained C on the cross-lane path")),
         };
         // The eight sums, each in the order the emulator adds (C, then k in order): element by
         // element across the eight outputs, so that only the A dword in use per output is live
@@ -444,6 +449,8 @@ pub(super) enum WmmaC<'ctx> {
     Const(u64),
     /// The previous WMMA's D, still in its MFMA layout (per source wave; crate::wmma_mfma).
     Chained([Vec<IntValue<'ctx>>; 2]),
+    /// A lazy chain's D in the half form (wmma_carry.rs).
+    Half([Vec<IntValue<'ctx>>; 2]),
 }
 
 /// An element as the type it is summed in.

@@ -18,6 +18,10 @@
 //! and second halves of each lane's A/B dwords (its K chunk g covers WMMA k = g*K/4.. in the
 //! emulator's order), and its C the same with x/y = C dwords r and r + 4: [`Raiser::spread`].
 //! D comes back by the inverse, [`Raiser::gather`].
+//!
+//! gfx950: a WMMA whose D a later WMMA takes as C (round a K loop, or past another WMMA) keeps
+//! D between them in the half form, its registers written only where something needs them
+//! (wmma_carry.rs, [`Raiser::wmma_lazy`]).
 
 use super::wmma_ir::{WmmaC, WmmaMods};
 use super::Raiser;
@@ -32,7 +36,7 @@ use hx_llvm::GpuTarget;
 
 /// Lane facts of the whole wave, valid in every lane inside the whole-wave region (the backend
 /// computes the values a strict.wwm result depends on with all lanes on).
-struct Lanes<'ctx> {
+pub(super) struct Lanes<'ctx> {
     /// 0..63.
     lane: IntValue<'ctx>,
     /// Lanes 0..31 (source wave 0).
@@ -104,6 +108,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         a: Reg,
         b: Reg,
         scales: Option<hx_isa::wmma::Scales>,
+        taken: Option<super::wmma_carry::LazyChain<'ctx>>,
     ) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
         let target = self.mfma_target.ok_or_else(|| self.err(inst, "MFMA lowering without a target"))?;
         // Float negation of A/B flips every element's sign bit (products stay exact).
@@ -134,9 +139,11 @@ impl<'ctx> Raiser<'ctx, '_> {
             _ => None,
         };
         let chained = self.wmma_chain.take().filter(|ch| Some(ch.d) == c_reg && ch.mfma == plan.mnemonic && ch.d_type == s.c);
-        let c = match chained {
-            Some(ch) => WmmaC::Chained(ch.values),
-            None => self.wmma_c(inst, s)?,
+        // (A lazy chain it takes: wmma_carry.rs.)
+        let c = match (taken, chained) {
+            (Some(ch), _) => WmmaC::Half(ch.half),
+            (None, Some(ch)) => WmmaC::Chained(ch.values),
+            (None, None) => self.wmma_c(inst, s)?,
         };
         let lanes = self.lanes()?;
         let (out, values) = match plan.layout {
@@ -185,14 +192,73 @@ impl<'ctx> Raiser<'ctx, '_> {
             .collect()
     }
 
+    /// A WMMA of the lazy path (wmma_carry.rs): its MFMA chains from `taken` (the lazy chain
+    /// that is its C) or its C operand, and D kept as a lazy chain in the half form, its
+    /// registers not written.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn wmma_lazy(
+        &self,
+        inst: &Instruction,
+        s: &Shape,
+        ab: (Elem, Elem),
+        plan: &MfmaPlan,
+        mods: &WmmaMods,
+        a: Reg,
+        b: Reg,
+        taken: Option<super::wmma_carry::LazyChain<'ctx>>,
+    ) -> Result<(), RaiseError> {
+        let target = self.mfma_target.ok_or_else(|| self.err(inst, "MFMA lowering without a target"))?;
+        let key = super::wmma_carry::d_key(inst, s, plan).ok_or_else(|| self.err(inst, "D is not a VGPR tuple"))?;
+        let sign = |e: Elem| -> Result<u64, RaiseError> {
+            match e.bits() {
+                32 => Ok(0x8000_0000),
+                16 => Ok(0x8000_8000),
+                _ => Err(self.err(inst, "negated 8- or 4-bit elements on the MFMA path")),
+            }
+        };
+        // Each WMMA's own copies, as in wmma_mfma.
+        let operand = |r: Reg, n: u8, neg: bool, e: Elem| -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+            let sign = if neg { Some(sign(e)?) } else { None };
+            self.opaque(self.wmma_regs(inst, r, n as usize)?)?
+                .into_iter()
+                .map(|v| {
+                    let v = if let Some(sign) = sign { self.b.build_xor(v, self.i32(sign), "")? } else { v };
+                    self.set_inactive(v)
+                })
+                .collect()
+        };
+        let av = operand(a, s.a_dwords_for(ab.0), mods.neg_a, ab.0)?;
+        let bv = operand(b, s.b_dwords_for(ab.1), mods.neg_b, ab.1)?;
+        let c_reg = match inst.operand(3).map(|o| o.value) {
+            Some(hx_isa::Operand::Reg(r)) if r.class == hx_isa::RegClass::Vgpr => Some((r.index, s.c_dwords() as u8)),
+            _ => None,
+        };
+        let chained = self.wmma_chain.take().filter(|ch| Some(ch.d) == c_reg && ch.mfma == plan.mnemonic && ch.d_type == s.c);
+        let c = match (taken, chained) {
+            (Some(ch), _) => WmmaC::Half(ch.half),
+            (None, Some(ch)) => WmmaC::Chained(ch.values),
+            (None, None) => self.wmma_c(inst, s)?,
+        };
+        let lanes = self.lanes()?;
+        let d_w = self.wmma_native_d(inst, s, plan, target, &lanes, mods, av, bv, c)?;
+        let i32t = self.ctx.i32_type();
+        // (All swaps before the first value leaves the whole-wave region: one region.)
+        let swapped = (0..4).map(|r| self.permlane_swap(false, d_w[0][r], d_w[1][r])).collect::<Result<Vec<_>, _>>()?;
+        let wwm = |v: IntValue<'ctx>| self.call("llvm.amdgcn.strict.wwm", &[i32t.into()], &[v.into()]);
+        let half = [swapped.iter().map(|p| wwm(p.0)).collect::<Result<Vec<_>, _>>()?, swapped.iter().map(|p| wwm(p.1)).collect::<Result<Vec<_>, _>>()?];
+        self.lazy_chains.borrow_mut().push(super::wmma_carry::LazyChain { key, half });
+        Ok(())
+    }
+
     /// f32 bits with any NaN made the default quiet NaN.
-    fn default_nan(&self, v: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
+    pub(super) fn default_nan(&self, v: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
         let f = self.b.build_bit_cast(v, self.ctx.f32_type(), "")?.into_float_value();
         let nan = self.b.build_float_compare(FloatPredicate::UNO, f, f, "")?;
         Ok(self.b.build_select(nan, self.i32(0x7fc0_0000), v, "")?.into_int_value())
     }
 
-    /// Spread and HalfMasked layouts: f32/i32 16x16 MFMAs, one chain per source wave.
+    /// Spread and HalfMasked layouts: f32/i32 16x16 MFMAs, one chain per source wave. Returns
+    /// D's dwords (WMMA layout, this thread's) and the chain values ([`WmmaChain`]).
     #[allow(clippy::too_many_arguments)]
     fn wmma_native(
         &self,
@@ -206,6 +272,37 @@ impl<'ctx> Raiser<'ctx, '_> {
         bv: Vec<IntValue<'ctx>>,
         c: WmmaC<'ctx>,
     ) -> Result<(Vec<IntValue<'ctx>>, [Vec<IntValue<'ctx>>; 2]), RaiseError> {
+        let int = s.d == Elem::I32;
+        let d_w = self.wmma_native_d(inst, s, plan, target, lanes, mods, av, bv, c)?;
+        let mut out = vec![self.i32(0); 8];
+        for r in 0..4 {
+            let (p, q) = self.gather(target, lanes, d_w[0][r], d_w[1][r])?;
+            out[r] = p;
+            out[r + 4] = q;
+        }
+        // For a chained WMMA: D as the registers will hold it (f32 NaNs: the default NaN).
+        let held = |v: &Vec<IntValue<'ctx>>| -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+            v.iter().map(|&x| if int { Ok(x) } else { self.default_nan(x) }).collect()
+        };
+        let chain = [held(&d_w[0])?, held(&d_w[1])?];
+        Ok((out, chain))
+    }
+
+    /// The MFMA chains of [`Raiser::wmma_native`]: each source wave's D in the MFMA layout
+    /// (NaNs as the MFMAs left them).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn wmma_native_d(
+        &self,
+        inst: &Instruction,
+        s: &Shape,
+        plan: &MfmaPlan,
+        target: GpuTarget,
+        lanes: &Lanes<'ctx>,
+        mods: &WmmaMods,
+        av: Vec<IntValue<'ctx>>,
+        bv: Vec<IntValue<'ctx>>,
+        c: WmmaC<'ctx>,
+    ) -> Result<[Vec<IntValue<'ctx>>; 2], RaiseError> {
         if s.d_dwords() != 8 {
             return Err(self.err(inst, "an MFMA layout for a 16-bit result (only the f64 path has one)"));
         }
@@ -268,9 +365,23 @@ impl<'ctx> Raiser<'ctx, '_> {
                 let mods_of = |w: &Vec<IntValue<'ctx>>| w.iter().map(|&x| self.c_mods(x, s, mods)).collect::<Result<Vec<_>, _>>();
                 [mods_of(&v[0])?, mods_of(&v[1])?]
             }
+            // (wmma_carry.rs: the half form is the MFMA layout after a permlane32 swap.)
+            // (Every value enters before the first swap: interleaved, each swap became a
+            // whole-wave region of its own.)
+            WmmaC::Half(h) => {
+                let h0 = h[0].iter().map(|&v| self.set_inactive(v)).collect::<Result<Vec<_>, _>>()?;
+                let h1 = h[1].iter().map(|&v| self.set_inactive(v)).collect::<Result<Vec<_>, _>>()?;
+                let (mut c0, mut c1) = (Vec::new(), Vec::new());
+                for r in 0..4 {
+                    let (x, y) = self.permlane_swap(false, h0[r], h1[r])?;
+                    c0.push(self.c_mods(x, s, mods)?);
+                    c1.push(self.c_mods(y, s, mods)?);
+                }
+                [c0, c1]
+            }
         };
         let zero = vec![self.i32(0); 4];
-        let mut d_w = Vec::new();
+        let mut d_w: Vec<Vec<IntValue<'ctx>>> = Vec::new();
         for (w, ch) in chunks.iter().enumerate() {
             if w == 1 && self.one_source_wave {
                 // No second source wave: its lanes (32..63) are inactive, their D unused.
@@ -320,18 +431,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             }
             d_w.push(d);
         }
-        let mut out = vec![self.i32(0); 8];
-        for r in 0..4 {
-            let (p, q) = self.gather(target, lanes, d_w[0][r], d_w[1][r])?;
-            out[r] = p;
-            out[r + 4] = q;
-        }
-        // For a chained WMMA: D as the registers will hold it (f32 NaNs: the default NaN).
-        let held = |v: &Vec<IntValue<'ctx>>| -> Result<Vec<IntValue<'ctx>>, RaiseError> {
-            v.iter().map(|&x| if int { Ok(x) } else { self.default_nan(x) }).collect()
-        };
-        let chain = [held(&d_w[0])?, held(&d_w[1])?];
-        Ok((out, chain))
+        Ok([d_w.remove(0), d_w.remove(0)])
     }
 
     /// The F64 layout: per step, four k of each wave through v_mfma_f64_16x16x4_f64 (its
@@ -400,6 +500,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                 let k = c_f64(self.i32(k))?.into();
                 acc = [vec![k; 4], vec![k; 4]];
             }
+            WmmaC::Half(_) => return Err(self.err(inst, "a half-form chain on the f64 layout")),
             WmmaC::Chained(v) => {
                 for w in 0..2 {
                     acc[w] = v[w].iter().map(|&x| Ok(c_f64(x)?.into())).collect::<Result<_, RaiseError>>()?;
@@ -713,7 +814,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     /// C's abs/neg on 32-bit float bits (integers: unchanged).
-    fn c_mods(&self, v: IntValue<'ctx>, s: &Shape, mods: &WmmaMods) -> Result<IntValue<'ctx>, RaiseError> {
+    pub(super) fn c_mods(&self, v: IntValue<'ctx>, s: &Shape, mods: &WmmaMods) -> Result<IntValue<'ctx>, RaiseError> {
         if s.d != Elem::F32 {
             return Ok(v);
         }
@@ -727,7 +828,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         Ok(v)
     }
 
-    fn lanes(&self) -> Result<Lanes<'ctx>, RaiseError> {
+    pub(super) fn lanes(&self) -> Result<Lanes<'ctx>, RaiseError> {
         let lane = self.lane64;
         let half0 = self.b.build_int_compare(IntPredicate::ULT, lane, self.i32(32), "")?;
         let row = self.b.build_and(lane, self.i32(16), "")?;
@@ -736,7 +837,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     /// A register value entering the whole-wave region (inactive lanes: undefined).
-    fn set_inactive(&self, v: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
+    pub(super) fn set_inactive(&self, v: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
         let i32t = self.ctx.i32_type();
         self.call("llvm.amdgcn.set.inactive", &[i32t.into()], &[v.into(), i32t.get_poison().into()])
     }
@@ -752,7 +853,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     /// gfx950 v_permlane16_swap / v_permlane32_swap of two values.
-    fn permlane_swap(&self, rows16: bool, x: IntValue<'ctx>, y: IntValue<'ctx>) -> Result<(IntValue<'ctx>, IntValue<'ctx>), RaiseError> {
+    pub(super) fn permlane_swap(&self, rows16: bool, x: IntValue<'ctx>, y: IntValue<'ctx>) -> Result<(IntValue<'ctx>, IntValue<'ctx>), RaiseError> {
         let name = if rows16 { "llvm.amdgcn.permlane16.swap" } else { "llvm.amdgcn.permlane32.swap" };
         let f = self.intrinsic(name, &[])?;
         let no = self.ctx.bool_type().const_zero();
