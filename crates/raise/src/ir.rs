@@ -440,9 +440,12 @@ fn raise_inner<'ctx>(
     let st = crate::structure::recover(&graph);
     {
         // Blocks ending in a branch `exit` builds (chains cross only those edges), and blocks
-        // entered otherwise.
+        // that take no chains.
         let plain: Vec<bool> = graph.blocks.iter().enumerate().map(|(i, bl)| wmma_carry::plain_exit(bl) && !st.head[i] && reduce_loop_ir::match_reduce_loop(bl).is_none()).collect();
-        let entries: HashSet<usize> = std::iter::once(graph.blocks[0].start).chain(graph.functions.iter().copied()).chain(graph.return_sites.iter().copied()).collect();
+        // (A reduction loop's block is raised by `reduce_loop`, not instruction by instruction:
+        // it takes no chains.)
+        let reduced = graph.blocks.iter().filter(|bl| reduce_loop_ir::match_reduce_loop(bl).is_some()).map(|bl| bl.start);
+        let entries: HashSet<usize> = std::iter::once(graph.blocks[0].start).chain(graph.functions.iter().copied()).chain(graph.return_sites.iter().copied()).chain(reduced).collect();
         r.carry = wmma_carry::carry_plan(&graph, r.mfma_target, &plain, &entries);
     }
     // EXEC at the end of the blocks that enter recovered loops (what their closing restores give).

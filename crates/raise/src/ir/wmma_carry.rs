@@ -207,10 +207,11 @@ pub(super) struct CarryPlan {
 /// The [`CarryPlan`] (module comment). A WMMA is lazy only where its chain is taken: by a
 /// successor, or by a later WMMA of its block that the in-block chain does not reach (a chain
 /// written at once gains nothing and costs a second whole-wave region; flash_attn_fwd_w4's
-/// dynamic count went from 1.46 to 1.53 of the native with every WMMA lazy). `plain[i]`: block i ends in an ordinary branch or
-/// fall-through that the raiser builds with `Raiser::exit` (not a recovered region's head, a
-/// reduction loop, a call or a return); `entries`: blocks entered other than by such an edge
-/// (the kernel entry, functions, return sites).
+/// dynamic count went from 1.46 to 1.53 of the native with every WMMA lazy).
+/// - `plain[i]`: block i ends in an ordinary branch or fall-through that the raiser builds
+///   with `Raiser::exit` (not a recovered region's head, a reduction loop, a call or a return);
+/// - `entries`: blocks that take no chains: entered other than by such an edge (the kernel
+///   entry, functions, return sites) or raised as a whole (a reduction loop).
 pub(super) fn carry_plan(graph: &Cfg, target: Option<GpuTarget>, plain: &[bool], entries: &HashSet<usize>) -> CarryPlan {
     let n = graph.blocks.len();
     let mut lazy: HashSet<usize> = graph.blocks.iter().flat_map(|b| b.insts.iter()).filter(|i| lazy_plan(i, target).is_some()).map(|i| i.offset).collect();
