@@ -7,7 +7,8 @@
 //!
 //! usage: cargo run --release -p hx-benches --example compiled_quality [-- FILTER...]
 //! (FILTERs: substrings of `suite/object`; the objects matching any are measured, all without.
-//! `--detail` adds, per pair, the mnemonics whose dynamic counts differ most; `--pair-groups`
+//! `--detail` adds, per pair, the 25 mnemonics whose dynamic counts differ most (`--detail=N`: N
+//! of them); `--pair-groups`
 //! translates with `Options::pair_groups`; each translation's wall time goes to stderr.)
 
 use hx_benches::quality::{registers, run_launch};
