@@ -386,8 +386,8 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// dwords r and r + 4; f32 NaNs become the default NaN (as the emulator's WMMA gives them).
     fn materialize(&self, ch: LazyChain<'ctx>, inst: &Instruction) -> Result<(), RaiseError> {
         let active = self.active()?;
-        let wmma = self.swap16_all(&ch.half[0], &ch.half[1])?;
-        for (j, mut v) in wmma.into_iter().enumerate() {
+        let [lo, hi] = self.swap_pairs(true, &ch.half[0], &ch.half[1], true, true)?;
+        for (j, mut v) in lo.into_iter().chain(hi).enumerate() {
             if ch.key.ty == Elem::F32 {
                 v = self.default_nan(v)?;
             }
@@ -397,24 +397,25 @@ impl<'ctx> Raiser<'ctx, '_> {
         Ok(())
     }
 
-    /// The permlane16 swaps of four pairs (x[r], y[r]) in one whole-wave region (every value
-    /// enters before the first swap and leaves after the last: interleaved, each swap became a
-    /// region of its own), as [x'0..x'3, y'0..y'3]. Half form to WMMA dwords and back.
-    fn swap16_all(&self, x: &[IntValue<'ctx>], y: &[IntValue<'ctx>]) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+    /// The lane swaps (permlane16 or, `!rows16`, permlane32) of the pairs (x[r], y[r]), as
+    /// [x'0.., y'0..]: with `enter` the values enter the whole-wave region first, with `leave`
+    /// they leave it after, each all before the first swap or after the last (interleaved,
+    /// every swap became a whole-wave region of its own). Half form to and from WMMA dwords
+    /// (permlane16) and MFMA dwords (permlane32).
+    pub(super) fn swap_pairs(&self, rows16: bool, x: &[IntValue<'ctx>], y: &[IntValue<'ctx>], enter: bool, leave: bool) -> Result<[Vec<IntValue<'ctx>>; 2], RaiseError> {
         let i32t = self.ctx.i32_type();
-        let xs = x.iter().map(|&v| self.set_inactive(v)).collect::<Result<Vec<_>, _>>()?;
-        let ys = y.iter().map(|&v| self.set_inactive(v)).collect::<Result<Vec<_>, _>>()?;
-        let swapped = xs.into_iter().zip(ys).map(|(a, b)| self.permlane_swap(true, a, b)).collect::<Result<Vec<_>, _>>()?;
-        let wwm = |v: IntValue<'ctx>| self.call("llvm.amdgcn.strict.wwm", &[i32t.into()], &[v.into()]);
-        swapped.iter().map(|p| wwm(p.0)).chain(swapped.iter().map(|p| wwm(p.1))).collect()
+        let enter_all = |v: &[IntValue<'ctx>]| -> Result<Vec<IntValue<'ctx>>, RaiseError> { if enter { v.iter().map(|&v| self.set_inactive(v)).collect() } else { Ok(v.to_vec()) } };
+        let (xs, ys) = (enter_all(x)?, enter_all(y)?);
+        let swapped = xs.into_iter().zip(ys).map(|(a, b)| self.permlane_swap(rows16, a, b)).collect::<Result<Vec<_>, _>>()?;
+        let leave_one = |v: IntValue<'ctx>| if leave { self.call("llvm.amdgcn.strict.wwm", &[i32t.into()], &[v.into()]) } else { Ok(v) };
+        Ok([swapped.iter().map(|p| leave_one(p.0)).collect::<Result<_, _>>()?, swapped.iter().map(|p| leave_one(p.1)).collect::<Result<_, _>>()?])
     }
 
     /// Chain `k` in the half form from D's registers (a block that takes it entered from one
     /// that does not hold it).
     fn chain_from_registers(&self, k: ChainKey, inst: &Instruction) -> Result<[Vec<IntValue<'ctx>>; 2], RaiseError> {
         let regs = self.wmma_regs(inst, Reg { class: RegClass::Vgpr, index: k.reg, dwords: k.dwords }, 8)?;
-        let v = self.swap16_all(&regs[..4], &regs[4..])?;
-        Ok([v[..4].to_vec(), v[4..].to_vec()])
+        self.swap_pairs(true, &regs[..4], &regs[4..], true, true)
     }
 
     /// Before the branch of a plain block (ending with `inst`): per successor, the chains it

@@ -94,9 +94,9 @@ pub(super) fn keep_chain(chain: &std::cell::RefCell<Option<WmmaChain<'_>>>, inst
 
 impl<'ctx> Raiser<'ctx, '_> {
     /// The D dwords (WMMA layout, this thread's) of a WMMA lowered by `plan`.
-    /// `ab`: A's and B's element types (f8f6f4: from the format fields, not the table's).
-    #[allow(clippy::too_many_arguments)]
-    /// `scales`: a scaled WMMA's (the f64 layout only).
+    /// `ab`: A's and B's element types (f8f6f4: from the format fields, not the table's);
+    /// `scales`: a scaled WMMA's (the f64 layout only); `taken`: the lazy chain that is its C
+    /// (wmma_carry.rs).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn wmma_mfma(
         &self,
@@ -111,40 +111,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         taken: Option<super::wmma_carry::LazyChain<'ctx>>,
     ) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
         let target = self.mfma_target.ok_or_else(|| self.err(inst, "MFMA lowering without a target"))?;
-        // Float negation of A/B flips every element's sign bit (products stay exact).
-        let sign = |e: Elem| -> Result<u64, RaiseError> {
-            match e.bits() {
-                32 => Ok(0x8000_0000),
-                16 => Ok(0x8000_8000),
-                _ => Err(self.err(inst, "negated 8- or 4-bit elements on the MFMA path")),
-            }
-        };
-        // Each WMMA's own copies (as on the cross-lane path): without the barrier, WMMAs sharing
-        // an operand share its whole-wave moves and conversions, whose registers then stay
-        // reserved for whole-wave use from the first WMMA to the last.
-        let operand = |r: Reg, n: u8, neg: Option<u64>| -> Result<Vec<IntValue<'ctx>>, RaiseError> {
-            self.opaque(self.wmma_regs(inst, r, n as usize)?)?
-                .into_iter()
-                .map(|v| {
-                    let v = if let Some(sign) = neg { self.b.build_xor(v, self.i32(sign), "")? } else { v };
-                    self.set_inactive(v)
-                })
-                .collect()
-        };
-        let neg = |on: bool, e: Elem| -> Result<Option<u64>, RaiseError> { if on { sign(e).map(Some) } else { Ok(None) } };
-        let av = operand(a, s.a_dwords_for(ab.0), neg(mods.neg_a, ab.0)?)?;
-        let bv = operand(b, s.b_dwords_for(ab.1), neg(mods.neg_b, ab.1)?)?;
-        let c_reg = match inst.operand(3).map(|o| o.value) {
-            Some(hx_isa::Operand::Reg(r)) if r.class == hx_isa::RegClass::Vgpr => Some((r.index, s.c_dwords() as u8)),
-            _ => None,
-        };
-        let chained = self.wmma_chain.take().filter(|ch| Some(ch.d) == c_reg && ch.mfma == plan.mnemonic && ch.d_type == s.c);
-        // (A lazy chain it takes: wmma_carry.rs.)
-        let c = match (taken, chained) {
-            (Some(ch), _) => WmmaC::Half(ch.half),
-            (None, Some(ch)) => WmmaC::Chained(ch.values),
-            (None, None) => self.wmma_c(inst, s)?,
-        };
+        let (av, bv, c) = self.mfma_inputs(inst, s, ab, plan, mods, (a, b), taken)?;
         let lanes = self.lanes()?;
         let (out, values) = match plan.layout {
             Layout::F64 => {
@@ -192,23 +159,21 @@ impl<'ctx> Raiser<'ctx, '_> {
             .collect()
     }
 
-    /// A WMMA of the lazy path (wmma_carry.rs): its MFMA chains from `taken` (the lazy chain
-    /// that is its C) or its C operand, and D kept as a lazy chain in the half form, its
-    /// registers not written.
+    /// A WMMA's A and B dwords entering the whole-wave region (negated where the modifiers say),
+    /// and its C: the lazy chain it takes (`taken`, wmma_carry.rs), else the in-block chain
+    /// ([`WmmaChain`]) where its C is that D on the same MFMA, else its C operand.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn wmma_lazy(
+    fn mfma_inputs(
         &self,
         inst: &Instruction,
         s: &Shape,
         ab: (Elem, Elem),
         plan: &MfmaPlan,
         mods: &WmmaMods,
-        a: Reg,
-        b: Reg,
+        (a, b): (Reg, Reg),
         taken: Option<super::wmma_carry::LazyChain<'ctx>>,
-    ) -> Result<(), RaiseError> {
-        let target = self.mfma_target.ok_or_else(|| self.err(inst, "MFMA lowering without a target"))?;
-        let key = super::wmma_carry::d_key(inst, s, plan).ok_or_else(|| self.err(inst, "D is not a VGPR tuple"))?;
+    ) -> Result<(Vec<IntValue<'ctx>>, Vec<IntValue<'ctx>>, WmmaC<'ctx>), RaiseError> {
+        // Float negation of A/B flips every element's sign bit (products stay exact).
         let sign = |e: Elem| -> Result<u64, RaiseError> {
             match e.bits() {
                 32 => Ok(0x8000_0000),
@@ -216,7 +181,9 @@ impl<'ctx> Raiser<'ctx, '_> {
                 _ => Err(self.err(inst, "negated 8- or 4-bit elements on the MFMA path")),
             }
         };
-        // Each WMMA's own copies, as in wmma_mfma.
+        // Each WMMA's own copies (as on the cross-lane path): without the barrier, WMMAs sharing
+        // an operand share its whole-wave moves and conversions, whose registers then stay
+        // reserved for whole-wave use from the first WMMA to the last.
         let operand = |r: Reg, n: u8, neg: bool, e: Elem| -> Result<Vec<IntValue<'ctx>>, RaiseError> {
             let sign = if neg { Some(sign(e)?) } else { None };
             self.opaque(self.wmma_regs(inst, r, n as usize)?)?
@@ -239,13 +206,30 @@ impl<'ctx> Raiser<'ctx, '_> {
             (None, Some(ch)) => WmmaC::Chained(ch.values),
             (None, None) => self.wmma_c(inst, s)?,
         };
+        Ok((av, bv, c))
+    }
+
+    /// A WMMA of the lazy path (wmma_carry.rs): its MFMA chains from `taken` (the lazy chain
+    /// that is its C) or its C operand, and D kept as a lazy chain in the half form, its
+    /// registers not written.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn wmma_lazy(
+        &self,
+        inst: &Instruction,
+        s: &Shape,
+        ab: (Elem, Elem),
+        plan: &MfmaPlan,
+        mods: &WmmaMods,
+        a: Reg,
+        b: Reg,
+        taken: Option<super::wmma_carry::LazyChain<'ctx>>,
+    ) -> Result<(), RaiseError> {
+        let target = self.mfma_target.ok_or_else(|| self.err(inst, "MFMA lowering without a target"))?;
+        let key = super::wmma_carry::d_key(inst, s, plan).ok_or_else(|| self.err(inst, "D is not a VGPR tuple"))?;
+        let (av, bv, c) = self.mfma_inputs(inst, s, ab, plan, mods, (a, b), taken)?;
         let lanes = self.lanes()?;
         let d_w = self.wmma_native_d(inst, s, plan, target, &lanes, mods, av, bv, c)?;
-        let i32t = self.ctx.i32_type();
-        // (All swaps before the first value leaves the whole-wave region: one region.)
-        let swapped = (0..4).map(|r| self.permlane_swap(false, d_w[0][r], d_w[1][r])).collect::<Result<Vec<_>, _>>()?;
-        let wwm = |v: IntValue<'ctx>| self.call("llvm.amdgcn.strict.wwm", &[i32t.into()], &[v.into()]);
-        let half = [swapped.iter().map(|p| wwm(p.0)).collect::<Result<Vec<_>, _>>()?, swapped.iter().map(|p| wwm(p.1)).collect::<Result<Vec<_>, _>>()?];
+        let half = self.swap_pairs(false, &d_w[0], &d_w[1], false, true)?;
         self.lazy_chains.borrow_mut().push(super::wmma_carry::LazyChain { key, half });
         Ok(())
     }
@@ -366,18 +350,10 @@ impl<'ctx> Raiser<'ctx, '_> {
                 [mods_of(&v[0])?, mods_of(&v[1])?]
             }
             // (wmma_carry.rs: the half form is the MFMA layout after a permlane32 swap.)
-            // (Every value enters before the first swap: interleaved, each swap became a
-            // whole-wave region of its own.)
             WmmaC::Half(h) => {
-                let h0 = h[0].iter().map(|&v| self.set_inactive(v)).collect::<Result<Vec<_>, _>>()?;
-                let h1 = h[1].iter().map(|&v| self.set_inactive(v)).collect::<Result<Vec<_>, _>>()?;
-                let (mut c0, mut c1) = (Vec::new(), Vec::new());
-                for r in 0..4 {
-                    let (x, y) = self.permlane_swap(false, h0[r], h1[r])?;
-                    c0.push(self.c_mods(x, s, mods)?);
-                    c1.push(self.c_mods(y, s, mods)?);
-                }
-                [c0, c1]
+                let [c0, c1] = self.swap_pairs(false, &h[0], &h[1], true, false)?;
+                let mods_of = |w: Vec<IntValue<'ctx>>| w.into_iter().map(|x| self.c_mods(x, s, mods)).collect::<Result<Vec<_>, _>>();
+                [mods_of(c0)?, mods_of(c1)?]
             }
         };
         let zero = vec![self.i32(0); 4];
