@@ -491,12 +491,11 @@ fn raise_inner<'ctx>(
         // Lazy WMMA chains (wmma_carry.rs): onto the edges of a plain branch, else written now.
         let plain = reduced_to.is_none() && wmma_carry::plain_exit(bl) && !st.head[i];
         let mut edge_blocks = HashMap::new();
-        if let Some(last) = bl.insts.last() {
-            if plain {
-                edge_blocks = r.leave_block_chains(&graph.successors(i), last)?;
-            } else {
-                r.materialize_all(last)?;
-            }
+        match bl.insts.last() {
+            Some(last) if plain => edge_blocks = r.leave_block_chains(&graph.successors(i), last)?,
+            Some(last) => r.materialize_all(last)?,
+            None if r.lazy_chains.borrow().is_empty() => {}
+            None => return Err(RaiseError::Kernel { kernel: name.into(), msg: format!("the block at {:#x} has no instructions but holds WMMA results", bl.start) }),
         }
         let saved: Vec<(usize, BasicBlock<'ctx>)> = edge_blocks.iter().filter_map(|(&s, &e)| Some((s, r.blocks.insert(s, e)?))).collect();
         match (reduced_to, bl.exit) {

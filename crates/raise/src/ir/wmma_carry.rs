@@ -18,6 +18,10 @@
 //!
 //! - A WMMA whose C is a lazy chain's D (same registers, same MFMA, same type) takes it with
 //!   one permlane32 swap per dword pair instead of reading the registers.
+//! - Only a WMMA whose chain something takes is lazy (the others write D at once, as
+//!   wmma_mfma.rs does): a successor block, or a later WMMA of its block that the in-block
+//!   chain of wmma_mfma.rs (the MFMA-layout values, kept only up to the next WMMA) does not
+//!   reach. A chain written right after it was made costs an extra whole-wave region.
 //! - The chain is *materialized* (permlane16 swap, default NaN, written to D's registers under
 //!   the EXEC the WMMA ran with) before any instruction that names one of its registers,
 //!   addresses VGPRs indirectly, writes EXEC, or leaves the kernel or function, and on any
