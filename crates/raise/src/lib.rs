@@ -16,7 +16,8 @@
 //! hx-sem's ALU table, keyed by the decoder's semantic id; SMEM; DS incl. sub-dword, atomics
 //! and the tr8/tr16 transpose loads; global/scratch/buffer memory; flat (generic) memory
 //! routed by the aperture windows the kernel reads (`ir/flat_ir.rs`); DPP and permlane16; WMMA
-//! onto MFMAs or the cross-lane path; tensor moves; calls; the entry ABI incl.
+//! onto MFMAs or the cross-lane path (on gfx950 with accumulators kept between WMMAs and round
+//! K loops: `ir/wmma_carry.rs`); tensor moves; calls; the entry ABI incl.
 //! the dispatch packet and TTMP registers). Anything else is an error naming the kernel, offset
 //! and mnemonic. Modules: `ir` (the raiser, its children in `ir/`), `alu_ir` (ALU operations),
 //! `cfg` (control flow), `structure` (if/else/loop recovery), `wmma_plan` (WMMA onto MFMA).
