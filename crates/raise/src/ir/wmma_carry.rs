@@ -200,6 +200,10 @@ fn first_use(insts: &[Instruction], target: Option<GpuTarget>, lazy: &HashSet<us
     FirstUse::Pass
 }
 
+/// The most instruction steps [`carry_plan`] simulates (times the chains in flight) before it
+/// gives up and plans no lazy chains: real kernels need a few passes over their code.
+const CARRY_PLAN_WORK: usize = 5_000_000;
+
 /// Which WMMAs keep their D as a lazy chain, and which chains each block takes from its
 /// predecessors (by block start).
 #[derive(Debug, Default)]
@@ -239,10 +243,19 @@ pub(super) fn carry_plan(graph: &Cfg, target: Option<GpuTarget>, plain: &[bool],
     // lazy WMMAs whose chains nothing takes (fewer chains: the carries can only shrink).
     // Inner: the carries for a lazy set and the bans (monotone: a block carries more only
     // when its predecessors hold more). The bounds only guard against a mistake.
+    //
+    // Work is bounded by instructions simulated (a few steps of the whole kernel for real
+    // ones); past the bound every WMMA writes its D at once, which is always correct.
+    let total: usize = graph.blocks.iter().map(|b| b.insts.len()).sum();
+    let mut work = 0usize;
     let mut banned: HashSet<(usize, ChainKey)> = HashSet::new();
     for _ in 0..4 * n * (lazy.len() + 1) + 4 {
         let mut carry: Vec<Vec<ChainKey>> = vec![Vec::new(); n];
         for _ in 0..4 * n + 4 {
+            work += total * (1 + carry.iter().map(Vec::len).max().unwrap_or(0));
+            if work > CARRY_PLAN_WORK {
+                return CarryPlan::default();
+            }
             let mut scratch = HashSet::new();
             let out: Vec<Vec<ChainKey>> = (0..n).map(|i| transfer(&graph.blocks[i].insts, target, &lazy, carry[i].clone(), &mut scratch).into_iter().map(|l| l.0).collect()).collect();
             let mut changed = false;
@@ -252,6 +265,7 @@ pub(super) fn carry_plan(graph: &Cfg, target: Option<GpuTarget>, plain: &[bool],
                 }
                 let mut next: Vec<ChainKey> = Vec::new();
                 for &p in &preds[j] {
+                    work += out[p].len() * graph.blocks[j].insts.len();
                     for k in &out[p] {
                         let clash = next.iter().any(|o| o.overlaps(&Reg { class: RegClass::Vgpr, index: k.reg, dwords: k.dwords }));
                         if !clash && !banned.contains(&(j, *k)) && first_use(&graph.blocks[j].insts, target, &lazy, *k) != FirstUse::Drop {
@@ -264,15 +278,19 @@ pub(super) fn carry_plan(graph: &Cfg, target: Option<GpuTarget>, plain: &[bool],
                     changed = true;
                 }
             }
-            if !changed {
+            if !changed || work > CARRY_PLAN_WORK {
                 break;
             }
+        }
+        if work > CARRY_PLAN_WORK {
+            return CarryPlan::default();
         }
         // A carry is useful where the block takes it, or passes it on to a successor where
         // it is useful.
         let mut useful: HashSet<(usize, ChainKey)> = HashSet::new();
         let mut pass: Vec<(usize, ChainKey)> = Vec::new();
         for (j, keys) in carry.iter().enumerate() {
+            work += keys.len() * graph.blocks[j].insts.len();
             for &k in keys {
                 match first_use(&graph.blocks[j].insts, target, &lazy, k) {
                     FirstUse::Take => {
