@@ -479,8 +479,9 @@ done:
 /// count uniform, from memory: an SCC loop in the source, a divergent one on the target), so
 /// that one wave leaves the loop while the other goes on with half the lanes off; one wave may
 /// skip the loop. gfx950 keeps the accumulators between the WMMAs and round the loop as lazy
-/// chains (wmma_carry.rs), written to their registers on the loop's exit; values live across
-/// the loop add register pressure.
+/// chains (wmma_carry.rs), made from the registers on the loop's entry (one accumulator starts
+/// from memory: D's own buffer read as floats, NaNs included) and written to them on its exit;
+/// values live across the loop add register pressure.
 #[test]
 fn carried_accumulators_diverged_trip_counts() {
     let mut ir = header("ptr addrspace(1) noalias readonly %pa, ptr addrspace(1) noalias readonly %pb, ptr addrspace(1) noalias readonly %pn, ptr addrspace(1) %pd, ptr addrspace(1) %pe, ptr addrspace(1) %pf");
@@ -494,11 +495,13 @@ fn carried_accumulators_diverged_trip_counts() {
     for i in 0..16 {
         ir += &format!("  %lq{i} = getelementptr i32, ptr addrspace(1) %pe, i64 {}\n  %lx{i} = getelementptr i32, ptr addrspace(1) %lq{i}, i64 %t\n  %l{i} = load volatile i32, ptr addrspace(1) %lx{i}, align 4\n", 64 * i);
     }
-    ir += "  %skip = icmp eq i32 %n, 0
+    ir += "  %qc = getelementptr <8 x float>, ptr addrspace(1) %pd, i64 %t
+  %c = load <8 x float>, ptr addrspace(1) %qc, align 4
+  %skip = icmp eq i32 %n, 0
   br i1 %skip, label %done, label %loop
 loop:
   %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
-  %acc = phi <8 x float> [ zeroinitializer, %entry ], [ %acc3, %loop ]
+  %acc = phi <8 x float> [ %c, %entry ], [ %acc3, %loop ]
   %acc_b = phi <8 x float> [ zeroinitializer, %entry ], [ %acc4, %loop ]
   %i64 = zext i32 %i to i64
   %row = mul i64 %i64, 64
@@ -526,6 +529,68 @@ done:
     }
     ir += &format!("  ret void\n}}\n{F16_WMMA}\ndeclare i32 @llvm.amdgcn.readfirstlane.i32(i32)\n{FOOTER}");
     // Trip counts (wave 0, wave 1) by seed: (1, 3), (2, 0), (3, 1).
+    check_module_with(&ir, &["k"], &|seed| {
+        let spread = (seed > 1).then_some(4 * seed);
+        let counts: Vec<u8> = [seed % 4, (seed + 2) % 4].iter().flat_map(|&n| (n as u32).to_le_bytes()).chain(std::iter::repeat_n(0, 4 * 4094)).collect();
+        (0..6).map(|i| Arg::Buffer(if i == 2 { counts.clone() } else { buffer(Elem::F16, 4096, seed * 31 + i as u64, spread) })).collect()
+    });
+}
+
+/// A K loop whose body branches between its two WMMAs (on a per-wave value from memory, so
+/// the two source waves of a wave64 may go different ways), the accumulator passing through
+/// the arms untouched, starting from values in memory: on gfx950 the chain is made from the
+/// registers before the loop, carried through the arms into the join's WMMA and round the
+/// loop, and written to its registers after it.
+#[test]
+fn carried_accumulators_through_branches() {
+    let mut ir = header("ptr addrspace(1) noalias readonly %pa, ptr addrspace(1) noalias readonly %pb, ptr addrspace(1) noalias readonly %pn, ptr addrspace(1) noalias %pd, ptr addrspace(1) noalias readonly %pc, ptr addrspace(1) %pe");
+    ir += "  %w = lshr i32 %tid, 5
+  %w64 = zext i32 %w to i64
+  %qn = getelementptr i32, ptr addrspace(1) %pn, i64 %w64
+  %n0 = load i32, ptr addrspace(1) %qn, align 4
+  %n1 = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %n0)
+  %n = and i32 %n1, 3
+  %qc = getelementptr <8 x float>, ptr addrspace(1) %pc, i64 %t
+  %c = load <8 x float>, ptr addrspace(1) %qc, align 4
+  %qe = getelementptr i32, ptr addrspace(1) %pe, i64 %t
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i1, %join ]
+  %acc = phi <8 x float> [ %c, %entry ], [ %acc3, %join ]
+  %i64 = zext i32 %i to i64
+  %row = mul i64 %i64, 64
+  %idx = add i64 %row, %t
+  %qa = getelementptr <8 x i32>, ptr addrspace(1) %pa, i64 %idx
+  %a = load <16 x half>, ptr addrspace(1) %qa, align 4
+  %qb = getelementptr <8 x i32>, ptr addrspace(1) %pb, i64 %idx
+  %b = load <16 x half>, ptr addrspace(1) %qb, align 4
+  %acc1 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %b, i16 0, <8 x float> %acc, i1 false, i1 false)
+  %bit = shl i32 1, %i
+  %sel = and i32 %n1, %bit
+  %odd = icmp ne i32 %sel, 0
+  br i1 %odd, label %left, label %right
+left:
+  store volatile i32 %i, ptr addrspace(1) %qe, align 4
+  br label %join
+right:
+  %old = load volatile i32, ptr addrspace(1) %qe, align 4
+  %new = add i32 %old, 7
+  store volatile i32 %new, ptr addrspace(1) %qe, align 4
+  br label %join
+join:
+  %acc3 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %b, i1 false, <16 x half> %a, i16 0, <8 x float> %acc1, i1 false, i1 false)
+  %i1 = add i32 %i, 1
+  %more = icmp ule i32 %i1, %n
+  br i1 %more, label %loop, label %done
+done:
+  %qd = getelementptr <8 x float>, ptr addrspace(1) %pd, i64 %t
+  store <8 x float> %acc3, ptr addrspace(1) %qd, align 4
+  ret void
+}
+";
+    ir += &format!("{F16_WMMA}\ndeclare i32 @llvm.amdgcn.readfirstlane.i32(i32)\n{FOOTER}");
+    // Per wave (count, arm bits): seed 1 (1, 1) and (3, 3), seed 2 (2, 2) and (0, 0), seed 3
+    // (3, 3) and (1, 1); the arm bits are the count's.
     check_module_with(&ir, &["k"], &|seed| {
         let spread = (seed > 1).then_some(4 * seed);
         let counts: Vec<u8> = [seed % 4, (seed + 2) % 4].iter().flat_map(|&n| (n as u32).to_le_bytes()).chain(std::iter::repeat_n(0, 4 * 4094)).collect();
