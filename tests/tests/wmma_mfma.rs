@@ -406,6 +406,48 @@ attributes #0 = { \"amdgpu-flat-work-group-size\"=\"1,64\" }
 !0 = !{i32 1, !\"amdhsa_code_object_version\", i32 500}
 ";
 
+/// One K step's A and B rows (16 f16 each) of this thread, loaded from %pa and %pb at row
+/// `%i` (the loop counter) of 64 threads.
+const K_STEP_LOADS: &str = "  %i64 = zext i32 %i to i64
+  %row = mul i64 %i64, 64
+  %idx = add i64 %row, %t
+  %qa = getelementptr <8 x i32>, ptr addrspace(1) %pa, i64 %idx
+  %a = load <16 x half>, ptr addrspace(1) %qa, align 4
+  %qb = getelementptr <8 x i32>, ptr addrspace(1) %pb, i64 %idx
+  %b = load <16 x half>, ptr addrspace(1) %qb, align 4
+";
+
+/// %n: a trip count (0-3) per source wave, word `tid / 32` of %pn made wave-uniform (%n1 the
+/// whole word); the module then declares llvm.amdgcn.readfirstlane.i32.
+const PER_WAVE_TRIP_COUNT: &str = "  %w = lshr i32 %tid, 5
+  %w64 = zext i32 %w to i64
+  %qn = getelementptr i32, ptr addrspace(1) %pn, i64 %w64
+  %n0 = load i32, ptr addrspace(1) %qn, align 4
+  %n1 = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %n0)
+  %n = and i32 %n1, 3
+";
+
+/// `n` values %l0.. loaded (volatile) from buffer %`buf`, one row of 64 threads apart, to be
+/// live across what follows ([`volatile_stores`] keeps them).
+fn volatile_loads(n: usize, buf: &str) -> String {
+    (0..n).map(|i| format!("  %lq{i} = getelementptr i32, ptr addrspace(1) %{buf}, i64 {}\n  %lx{i} = getelementptr i32, ptr addrspace(1) %lq{i}, i64 %t\n  %l{i} = load volatile i32, ptr addrspace(1) %lx{i}, align 4\n", 64 * i)).collect()
+}
+
+/// The values of [`volatile_loads`] stored (volatile) to buffer %`buf`.
+fn volatile_stores(n: usize, buf: &str) -> String {
+    (0..n).map(|i| format!("  %sq{i} = getelementptr i32, ptr addrspace(1) %{buf}, i64 {}\n  %sx{i} = getelementptr i32, ptr addrspace(1) %sq{i}, i64 %t\n  store volatile i32 %l{i}, ptr addrspace(1) %sx{i}, align 4\n", 64 * i)).collect()
+}
+
+/// [`check_module_with`] on `args` f16 buffers but the third (%pn), which holds the trip
+/// counts of [`PER_WAVE_TRIP_COUNT`]: (wave 0, wave 1) = (1, 3), (2, 0), (3, 1) for seeds 1-3.
+fn check_with_wave_counts(ir: &str, args: usize) {
+    check_module_with(ir, &["k"], &|seed| {
+        let spread = (seed > 1).then_some(4 * seed);
+        let counts: Vec<u8> = [seed % 4, (seed + 2) % 4].iter().flat_map(|&n| (n as u32).to_le_bytes()).chain(std::iter::repeat_n(0, 4 * 4094)).collect();
+        (0..args).map(|i| Arg::Buffer(if i == 2 { counts.clone() } else { buffer(Elem::F16, 4096, seed * 31 + i as u64, spread) })).collect()
+    });
+}
+
 /// The two source waves of a wave64 take different branches, each to its own WMMA, with values
 /// of both live across: each runs its MFMAs in whole-wave mode while the other half's lanes are
 /// inactive, and must neither read nor clobber them.
@@ -419,9 +461,7 @@ fn diverged_source_waves() {
   %qc = getelementptr <8 x float>, ptr addrspace(1) %pc, i64 %t
   %c = load <8 x float>, ptr addrspace(1) %qc, align 4
 ";
-    for i in 0..24 {
-        ir += &format!("  %lq{i} = getelementptr i32, ptr addrspace(1) %pe, i64 {}\n  %lx{i} = getelementptr i32, ptr addrspace(1) %lq{i}, i64 %t\n  %l{i} = load volatile i32, ptr addrspace(1) %lx{i}, align 4\n", 64 * i);
-    }
+    ir += &volatile_loads(24, "pe");
     ir += "  %w0 = icmp ult i32 %tid, 32
   br i1 %w0, label %then, label %else
 then:
@@ -435,9 +475,7 @@ join:
   %qd = getelementptr <8 x float>, ptr addrspace(1) %pd, i64 %t
   store <8 x float> %d, ptr addrspace(1) %qd, align 4
 ";
-    for i in 0..24 {
-        ir += &format!("  %sq{i} = getelementptr i32, ptr addrspace(1) %pf, i64 {}\n  %sx{i} = getelementptr i32, ptr addrspace(1) %sq{i}, i64 %t\n  store volatile i32 %l{i}, ptr addrspace(1) %sx{i}, align 4\n", 64 * i);
-    }
+    ir += &volatile_stores(24, "pf");
     ir += &format!("  ret void\n}}\n{F16_WMMA}\n{FOOTER}");
     check_module(&ir, &["k"], 6);
 }
@@ -453,14 +491,9 @@ fn accumulating_loop() {
 loop:
   %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
   %acc = phi <8 x float> [ zeroinitializer, %entry ], [ %acc2, %loop ]
-  %i64 = zext i32 %i to i64
-  %row = mul i64 %i64, 64
-  %idx = add i64 %row, %t
-  %qa = getelementptr <8 x i32>, ptr addrspace(1) %pa, i64 %idx
-  %a = load <16 x half>, ptr addrspace(1) %qa, align 4
-  %qb = getelementptr <8 x i32>, ptr addrspace(1) %pb, i64 %idx
-  %b = load <16 x half>, ptr addrspace(1) %qb, align 4
-  %acc1 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %b, i16 0, <8 x float> %acc, i1 false, i1 false)
+";
+    ir += K_STEP_LOADS;
+    ir += "  %acc1 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %b, i16 0, <8 x float> %acc, i1 false, i1 false)
   %acc2 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %a, i16 0, <8 x float> %acc1, i1 false, i1 false)
   %i1 = add i32 %i, 1
   %more = icmp ule i32 %i1, %n
@@ -485,16 +518,8 @@ done:
 #[test]
 fn carried_accumulators_diverged_trip_counts() {
     let mut ir = header("ptr addrspace(1) noalias readonly %pa, ptr addrspace(1) noalias readonly %pb, ptr addrspace(1) noalias readonly %pn, ptr addrspace(1) %pd, ptr addrspace(1) %pe, ptr addrspace(1) %pf");
-    ir += "  %w = lshr i32 %tid, 5
-  %w64 = zext i32 %w to i64
-  %qn = getelementptr i32, ptr addrspace(1) %pn, i64 %w64
-  %n0 = load i32, ptr addrspace(1) %qn, align 4
-  %n1 = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %n0)
-  %n = and i32 %n1, 3
-";
-    for i in 0..16 {
-        ir += &format!("  %lq{i} = getelementptr i32, ptr addrspace(1) %pe, i64 {}\n  %lx{i} = getelementptr i32, ptr addrspace(1) %lq{i}, i64 %t\n  %l{i} = load volatile i32, ptr addrspace(1) %lx{i}, align 4\n", 64 * i);
-    }
+    ir += PER_WAVE_TRIP_COUNT;
+    ir += &volatile_loads(16, "pe");
     ir += "  %qc = getelementptr <8 x float>, ptr addrspace(1) %pd, i64 %t
   %c = load <8 x float>, ptr addrspace(1) %qc, align 4
   %skip = icmp eq i32 %n, 0
@@ -503,14 +528,9 @@ loop:
   %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
   %acc = phi <8 x float> [ %c, %entry ], [ %acc3, %loop ]
   %acc_b = phi <8 x float> [ zeroinitializer, %entry ], [ %acc4, %loop ]
-  %i64 = zext i32 %i to i64
-  %row = mul i64 %i64, 64
-  %idx = add i64 %row, %t
-  %qa = getelementptr <8 x i32>, ptr addrspace(1) %pa, i64 %idx
-  %a = load <16 x half>, ptr addrspace(1) %qa, align 4
-  %qb = getelementptr <8 x i32>, ptr addrspace(1) %pb, i64 %idx
-  %b = load <16 x half>, ptr addrspace(1) %qb, align 4
-  %acc1 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %b, i16 0, <8 x float> %acc, i1 false, i1 false)
+";
+    ir += K_STEP_LOADS;
+    ir += "  %acc1 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %b, i16 0, <8 x float> %acc, i1 false, i1 false)
   %acc2 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %b, i1 false, <16 x half> %b, i16 0, <8 x float> %acc_b, i1 false, i1 false)
   %acc3 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %b, i1 false, <16 x half> %a, i16 0, <8 x float> %acc1, i1 false, i1 false)
   %acc4 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %a, i16 0, <8 x float> %acc2, i1 false, i1 false)
@@ -524,16 +544,9 @@ done:
   %qd = getelementptr <8 x float>, ptr addrspace(1) %pd, i64 %t
   store <8 x float> %sum, ptr addrspace(1) %qd, align 4
 ";
-    for i in 0..16 {
-        ir += &format!("  %sq{i} = getelementptr i32, ptr addrspace(1) %pf, i64 {}\n  %sx{i} = getelementptr i32, ptr addrspace(1) %sq{i}, i64 %t\n  store volatile i32 %l{i}, ptr addrspace(1) %sx{i}, align 4\n", 64 * i);
-    }
+    ir += &volatile_stores(16, "pf");
     ir += &format!("  ret void\n}}\n{F16_WMMA}\ndeclare i32 @llvm.amdgcn.readfirstlane.i32(i32)\n{FOOTER}");
-    // Trip counts (wave 0, wave 1) by seed: (1, 3), (2, 0), (3, 1).
-    check_module_with(&ir, &["k"], &|seed| {
-        let spread = (seed > 1).then_some(4 * seed);
-        let counts: Vec<u8> = [seed % 4, (seed + 2) % 4].iter().flat_map(|&n| (n as u32).to_le_bytes()).chain(std::iter::repeat_n(0, 4 * 4094)).collect();
-        (0..6).map(|i| Arg::Buffer(if i == 2 { counts.clone() } else { buffer(Elem::F16, 4096, seed * 31 + i as u64, spread) })).collect()
-    });
+    check_with_wave_counts(&ir, 6);
 }
 
 /// A K loop whose body branches between its two WMMAs (on a per-wave value from memory, so
@@ -544,27 +557,17 @@ done:
 #[test]
 fn carried_accumulators_through_branches() {
     let mut ir = header("ptr addrspace(1) noalias readonly %pa, ptr addrspace(1) noalias readonly %pb, ptr addrspace(1) noalias readonly %pn, ptr addrspace(1) noalias %pd, ptr addrspace(1) noalias readonly %pc, ptr addrspace(1) %pe");
-    ir += "  %w = lshr i32 %tid, 5
-  %w64 = zext i32 %w to i64
-  %qn = getelementptr i32, ptr addrspace(1) %pn, i64 %w64
-  %n0 = load i32, ptr addrspace(1) %qn, align 4
-  %n1 = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %n0)
-  %n = and i32 %n1, 3
-  %qc = getelementptr <8 x float>, ptr addrspace(1) %pc, i64 %t
+    ir += PER_WAVE_TRIP_COUNT;
+    ir += "  %qc = getelementptr <8 x float>, ptr addrspace(1) %pc, i64 %t
   %c = load <8 x float>, ptr addrspace(1) %qc, align 4
   %qe = getelementptr i32, ptr addrspace(1) %pe, i64 %t
   br label %loop
 loop:
   %i = phi i32 [ 0, %entry ], [ %i1, %join ]
   %acc = phi <8 x float> [ %c, %entry ], [ %acc3, %join ]
-  %i64 = zext i32 %i to i64
-  %row = mul i64 %i64, 64
-  %idx = add i64 %row, %t
-  %qa = getelementptr <8 x i32>, ptr addrspace(1) %pa, i64 %idx
-  %a = load <16 x half>, ptr addrspace(1) %qa, align 4
-  %qb = getelementptr <8 x i32>, ptr addrspace(1) %pb, i64 %idx
-  %b = load <16 x half>, ptr addrspace(1) %qb, align 4
-  %acc1 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %b, i16 0, <8 x float> %acc, i1 false, i1 false)
+";
+    ir += K_STEP_LOADS;
+    ir += "  %acc1 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %b, i16 0, <8 x float> %acc, i1 false, i1 false)
   %bit = shl i32 1, %i
   %sel = and i32 %n1, %bit
   %odd = icmp ne i32 %sel, 0
@@ -591,11 +594,7 @@ done:
     ir += &format!("{F16_WMMA}\ndeclare i32 @llvm.amdgcn.readfirstlane.i32(i32)\n{FOOTER}");
     // Per wave (count, arm bits): seed 1 (1, 1) and (3, 3), seed 2 (2, 2) and (0, 0), seed 3
     // (3, 3) and (1, 1); the arm bits are the count's.
-    check_module_with(&ir, &["k"], &|seed| {
-        let spread = (seed > 1).then_some(4 * seed);
-        let counts: Vec<u8> = [seed % 4, (seed + 2) % 4].iter().flat_map(|&n| (n as u32).to_le_bytes()).chain(std::iter::repeat_n(0, 4 * 4094)).collect();
-        (0..6).map(|i| Arg::Buffer(if i == 2 { counts.clone() } else { buffer(Elem::F16, 4096, seed * 31 + i as u64, spread) })).collect()
-    });
+    check_with_wave_counts(&ir, 6);
 }
 
 /// v_wmma_f32_16x16x128_f8f6f4 with A and B of one width from the format fields (fp4, fp8,
