@@ -139,7 +139,10 @@ impl<'ctx> Raiser<'ctx, '_> {
                 self.wmma_f64(inst, s, ab, target, &lanes, mods, &av, &bv, c, scales)?
             }
             _ if scales.is_some() => return Err(self.err(inst, "a scaled WMMA on a native MFMA layout (only the f64 layout scales)")),
-            _ => self.wmma_native(inst, s, plan, target, &lanes, mods, av, bv, c)?,
+            _ => {
+                let d_w = self.wmma_native_d(inst, s, plan, target, &lanes, mods, av, bv, c)?;
+                self.native_out(s, target, &lanes, d_w)?
+            }
         };
         let d = match inst.operand(0).map(|o| o.value) {
             Some(hx_isa::Operand::Reg(r)) => (r.index, s.d_dwords() as u8),
@@ -241,23 +244,10 @@ impl<'ctx> Raiser<'ctx, '_> {
         Ok(self.b.build_select(nan, self.i32(0x7fc0_0000), v, "")?.into_int_value())
     }
 
-    /// Spread and HalfMasked layouts: f32/i32 16x16 MFMAs, one chain per source wave. Returns
-    /// D's dwords (WMMA layout, this thread's) and the chain values ([`WmmaChain`]).
-    #[allow(clippy::too_many_arguments)]
-    fn wmma_native(
-        &self,
-        inst: &Instruction,
-        s: &Shape,
-        plan: &MfmaPlan,
-        target: GpuTarget,
-        lanes: &Lanes<'ctx>,
-        mods: &WmmaMods,
-        av: Vec<IntValue<'ctx>>,
-        bv: Vec<IntValue<'ctx>>,
-        c: WmmaC<'ctx>,
-    ) -> Result<(Vec<IntValue<'ctx>>, [Vec<IntValue<'ctx>>; 2]), RaiseError> {
+    /// The WMMA-layout D dwords (this thread's) of both waves' MFMA results `d_w` (from
+    /// [`Raiser::wmma_native_d`]), and `d_w` as the in-block chain keeps it ([`WmmaChain`]).
+    fn native_out(&self, s: &Shape, target: GpuTarget, lanes: &Lanes<'ctx>, d_w: [Vec<IntValue<'ctx>>; 2]) -> Result<(Vec<IntValue<'ctx>>, [Vec<IntValue<'ctx>>; 2]), RaiseError> {
         let int = s.d == Elem::I32;
-        let d_w = self.wmma_native_d(inst, s, plan, target, lanes, mods, av, bv, c)?;
         let mut out = vec![self.i32(0); 8];
         for r in 0..4 {
             let (p, q) = self.gather(target, lanes, d_w[0][r], d_w[1][r])?;
@@ -272,8 +262,8 @@ impl<'ctx> Raiser<'ctx, '_> {
         Ok((out, chain))
     }
 
-    /// The MFMA chains of [`Raiser::wmma_native`]: each source wave's D in the MFMA layout
-    /// (NaNs as the MFMAs left them).
+    /// Spread and HalfMasked layouts: f32/i32 16x16 MFMAs, one chain per source wave. Returns
+    /// each source wave's D in the MFMA layout (NaNs as the MFMAs left them).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn wmma_native_d(
         &self,
