@@ -438,13 +438,13 @@ fn raise_inner<'ctx>(
     }
     r.b.build_unconditional_branch(r.blocks[&graph.blocks[0].start])?;
     let st = crate::structure::recover(&graph);
+    // LLVM's atomic-optimizer reduction loops, by block: one reduction per source wave, no loop.
+    let reduce_loops: Vec<_> = graph.blocks.iter().map(reduce_loop_ir::match_reduce_loop).collect();
+    // Blocks ending in a branch `exit` builds (lazy WMMA chains cross only those edges), and
+    // blocks that take no chains (a reduction loop's is raised whole by `reduce_loop`).
+    let plain: Vec<bool> = graph.blocks.iter().enumerate().map(|(i, bl)| wmma_carry::plain_exit(bl) && !st.head[i] && reduce_loops[i].is_none()).collect();
     {
-        // Blocks ending in a branch `exit` builds (chains cross only those edges), and blocks
-        // that take no chains.
-        let plain: Vec<bool> = graph.blocks.iter().enumerate().map(|(i, bl)| wmma_carry::plain_exit(bl) && !st.head[i] && reduce_loop_ir::match_reduce_loop(bl).is_none()).collect();
-        // (A reduction loop's block is raised by `reduce_loop`, not instruction by instruction:
-        // it takes no chains.)
-        let reduced = graph.blocks.iter().filter(|bl| reduce_loop_ir::match_reduce_loop(bl).is_some()).map(|bl| bl.start);
+        let reduced = graph.blocks.iter().zip(&reduce_loops).filter(|(_, rl)| rl.is_some()).map(|(bl, _)| bl.start);
         let entries: HashSet<usize> = std::iter::once(graph.blocks[0].start).chain(graph.functions.iter().copied()).chain(graph.return_sites.iter().copied()).chain(reduced).collect();
         r.carry = wmma_carry::carry_plan(&graph, r.mfma_target, &plain, &entries);
     }
@@ -457,9 +457,8 @@ fn raise_inner<'ctx>(
         r.active_memo.set(None);
         r.wmma_chain.replace(None);
         r.enter_block_chains(bl.start)?;
-        // LLVM's atomic-optimizer reduction loop: one reduction per source wave, no loop.
-        let reduced_to = match reduce_loop_ir::match_reduce_loop(bl) {
-            Some(rl) => Some(r.reduce_loop(&rl, &bl.insts[0])?),
+        let reduced_to = match &reduce_loops[i] {
+            Some(rl) => Some(r.reduce_loop(rl, &bl.insts[0])?),
             None => None,
         };
         // (A reduced loop's instructions are all raised by `reduce_loop`.)
@@ -489,10 +488,9 @@ fn raise_inner<'ctx>(
             entry_exec.insert(i, v);
         }
         // Lazy WMMA chains (wmma_carry.rs): onto the edges of a plain branch, else written now.
-        let plain = reduced_to.is_none() && wmma_carry::plain_exit(bl) && !st.head[i];
         let mut edge_blocks = HashMap::new();
         match bl.insts.last() {
-            Some(last) if plain => edge_blocks = r.leave_block_chains(&graph.successors(i), last)?,
+            Some(last) if plain[i] => edge_blocks = r.leave_block_chains(&graph.successors(i), last)?,
             Some(last) => r.materialize_all(last)?,
             None if r.lazy_chains.borrow().is_empty() => {}
             None => return Err(RaiseError::Kernel { kernel: name.into(), msg: format!("the block at {:#x} has no instructions but holds WMMA results", bl.start) }),
