@@ -59,12 +59,17 @@ pub(super) struct ChainKey {
 
 impl ChainKey {
     fn overlaps(&self, r: &Reg) -> bool {
-        if r.class != RegClass::Vgpr {
-            return false;
-        }
-        let (a, b) = (r.index as u32, r.index as u32 + r.dwords.max(1) as u32);
-        a < self.reg as u32 + self.dwords as u32 && (self.reg as u32) < b
+        vgprs_overlap((self.reg, self.dwords), r)
     }
+}
+
+/// Whether `r` names one of the `n` VGPRs from `first`.
+pub(super) fn vgprs_overlap((first, n): (u16, u8), r: &Reg) -> bool {
+    if r.class != RegClass::Vgpr {
+        return false;
+    }
+    let (a, b) = (r.index as u32, r.index as u32 + r.dwords.max(1) as u32);
+    a < first as u32 + n as u32 && (first as u32) < b
 }
 
 /// A lazy chain: D's value in the half form (per wave index 0/1, four dwords each: the
@@ -91,7 +96,8 @@ pub(super) fn lazy_plan(inst: &Instruction, target: Option<GpuTarget>) -> Option
     matches!(plan.layout, Layout::Spread { .. }).then_some((m, plan))
 }
 
-fn vgpr_operand(inst: &Instruction, i: usize) -> Option<Reg> {
+/// Operand `i` of `inst` where it is a VGPR tuple.
+pub(super) fn vgpr_operand(inst: &Instruction, i: usize) -> Option<Reg> {
     match inst.operand(i).map(|o| o.value) {
         Some(Operand::Reg(r)) if r.class == RegClass::Vgpr => Some(r),
         _ => None,

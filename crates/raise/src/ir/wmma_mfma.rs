@@ -80,13 +80,7 @@ pub(super) fn keep_chain(chain: &std::cell::RefCell<Option<WmmaChain<'_>>>, inst
     }
     let m = inst.mnemonic();
     let indirect = m.contains("rel") || m.contains("gpr_idx") || m.contains("vgpr_msb");
-    let touches = inst.operands().any(|o| match o.value {
-        hx_isa::Operand::Reg(r) if matches!(r.class, hx_isa::RegClass::Vgpr) => {
-            let (a, b) = (r.index as u32, r.index as u32 + r.dwords.max(1) as u32);
-            a < first as u32 + n as u32 && first as u32 <= b - 1
-        }
-        _ => false,
-    });
+    let touches = inst.operands().any(|o| matches!(o.value, hx_isa::Operand::Reg(r) if super::wmma_carry::vgprs_overlap((first, n), &r)));
     if indirect || touches || crate::structure::writes_exec(inst) {
         chain.replace(None);
     }
@@ -199,10 +193,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         };
         let av = operand(a, s.a_dwords_for(ab.0), mods.neg_a, ab.0)?;
         let bv = operand(b, s.b_dwords_for(ab.1), mods.neg_b, ab.1)?;
-        let c_reg = match inst.operand(3).map(|o| o.value) {
-            Some(hx_isa::Operand::Reg(r)) if r.class == hx_isa::RegClass::Vgpr => Some((r.index, s.c_dwords() as u8)),
-            _ => None,
-        };
+        let c_reg = super::wmma_carry::vgpr_operand(inst, 3).map(|r| (r.index, s.c_dwords() as u8));
         let chained = self.wmma_chain.take().filter(|ch| Some(ch.d) == c_reg && ch.mfma == plan.mnemonic && ch.d_type == s.c);
         let c = match (taken, chained) {
             (Some(ch), _) => WmmaC::Half(ch.half),
