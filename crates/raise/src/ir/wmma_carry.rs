@@ -395,7 +395,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             if Some(i) == st.take {
                 taken = Some(ch);
             } else {
-                self.materialize(ch, inst)?;
+                self.materialize(&ch, inst)?;
             }
         }
         self.lazy_chains.replace(live);
@@ -405,14 +405,14 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// Writes every lazy chain to its registers (before an exit the raiser builds itself).
     pub(super) fn materialize_all(&self, inst: &Instruction) -> Result<(), RaiseError> {
         for ch in self.lazy_chains.take() {
-            self.materialize(ch, inst)?;
+            self.materialize(&ch, inst)?;
         }
         Ok(())
     }
 
     /// A chain into D's registers: the permlane16 swap of each half-form pair gives WMMA
     /// dwords r and r + 4; f32 NaNs become the default NaN (as the emulator's WMMA gives them).
-    fn materialize(&self, ch: LazyChain<'ctx>, inst: &Instruction) -> Result<(), RaiseError> {
+    fn materialize(&self, ch: &LazyChain<'ctx>, inst: &Instruction) -> Result<(), RaiseError> {
         let active = self.active()?;
         let [lo, hi] = self.swap_pairs(true, &ch.half[0], &ch.half[1], true, true)?;
         for (j, mut v) in lo.into_iter().chain(hi).enumerate() {
@@ -475,7 +475,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             // Materialize first: a chain taken from the registers may read what it writes.
             for ch in &live {
                 if !want.contains(&ch.key) {
-                    self.materialize(LazyChain { key: ch.key, half: ch.half.clone() }, inst)?;
+                    self.materialize(ch, inst)?;
                 }
             }
             for k in want {
