@@ -1,12 +1,13 @@
 //! The size-dependent lowering of issue 29 (hx-lower's `SizeBounds`): very long blocks are
 //! scheduled as bounded regions (`llvm.amdgcn.sched.barrier(i32 0)` every so many
-//! instructions) and functions of very many blocks skip `si-form-memory-clauses`. Normal corpus
+//! instructions), functions of very many blocks skip `si-form-memory-clauses`, and functions of
+//! very many instructions get a single-pass machine scheduler and skip SLSR (issue 26). Normal corpus
 //! kernels must lower to the same bytes as with no bound at all; large generated kernels must get
 //! the change. Assertions are on the IR and the objects, never on time (the time is measured by
 //! `hx-scale`, BENCHMARKS.md section 12).
 
 use hotswap::{GpuTarget, Options};
-use hx_lower::{lower_ir_bounded, many_block_lowerings, pipeline_status, Codegen, Emit, LowerOptions, SizeBounds};
+use hx_lower::{huge_function_lowerings, lower_ir_bounded, many_block_lowerings, pipeline_status, Codegen, Emit, LowerOptions, SizeBounds};
 use std::fmt::Write;
 
 const BARRIER: &str = "call void @llvm.amdgcn.sched.barrier(i32 0)";
@@ -31,11 +32,78 @@ fn normal_corpus_kernels_lower_as_without_the_bounds() {
         let ir = hotswap::translate::raised_ir(&bytes, &Options { target: GpuTarget::Gfx942, ..Default::default() }).unwrap();
         let text = String::from_utf8(lower(&ir, &name, Emit::LlvmIr, &SizeBounds::DEFAULT)).unwrap();
         assert!(!text.contains("llvm.amdgcn.sched.barrier"), "{name}: a scheduling barrier in a normal kernel");
+        // matmul_f16_128_w4 raised for gfx942 is the one kernel of the corpus and compiled
+        // suites above the huge-function bound (a_huge_function_...): every other bound must
+        // leave it as it was.
+        let huge = name == "matmul_f16_128_w4";
+        assert_eq!(text.contains(HUGE_ATTR), huge, "{name}: the huge-function scheduler attribute");
+        let reference = if huge { SizeBounds { huge_function: SizeBounds::DEFAULT.huge_function, ..SizeBounds::OFF } } else { SizeBounds::OFF };
         let with = lower(&ir, &name, Emit::Object, &SizeBounds::DEFAULT);
-        let without = lower(&ir, &name, Emit::Object, &SizeBounds::OFF);
+        let without = lower(&ir, &name, Emit::Object, &reference);
         assert!(with.starts_with(b"\x7fELF"), "{name}: no object");
         assert!(with == without, "{name}: the size bounds changed a normal kernel's object");
+        if huge {
+            assert!(with != lower(&ir, &name, Emit::Object, &SizeBounds::OFF), "{name}: the huge-function lowering changed nothing");
+        }
     }
+}
+
+/// The function attribute a function above the huge-function bound gets.
+const HUGE_ATTR: &str = "\"amdgpu-sched-strategy\"=\"max-memory-clause\"";
+
+#[test]
+fn a_huge_function_gets_the_single_pass_scheduler_and_skips_slsr() {
+    // A bound of 100 instructions makes straight(300) huge and straight(20) not.
+    let bounds = SizeBounds { huge_function: 100, ..SizeBounds::DEFAULT };
+    let big = straight(300);
+    let text = String::from_utf8(lower(&big, "k", Emit::LlvmIr, &bounds)).unwrap();
+    assert!(text.contains(HUGE_ATTR), "no scheduler attribute on a huge function");
+    {
+        let ctx = hx_llvm::inkwell::context::Context::create();
+        let m = hx_llvm::parse_ir(&ctx, &big, "k").unwrap();
+        assert_eq!(hx_lower::huge_functions(&m, bounds.huge_function), vec!["k".to_string()]);
+        assert!(hx_lower::huge_functions(&m, SizeBounds::DEFAULT.huge_function).is_empty());
+    }
+    let small = String::from_utf8(lower(&straight(20), "k", Emit::LlvmIr, &bounds)).unwrap();
+    assert!(!small.contains(HUGE_ATTR), "the scheduler attribute on a small function");
+    let off = String::from_utf8(lower(&big, "k", Emit::LlvmIr, &SizeBounds::OFF)).unwrap();
+    assert!(!off.contains(HUGE_ATTR));
+    let before = huge_function_lowerings();
+    let asm = lower(&big, "k", Emit::Assembly, &bounds);
+    if pipeline_status().is_ok() {
+        assert!(huge_function_lowerings() > before, "the pass gate was not installed");
+    } else {
+        assert_eq!(huge_function_lowerings(), before, "a gate without the shim");
+    }
+    // The chain survives: all 300 FMAs.
+    let fmas = String::from_utf8_lossy(&asm).lines().filter(|l| l.trim_start().starts_with("v_fma")).count();
+    assert_eq!(fmas, 300);
+}
+
+#[test]
+fn real_kernels_lowered_as_huge_functions_compute_their_references() {
+    // Every function huge (bound 0): the single-pass scheduler and no SLSR on real kernels of
+    // MFMA chains, whole-wave regions, LDS and reductions, for both targets.
+    let bounds = SizeBounds { huge_function: 0, ..SizeBounds::DEFAULT };
+    const TRITON: &[&str] = &["matmul_bf16_64_w4", "flash_attn_fwd_w4", "layer_norm_w4", "softmax_w8", "matmul_i8_64_w4"];
+    let objects: Vec<_> = hx_corpus::compiled_suite("triton").unwrap().into_iter().filter(|o| TRITON.contains(&o.name.as_str())).collect();
+    assert_eq!(objects.len(), TRITON.len());
+    let jobs: Vec<_> = objects.iter().flat_map(|o| [GpuTarget::Gfx942, GpuTarget::Gfx950].map(|t| (o, t))).collect();
+    let results = hx_tests::on_two_threads(&jobs, |(obj, target)| -> Result<(), String> {
+        let source = std::fs::read(obj.object_path("gfx1250")).map_err(|e| e.to_string())?;
+        let t = hotswap::translate(&source, &Options { target: *target, size_bounds: bounds, ..Default::default() }).map_err(|e| format!("refused: {e}"))?;
+        let plain = hotswap::translate(&source, &Options { target: *target, ..Default::default() }).map_err(|e| format!("refused: {e}"))?;
+        if t.bytes == plain.bytes {
+            return Err("the huge-function lowering changed nothing".into());
+        }
+        for launch in &obj.launches {
+            let (out, _) = hx_tests::run_launch_bytes(&t.bytes, &format!("{target}/{}", obj.id()), launch, 0)?;
+            hx_corpus::compare_expected(launch, &out).map_err(|e| format!("differs: {e}"))?;
+        }
+        Ok(())
+    });
+    let failures: Vec<String> = jobs.iter().zip(&results).filter_map(|((o, t), r)| r.as_ref().err().map(|e| format!("{} {t}: {e}", o.name))).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// A kernel of one block: a dependent chain of `n` FMAs.

@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -35,23 +36,18 @@ struct Pipeline {
   Pipeline(llvm::TargetMachine *tm) : tm(tm), out(buffer) {}
 };
 
-// A pass gate (LLVM's OptPassGate, the hook -opt-bisect-limit uses) that skips the passes named
-// in `passes` (by pass argument or pass name) on the functions named in `functions`, and runs
-// every other pass. Passes that may be skipped ask the gate of their LLVMContext
-// (FunctionPass::skipFunction); passes that must run do not ask.
+// A pass gate (LLVM's OptPassGate, the hook -opt-bisect-limit uses) that skips each rule's pass
+// (by pass argument or pass name) on that rule's function, and runs every other pass. Passes
+// that may be skipped ask the gate of their LLVMContext (FunctionPass::skipFunction); passes
+// that must run do not ask.
 struct SkipGate : llvm::OptPassGate {
-  std::vector<std::string> passes;
-  std::vector<std::string> functions;  // as "function (NAME)", the description passes give
+  // (pass, function as "function (NAME)", the description passes give)
+  std::vector<std::pair<std::string, std::string>> rules;
   llvm::OptPassGate *previous = nullptr;
   bool isEnabled() const override { return true; }
   bool shouldRunPass(llvm::StringRef pass, llvm::StringRef ir) const override {
-    bool listed = false;
-    for (const std::string &p : passes)
-      listed |= pass == p;
-    if (!listed)
-      return true;
-    for (const std::string &f : functions)
-      if (ir == f)
+    for (const auto &r : rules)
+      if (pass == r.first && ir == r.second)
         return false;
     return true;
   }
@@ -61,18 +57,17 @@ struct SkipGate : llvm::OptPassGate {
 
 extern "C" {
 
-// Installs on `context` a gate that skips `passes` on `functions` (names, nul-terminated);
-// returns it (null when out of memory: nothing installed). Remove it with hx_pass_gate_remove
-// before the context is used for anything else or disposed.
-void *hx_pass_gate_install(LLVMContextRef context, const char *const *passes, size_t npasses,
-                           const char *const *functions, size_t nfunctions) {
+// Installs on `context` a gate that skips pass `passes[i]` on function `functions[i]` for each
+// rule i < `nrules` (names, nul-terminated); returns it (null when out of memory: nothing
+// installed). Remove it with hx_pass_gate_remove before the context is used for anything else
+// or disposed.
+void *hx_pass_gate_install(LLVMContextRef context, const char *const *passes, const char *const *functions,
+                           size_t nrules) {
   SkipGate *g = new (std::nothrow) SkipGate();
   if (!g)
     return nullptr;
-  for (size_t i = 0; i < npasses; i++)
-    g->passes.emplace_back(passes[i]);
-  for (size_t i = 0; i < nfunctions; i++)
-    g->functions.push_back(std::string("function (") + functions[i] + ")");
+  for (size_t i = 0; i < nrules; i++)
+    g->rules.emplace_back(passes[i], std::string("function (") + functions[i] + ")");
   llvm::LLVMContext *ctx = llvm::unwrap(context);
   g->previous = &ctx->getOptPassGate();
   ctx->setOptPassGate(*g);

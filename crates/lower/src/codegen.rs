@@ -54,9 +54,8 @@ mod ffi {
         pub fn hx_pass_gate_install(
             context: LLVMContextRef,
             passes: *const *const c_char,
-            npasses: usize,
             functions: *const *const c_char,
-            nfunctions: usize,
+            nrules: usize,
         ) -> *mut c_void;
         pub fn hx_pass_gate_remove(context: LLVMContextRef, gate: *mut c_void);
     }
@@ -103,33 +102,34 @@ pub(crate) struct SkipPasses {
 }
 
 impl SkipPasses {
-    /// Skips `passes` (pass arguments or names) on `functions` of `module`; none if either is empty.
-    pub(crate) fn install(module: &Module<'_>, passes: &[&str], functions: &[String]) -> SkipPasses {
+    /// Skips each rule's pass (pass argument or name) on its function of `module`; none if
+    /// there is no rule.
+    pub(crate) fn install(module: &Module<'_>, rules: &[(&str, String)]) -> SkipPasses {
         #[cfg(hx_codegen_shim)]
         {
-            if passes.is_empty() || functions.is_empty() {
+            if rules.is_empty() {
                 return SkipPasses { gate: None };
             }
-            let Ok(passes) = passes.iter().map(|p| std::ffi::CString::new(*p)).collect::<Result<Vec<_>, _>>() else {
+            let Ok(passes) = rules.iter().map(|(p, _)| std::ffi::CString::new(*p)).collect::<Result<Vec<_>, _>>() else {
                 return SkipPasses { gate: None };
             };
-            let Ok(functions) = functions.iter().map(|f| std::ffi::CString::new(f.as_str())).collect::<Result<Vec<_>, _>>() else {
+            let Ok(functions) = rules.iter().map(|(_, f)| std::ffi::CString::new(f.as_str())).collect::<Result<Vec<_>, _>>() else {
                 return SkipPasses { gate: None };
             };
             let pp: Vec<*const std::ffi::c_char> = passes.iter().map(|p| p.as_ptr()).collect();
             let fp: Vec<*const std::ffi::c_char> = functions.iter().map(|f| f.as_ptr()).collect();
-            // SAFETY: the strings outlive the call (the shim copies them); the context is the
-            // module's, alive while `module` is, and the gate is removed (Drop) before the
-            // lowering that installed it returns.
+            // SAFETY: the strings outlive the call (the shim copies them), both arrays hold
+            // `rules.len()` pointers; the context is the module's, alive while `module` is, and
+            // the gate is removed (Drop) before the lowering that installed it returns.
             unsafe {
                 let ctx = hx_llvm::llvm_sys::core::LLVMGetModuleContext(module.as_mut_ptr());
-                let raw = ffi::hx_pass_gate_install(ctx, pp.as_ptr(), pp.len(), fp.as_ptr(), fp.len());
+                let raw = ffi::hx_pass_gate_install(ctx, pp.as_ptr(), fp.as_ptr(), rules.len());
                 SkipPasses { gate: std::ptr::NonNull::new(raw).map(|g| (ctx, g)) }
             }
         }
         #[cfg(not(hx_codegen_shim))]
         {
-            let _ = (module, passes, functions);
+            let _ = (module, rules);
             SkipPasses {}
         }
     }
