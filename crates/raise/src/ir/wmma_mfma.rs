@@ -394,10 +394,13 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// The F64 layout: per step, four k of each wave through v_mfma_f64_16x16x4_f64 (its
     /// k-chunk g in lane row g, fetched from the wave's half with ds_bpermute).
     ///
-    /// The steps run as a loop (its body: one or two steps of both waves), not unrolled: the
-    /// unrolled chains (16 to 64 MFMAs, each with its fetches and element conversions) made the
-    /// backend's cost, not the WMMA's, the translation's (wmma_fp8: 4,300 machine instructions,
-    /// 132 ms to translate; as a loop 687 and 33 ms). The accumulators and the rotated operand
+    /// The steps of 8- and 4-bit elements run as a loop (its body: a K half of both waves), not
+    /// unrolled: the unrolled chains (32 to 64 MFMAs, each with its fetches and element
+    /// conversions) made the backend's cost, not the WMMA's, the translation's (wmma_fp8: 4,300
+    /// machine instructions, 132 ms to translate; as a loop 687 and 33 ms). 16-bit elements
+    /// (16 MFMAs, cheap conversions) run straight: as a loop of two K halves, each iteration
+    /// copied both accumulators out of the whole-wave registers and back (16 v_mov_b64 per
+    /// iteration), 512 of matmul_bf16_64_w4's 8,290 executed instructions. The accumulators and the rotated operand
     /// registers are whole-wave values carried by phis, the accumulators through strict.wwm in
     /// every iteration, which keeps the loop in whole-wave mode (without it the backend once
     /// left it out; tests: tests/tests/wmma_mfma.rs, diverged source waves included, and the
@@ -532,9 +535,10 @@ impl<'ctx> Raiser<'ctx, '_> {
         // The k loop: iteration j runs `unroll` steps, each operand's registers then rotated by
         // the dwords they consumed so that the next iteration's start at index 0 again; after
         // half the iterations the rotation is back at dword 0 and the K half h is 1.
-        // - 16-bit elements: a K half per iteration (no rotation; their conversion is cheap, so
-        //   the loop body stays small): wmma_f16 290 machine instructions, 412 executed (unrolled:
-        //   344 and 424; a step per iteration: 227 and 640, the rotation's moves).
+        // - 16-bit elements: no loop (`whole`, one iteration of both K halves), each step's
+        //   elements fetched with one ds_bpermute from the swizzled pairs `zs` below. (Earlier, as
+        //   a loop of K halves: wmma_f16 290 machine instructions, 412 executed; unrolled then:
+        //   344 and 424; a step per iteration: 227 and 640, the rotation's moves.)
         // - 8- and 4-bit elements (conversions of ~15 instructions): a K half per iteration too.
         //   Fewer dwords per iteration spend more on the rotation's moves (a v_mov per dword per
         //   iteration) than on the steps. Executed on gfx942 for one, four and sixteen dwords
@@ -547,7 +551,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         let per_lane = s.k as usize / 2;
         let half_steps = per_lane / 4;
         let mixed = a_bits != b_bits;
-        let unroll = half_steps;
+        // 16-bit elements: both K halves in one iteration (no loop left, see above).
+        let whole = a_bits == 16 && b_bits == 16 && !mixed && scales.is_none();
+        let unroll = if whole { 2 * half_steps } else { half_steps };
         let iters = s.k as usize / 4 / unroll;
         for (regs, bits) in [(av, a_bits), (bv, b_bits)] {
             if regs.len() * 32 != per_lane * bits {
@@ -609,6 +615,27 @@ impl<'ctx> Raiser<'ctx, '_> {
         let second_half = b.build_int_compare(IntPredicate::UGE, jv, self.i32((iters / 2) as u64), "")?;
         let h_off = b.build_select(second_half, self.i32(64), self.i32(0), "")?.into_int_value();
         let dword = |o: usize, i: usize| -> Result<IntValue<'ctx>, RaiseError> { Ok(b.build_extract_element(ops[o], self.i32(i as u64), "")?.into_int_value()) };
+        // 16-bit elements, both K halves in one pass: a step of K half h reads dwords 2m and
+        // 2m + 1 of each row's lane 16h + row, the first by lanes of k-chunks 0-1 (destination
+        // lanes 0-31), the second by chunks 2-3. The second is first moved to the partner lane
+        // 16(1 - h) + row (ds_swizzle, lanes xor 16, both waves at once), which that step
+        // leaves unread: zs[o][m][h] holds dword 2m in lanes 16h + row and the moved 2m + 1 in
+        // the others, and each wave's step fetches it with one ds_bpermute instead of two and a
+        // select.
+        let mut zs: [Vec<[IntValue<'ctx>; 2]>; 2] = [Vec::new(), Vec::new()];
+        let mut z_offsets = [self.i32(0); 2];
+        if whole {
+            for (o, z) in zs.iter_mut().enumerate() {
+                for m in 0..half_steps {
+                    let (d, e) = (dword(o, 2 * m)?, dword(o, 2 * m + 1)?);
+                    // Bitmask mode: and 0x1f, or 0, xor 0x10.
+                    let moved = self.call("llvm.amdgcn.ds.swizzle", &[], &[e.into(), self.i32(0x1f | 0x10 << 10).into()])?;
+                    z.push([self.select(lanes.row_even, d, moved)?, self.select(lanes.row_even, moved, d)?]);
+                }
+            }
+            // K half h: chunks 0-1 (lanes 0-31) read lane 16h + row, chunks 2-3 the partner.
+            z_offsets = [self.select(lanes.half0, self.i32(0), self.i32(64))?, self.select(lanes.half0, self.i32(64), self.i32(0))?];
+        }
         // The K block (k / 32: which E8M0 scale) of step `st` of the emulator's order (A's
         // register order: half st / half_steps, elements e = 4 (st % half_steps) + g), the same
         // for the step's four k (hx_sem::wmma::k_of: 8-bit k = 32 (e / 16) + 16 h + e % 16, 4-bit
@@ -649,10 +676,15 @@ impl<'ctx> Raiser<'ctx, '_> {
                     let (lane_half, dw, within) = places[u];
                     (b.build_int_add(addrs[o][w], self.i32(64 * lane_half as u64), "")?, (dw, within))
                 }
+                _ if whole => (b.build_int_add(addrs[o][w], z_offsets[u / half_steps], "")?, (0, 0)),
                 _ => (b.build_int_add(addrs[o][w], h_off, "")?, (4 * u * bits / 32, 4 * u * bits % 32)),
             };
-            let mut v = self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), dword(o, dw)?.into()])?;
-            if bits == 16 {
+            let mut v = if whole {
+                self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), zs[o][u % half_steps][u / half_steps].into()])?
+            } else {
+                self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), dword(o, dw)?.into()])?
+            };
+            if bits == 16 && !whole {
                 let hi = self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), dword(o, dw + 1)?.into()])?;
                 v = self.select(lanes.half0, v, hi)?;
             }
