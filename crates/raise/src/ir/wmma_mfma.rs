@@ -180,11 +180,16 @@ impl<'ctx> Raiser<'ctx, '_> {
         };
         // Each WMMA's own copies (as on the cross-lane path): without the barrier, WMMAs sharing
         // an operand share its whole-wave moves and conversions, whose registers then stay
-        // reserved for whole-wave use from the first WMMA to the last.
+        // reserved for whole-wave use from the first WMMA to the last. Not on the F64 layout,
+        // whose steps read A and B with lane fetches and convert each element after the fetch:
+        // there the copies only cost moves (gfx942 flash_attn_fwd_w4 3.41 -> 3.00 without them
+        // and 330 -> 275 VGPRs, matmul_bf16_64_w4 3.76 -> 3.12; matmul_f16_32(_s3)_w4/_w8 lose
+        // 2-3%).
         let operand = |r: Reg, n: u8, neg: bool, e: Elem| -> Result<Vec<IntValue<'ctx>>, RaiseError> {
             let sign = if neg { Some(sign(e)?) } else { None };
-            self.opaque(self.wmma_regs(inst, r, n as usize)?)?
-                .into_iter()
+            let regs = self.wmma_regs(inst, r, n as usize)?;
+            let regs = if plan.layout == Layout::F64 { regs } else { self.opaque(regs)? };
+            regs.into_iter()
                 .map(|v| {
                     let v = if let Some(sign) = sign { self.b.build_xor(v, self.i32(sign), "")? } else { v };
                     self.set_inactive(v)
