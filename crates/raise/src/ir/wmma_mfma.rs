@@ -743,6 +743,17 @@ impl<'ctx> Raiser<'ctx, '_> {
             let mut r = Vec::new();
             for a in &acc_v {
                 let v = b.build_extract_element(*a, self.i32(p as u64), "")?.into_float_value();
+                if s.d == Elem::F32 {
+                    // Rounded, then a NaN made the default NaN on the f32 (one select of 32 bits,
+                    // not two halves of an f64; an f64 NaN rounds to an f32 NaN and nothing else
+                    // does).
+                    let f32t = self.ctx.f32_type();
+                    let f = b.build_float_trunc(v, f32t, "")?;
+                    let nan = b.build_float_compare(FloatPredicate::UNO, f, f, "")?;
+                    let f = b.build_select(nan, f32t.const_float(f64::NAN), f, "")?.into_float_value();
+                    r.push(b.build_bit_cast(f, self.ctx.i32_type(), "")?.into_int_value());
+                    continue;
+                }
                 let nan = b.build_float_compare(FloatPredicate::UNO, v, v, "")?;
                 let v = b.build_select(nan, f64t.const_float(f64::NAN), v, "")?.into_float_value();
                 r.push(self.from_f64(v, s.d)?);
