@@ -146,6 +146,23 @@ impl<'ctx> Raiser<'ctx, '_> {
                 self.wmma_f64(inst, s, ab, target, &lanes, mods, &av, &bv, c, scales)?
             }
             _ if scales.is_some() => return Err(self.err(inst, "a scaled WMMA on a native MFMA layout (only the f64 layout scales)")),
+            // Integers on the half-masked layout (gfx942 iu8): C is added to D after the MFMAs, in
+            // the WMMA layout and outside the whole-wave region, instead of being moved into the
+            // MFMA layout first (i32 sums wrap, so D = (A x B) + C is exact in any order). That
+            // saves C's lane moves (two ds_bpermute and four selects per dword pair).
+            Layout::HalfMasked { .. } if matches!(c, WmmaC::Regs(_)) => {
+                let WmmaC::Regs(regs) = c else { return Err(self.err(inst, "C changed")) };
+                let d_w = self.wmma_native_d(inst, s, plan, target, &lanes, mods, av, bv, WmmaC::Const(0))?;
+                let (ab, _) = self.native_out(s, target, &lanes, d_w)?;
+                let mut out = Vec::with_capacity(ab.len());
+                for (v, c) in ab.into_iter().zip(regs) {
+                    let v = self.call("llvm.amdgcn.strict.wwm", &[self.ctx.i32_type().into()], &[v.into()])?;
+                    out.push(self.b.build_int_add(v, self.c_mods(c, s, mods)?, "")?);
+                }
+                // (No in-block chain: its MFMA-layout D would lack C.)
+                self.wmma_chain.replace(None);
+                return Ok(out);
+            }
             _ => {
                 let d_w = self.wmma_native_d(inst, s, plan, target, &lanes, mods, av, bv, c)?;
                 self.native_out(s, target, &lanes, d_w)?
