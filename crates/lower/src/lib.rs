@@ -5,9 +5,10 @@
 //! across long stretches of very big blocks get AGPR homes (agpr_homes.rs). Above sizes no
 //! normal kernel reaches ([`SizeBounds`]), a lowering asks LLVM for less, so that its time grows
 //! with the code: kernels of very many blocks are lowered as a kernel that calls its parts
-//! (hx_llvm::split_parts), very long blocks are scheduled as bounded regions, and functions of
+//! (hx_llvm::split_parts), very long blocks are scheduled as bounded regions, functions of
 //! very many blocks skip a codegen pass whose cost is blocks x registers
-//! ([`SKIPPED_IN_MANY_BLOCKS`]).
+//! ([`SKIPPED_IN_MANY_BLOCKS`]), and functions of very many instructions get a single-pass
+//! machine scheduler and skip SLSR ([`HUGE_FUNCTION`]).
 //!
 //! Target machines are pooled for the process, each with its object codegen pipeline when the
 //! crate was built with the C++ pipeline shim (codegen.rs, build.rs); without it, objects are
