@@ -906,3 +906,54 @@ attributes #0 = {{ \"amdgpu-flat-work-group-size\"=\"1,64\" }}
         }
     }
 }
+
+/// A kernel of more than hx_raise::MANY_WMMAS WMMAs (a chain of f16 WMMAs, A and B swapping
+/// places) keeps the f64 path's k loop for 16-bit elements (gfx942: no ds_swizzle, the fetch of
+/// the unrolled form), and computes what the gfx1250 original computes, bit for bit.
+#[test]
+fn many_wmmas_keep_the_k_loop() {
+    let n = hx_raise::MANY_WMMAS + 2;
+    let mut body = String::new();
+    for i in 0..n {
+        let (x, y) = if i % 2 == 0 { ("%a", "%b") } else { ("%b", "%a") };
+        body += &format!(
+            "  %d{} = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> {x}, i1 false, <16 x half> {y}, i16 0, <8 x float> %d{i}, i1 false, i1 false)\n",
+            i + 1
+        );
+    }
+    let ir = format!(
+        "target triple = \"amdgcn-amd-amdhsa\"
+define amdgpu_kernel void @many(ptr addrspace(1) %pa, ptr addrspace(1) %pb, ptr addrspace(1) %pc, ptr addrspace(1) %pd) #0 {{
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %qa = getelementptr <16 x half>, ptr addrspace(1) %pa, i32 %tid
+  %a = load <16 x half>, ptr addrspace(1) %qa, align 4
+  %qb = getelementptr <16 x half>, ptr addrspace(1) %pb, i32 %tid
+  %b = load <16 x half>, ptr addrspace(1) %qb, align 4
+  %qc = getelementptr <8 x float>, ptr addrspace(1) %pc, i32 %tid
+  %d0 = load <8 x float>, ptr addrspace(1) %qc, align 4
+{body}  %qd = getelementptr <8 x float>, ptr addrspace(1) %pd, i32 %tid
+  store <8 x float> %d{n}, ptr addrspace(1) %qd, align 4
+  ret void
+}}
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1, <16 x half>, i1, <16 x half>, i16, <8 x float>, i1, i1)
+attributes #0 = {{ \"amdgpu-flat-work-group-size\"=\"1,64\" }}
+"
+    );
+    let obj = hx_llvm::compile_ir(&ir, "wmma", GpuTarget::Gfx1250, hx_llvm::OptLevel::O2, hx_llvm::Emit::Object).unwrap_or_else(|e| panic!("{e}\n{ir}"));
+    let source = hx_relink::link(&obj).unwrap();
+    let options = Options { target: GpuTarget::Gfx942, wmma: WmmaLowering::Mfma, ..Default::default() };
+    let asm = String::from_utf8(translate_code_object_to(&source, &options, Output::Assembly).unwrap()).unwrap();
+    assert!(asm.matches("v_mfma_f64_16x16x4_f64").count() > 0, "no f64 MFMA");
+    assert!(!asm.contains("ds_swizzle"), "the unrolled form in a kernel of {n} WMMAs");
+    // Seeds 1-2: cancelling big products (`cancelling`: a change in the k order of a step
+    // shows); seed 3: f16 of every normal exponent.
+    let f16_shape = hotswap::isa::wmma::by_mnemonic("v_wmma_f32_16x16x32_f16").unwrap();
+    check_module_with(&ir, &["many"], &|seed| {
+        let (a, b) = if seed < 3 { cancelling(f16_shape, seed + 3) } else { (buffer(Elem::F16, 4096, 93, Some(15)), buffer(Elem::F16, 4096, 94, Some(15))) };
+        let mut bufs = vec![Arg::Buffer(a), Arg::Buffer(b)];
+        bufs.push(Arg::Buffer(buffer(Elem::F32, 4096, seed * 31 + 2, Some(10))));
+        bufs.push(Arg::Buffer(vec![0; 4 * 4096]));
+        bufs
+    });
+}

@@ -89,6 +89,12 @@ pub struct KernelAbi {
 /// multiplies the packet's `workgroup_size_x` and `grid_size_x` by it.
 pub const PAIRED_DISPATCH_SCALE: u32 = 2;
 
+/// Kernels with more WMMA instructions than this keep the f64 MFMA path's k loop for 16-bit
+/// elements (wmma_mfma.rs), trading executed instructions for translation time: Triton's
+/// matmul_f16_128_w4 (64 WMMAs) for gfx942 translates in 1.2 s with the loop and 1.45 s without
+/// (the register allocator's eviction on the longer blocks). The next kernels have 32.
+pub const MANY_WMMAS: usize = 48;
+
 /// Why the kernel of `prog` cannot run two source work-groups per target wave
 /// ([`KernelAbi::paired_groups`]), or None when it can: each work-group of a pair would need its
 /// own LDS, and the dispatch packet it reads is the scaled one.
@@ -206,6 +212,9 @@ struct Raiser<'ctx, 'a> {
     lane64: IntValue<'ctx>,
     /// [`KernelAbi::one_source_wave`].
     one_source_wave: bool,
+    /// The kernel has more than [`MANY_WMMAS`] WMMA instructions: the f64 MFMA path keeps its
+    /// k loop for 16-bit elements (wmma_mfma.rs).
+    many_wmmas: bool,
     /// [`KernelAbi::paired_groups`]: SGPR values that come from the work-group ID differ
     /// between the halves of a wave.
     paired_groups: bool,
@@ -398,6 +407,7 @@ fn raise_inner<'ctx>(
         half_shift: ctx.i64_type().const_zero(),
         lane64: i32t.const_zero(),
         one_source_wave: abi.one_source_wave,
+        many_wmmas: graph.blocks.iter().flat_map(|b| b.insts.iter()).filter(|i| i.mnemonic().starts_with("v_wmma")).count() > MANY_WMMAS,
         paired_groups: abi.paired_groups,
         blocks: HashMap::new(),
         func,

@@ -46,5 +46,5 @@ impl RaiseError {
     }
 }
 
-pub use ir::{pairing_blocker, raise_kernel, raise_program, raise_program_with, KernelAbi, PAIRED_DISPATCH_SCALE};
+pub use ir::{pairing_blocker, raise_kernel, raise_program, raise_program_with, KernelAbi, MANY_WMMAS, PAIRED_DISPATCH_SCALE};
 pub use wmma_plan::{RaiseOptions, WmmaLowering};

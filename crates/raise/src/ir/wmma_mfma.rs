@@ -595,7 +595,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         let half_steps = per_lane / 4;
         let mixed = a_bits != b_bits;
         // 16-bit elements: both K halves in one iteration (no loop left, see above).
-        let whole = a_bits == 16 && b_bits == 16 && !mixed && scales.is_none();
+        let whole = a_bits == 16 && b_bits == 16 && !mixed && scales.is_none() && !self.many_wmmas;
         let unroll = if whole { 2 * half_steps } else { half_steps };
         let iters = s.k as usize / 4 / unroll;
         for (regs, bits) in [(av, a_bits), (bv, b_bits)] {
