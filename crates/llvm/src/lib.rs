@@ -332,6 +332,18 @@ pub fn parse_ir<'ctx>(ctx: &'ctx Context, ir: &str, name: &str) -> Result<Module
     Ok(module)
 }
 
+/// Whether `func`'s body has more than `bound` instructions (counting stops past the bound).
+pub fn more_instructions_than(func: inkwell::values::FunctionValue<'_>, bound: usize) -> bool {
+    let mut n = 0usize;
+    for bb in func.get_basic_block_iter() {
+        n += bb.get_instructions().take(bound.saturating_add(1)).count();
+        if n > bound {
+            return true;
+        }
+    }
+    false
+}
+
 /// Sets triple and data layout, runs the optimisation pipeline and emits. The module is consumed in
 /// spirit: codegen mutates it, so emit each artefact from a fresh module (shared/LLVM.md).
 pub fn emit_module(module: &Module<'_>, name: &str, target: GpuTarget, opt: OptLevel, emit: Emit) -> Result<Vec<u8>> {

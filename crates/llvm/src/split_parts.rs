@@ -68,15 +68,7 @@ pub fn big_kernels(module: &Module<'_>, min_blocks: usize, min_instructions: usi
     while let Some(func) = f {
         if func.get_call_conventions() == AMDGPU_KERNEL {
             let blocks = func.get_basic_block_iter().count();
-            // (Counting stops at the bound.)
-            let mut insts = 0usize;
-            for bb in func.get_basic_block_iter() {
-                insts += bb.get_instructions().take(min_instructions.saturating_add(1)).count();
-                if insts > min_instructions {
-                    break;
-                }
-            }
-            if blocks > min_blocks || insts > min_instructions {
+            if blocks > min_blocks || crate::more_instructions_than(func, min_instructions) {
                 out.push(func.get_name().to_string_lossy().into_owned());
             }
         }

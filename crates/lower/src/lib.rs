@@ -270,11 +270,9 @@ pub fn lower_verified_bounded(
     // ([`HUGE_FUNCTION_SCHED_STRATEGY`]).
     let many = many_block_functions(module, bounds.many_blocks);
     let huge = huge_functions(module, bounds.huge_function);
-    for f in &huge {
-        if let Some(func) = module.get_function(f) {
-            let ctx = module.get_context();
-            func.add_attribute(AttributeLoc::Function, ctx.create_string_attribute("amdgpu-sched-strategy", HUGE_FUNCTION_SCHED_STRATEGY));
-        }
+    let ctx = module.get_context();
+    for func in huge.iter().filter_map(|f| module.get_function(f)) {
+        func.add_attribute(AttributeLoc::Function, ctx.create_string_attribute("amdgpu-sched-strategy", HUGE_FUNCTION_SCHED_STRATEGY));
     }
     let rules: Vec<(&str, String)> = many
         .iter()
@@ -355,32 +353,19 @@ pub fn huge_function_lowerings() -> u64 {
 
 /// The functions of `module` with a body of more than `huge` instructions.
 pub fn huge_functions(module: &Module<'_>, huge: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut f = module.get_first_function();
-    while let Some(func) = f {
-        let mut n = 0usize;
-        let mut b = func.get_first_basic_block();
-        while let Some(block) = b {
-            if n > huge {
-                break;
-            }
-            n += block.get_instructions().count();
-            b = block.get_next_basic_block();
-        }
-        if n > huge {
-            out.push(func.get_name().to_string_lossy().into_owned());
-        }
-        f = func.get_next_function();
-    }
-    out
+    function_names_where(module, |f| hx_llvm::more_instructions_than(f, huge))
 }
 
 /// The functions of `module` with a body of more than `many` basic blocks.
 pub fn many_block_functions(module: &Module<'_>, many: u32) -> Vec<String> {
+    function_names_where(module, |f| f.count_basic_blocks() > many)
+}
+
+fn function_names_where(module: &Module<'_>, pred: impl Fn(hx_llvm::inkwell::values::FunctionValue<'_>) -> bool) -> Vec<String> {
     let mut out = Vec::new();
     let mut f = module.get_first_function();
     while let Some(func) = f {
-        if func.count_basic_blocks() > many {
+        if pred(func) {
             out.push(func.get_name().to_string_lossy().into_owned());
         }
         f = func.get_next_function();
