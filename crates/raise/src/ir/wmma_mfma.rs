@@ -113,12 +113,17 @@ impl<'ctx> Raiser<'ctx, '_> {
         // of them, 356 fenced (2.92 -> 2.79 of native), matmul_bf16_64_w4 3.05 -> 2.95.
         let fence = plan.layout == Layout::F64;
         if fence {
-            {
-                let f = self.intrinsic("llvm.amdgcn.sched.barrier", &[])?;
-                self.b.build_call(f, &[self.i32(0).into()], "")?;
-            }
+            self.sched_barrier()?;
         }
         let (av, bv, c) = self.mfma_inputs(inst, s, ab, plan, mods, (a, b), taken)?;
+        // Integers on the half-masked layout (gfx942 iu8): C is added to D after the MFMAs, in
+        // the WMMA layout and outside the whole-wave region, instead of being moved into the
+        // MFMA layout first (i32 sums wrap, so D = (A x B) + C is exact in any order). That
+        // saves C's lane moves (two ds_bpermute and four selects per dword pair).
+        let (c, c_after) = match (plan.layout, c) {
+            (Layout::HalfMasked { .. }, WmmaC::Regs(regs)) => (WmmaC::Const(0), Some(regs)),
+            (_, c) => (c, None),
+        };
         let lanes = self.lanes()?;
         let (out, values) = match plan.layout {
             Layout::F64 => {
@@ -146,23 +151,6 @@ impl<'ctx> Raiser<'ctx, '_> {
                 self.wmma_f64(inst, s, ab, target, &lanes, mods, &av, &bv, c, scales)?
             }
             _ if scales.is_some() => return Err(self.err(inst, "a scaled WMMA on a native MFMA layout (only the f64 layout scales)")),
-            // Integers on the half-masked layout (gfx942 iu8): C is added to D after the MFMAs, in
-            // the WMMA layout and outside the whole-wave region, instead of being moved into the
-            // MFMA layout first (i32 sums wrap, so D = (A x B) + C is exact in any order). That
-            // saves C's lane moves (two ds_bpermute and four selects per dword pair).
-            Layout::HalfMasked { .. } if matches!(c, WmmaC::Regs(_)) => {
-                let WmmaC::Regs(regs) = c else { return Err(self.err(inst, "C changed")) };
-                let d_w = self.wmma_native_d(inst, s, plan, target, &lanes, mods, av, bv, WmmaC::Const(0))?;
-                let (ab, _) = self.native_out(s, target, &lanes, d_w)?;
-                let mut out = Vec::with_capacity(ab.len());
-                for (v, c) in ab.into_iter().zip(regs) {
-                    let v = self.call("llvm.amdgcn.strict.wwm", &[self.ctx.i32_type().into()], &[v.into()])?;
-                    out.push(self.b.build_int_add(v, self.c_mods(c, s, mods)?, "")?);
-                }
-                // (No in-block chain: its MFMA-layout D would lack C.)
-                self.wmma_chain.replace(None);
-                return Ok(out);
-            }
             _ => {
                 let d_w = self.wmma_native_d(inst, s, plan, target, &lanes, mods, av, bv, c)?;
                 self.native_out(s, target, &lanes, d_w)?
@@ -172,13 +160,18 @@ impl<'ctx> Raiser<'ctx, '_> {
             Some(hx_isa::Operand::Reg(r)) => (r.index, s.d_dwords() as u8),
             _ => return Err(self.err(inst, "D is not a VGPR tuple")),
         };
-        self.wmma_chain.replace(Some(WmmaChain { d, mfma: plan.mnemonic, d_type: s.d, values }));
+        // (No in-block chain where C comes after: its MFMA-layout D would lack C.)
+        self.wmma_chain.replace(c_after.is_none().then_some(WmmaChain { d, mfma: plan.mnemonic, d_type: s.d, values }));
         // Out of the whole-wave region; a NaN result is the default quiet NaN, as the emulator
         // defines WMMA (the f64 path has done it before rounding).
         let out = out
             .into_iter()
-            .map(|v| {
+            .enumerate()
+            .map(|(r, v)| {
                 let v = self.call("llvm.amdgcn.strict.wwm", &[self.ctx.i32_type().into()], &[v.into()])?;
+                if let Some(regs) = &c_after {
+                    return Ok(self.b.build_int_add(v, self.c_mods(regs[r], s, mods)?, "")?);
+                }
                 if s.d != Elem::F32 || plan.layout == Layout::F64 {
                     return Ok(v);
                 }
@@ -186,12 +179,16 @@ impl<'ctx> Raiser<'ctx, '_> {
             })
             .collect::<Result<Vec<_>, RaiseError>>()?;
         if fence {
-            {
-                let f = self.intrinsic("llvm.amdgcn.sched.barrier", &[])?;
-                self.b.build_call(f, &[self.i32(0).into()], "")?;
-            }
+            self.sched_barrier()?;
         }
         Ok(out)
+    }
+
+    /// A scheduling region boundary that emits no instruction (hx_llvm::sched_regions).
+    fn sched_barrier(&self) -> Result<(), RaiseError> {
+        let f = self.intrinsic(hx_llvm::sched_regions::SCHED_BARRIER, &[])?;
+        self.b.build_call(f, &[self.i32(0).into()], "")?;
+        Ok(())
     }
 
     /// A WMMA's A and B dwords entering the whole-wave region (negated where the modifiers say),
