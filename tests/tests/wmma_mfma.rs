@@ -482,6 +482,22 @@ join:
 
 /// A K loop (its trip count from memory) accumulating through a loop-carried C, and two WMMAs
 /// sharing A.
+/// The end of a K loop body over `%i` to `%n` (labels `loop`, `done`), storing the
+/// accumulator `%acc` (this thread's 8 floats) at `%pd`.
+fn k_loop_end(acc: &str) -> String {
+    format!(
+        "  %i1 = add i32 %i, 1
+  %more = icmp ule i32 %i1, %n
+  br i1 %more, label %loop, label %done
+done:
+  %qd = getelementptr <8 x float>, ptr addrspace(1) %pd, i64 %t
+  store <8 x float> %{acc}, ptr addrspace(1) %qd, align 4
+  ret void
+}}
+"
+    )
+}
+
 #[test]
 fn accumulating_loop() {
     let mut ir = header("ptr addrspace(1) noalias readonly %pa, ptr addrspace(1) noalias readonly %pb, ptr addrspace(1) noalias readonly %pn, ptr addrspace(1) %pd");
@@ -495,15 +511,8 @@ loop:
     ir += K_STEP_LOADS;
     ir += "  %acc1 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %b, i16 0, <8 x float> %acc, i1 false, i1 false)
   %acc2 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %a, i1 false, <16 x half> %a, i16 0, <8 x float> %acc1, i1 false, i1 false)
-  %i1 = add i32 %i, 1
-  %more = icmp ule i32 %i1, %n
-  br i1 %more, label %loop, label %done
-done:
-  %qd = getelementptr <8 x float>, ptr addrspace(1) %pd, i64 %t
-  store <8 x float> %acc2, ptr addrspace(1) %qd, align 4
-  ret void
-}
 ";
+    ir += &k_loop_end("acc2");
     ir += &format!("{F16_WMMA}\n{FOOTER}");
     check_module(&ir, &["k"], 4);
 }
@@ -582,15 +591,8 @@ right:
   br label %join
 join:
   %acc3 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %b, i1 false, <16 x half> %a, i16 0, <8 x float> %acc1, i1 false, i1 false)
-  %i1 = add i32 %i, 1
-  %more = icmp ule i32 %i1, %n
-  br i1 %more, label %loop, label %done
-done:
-  %qd = getelementptr <8 x float>, ptr addrspace(1) %pd, i64 %t
-  store <8 x float> %acc3, ptr addrspace(1) %qd, align 4
-  ret void
-}
 ";
+    ir += &k_loop_end("acc3");
     ir += &format!("{F16_WMMA}\ndeclare i32 @llvm.amdgcn.readfirstlane.i32(i32)\n{FOOTER}");
     // Per wave (count, arm bits): seed 1 (1, 1) and (3, 3), seed 2 (2, 2) and (0, 0), seed 3
     // (3, 3) and (1, 1); the arm bits are the count's.
