@@ -407,7 +407,7 @@ fn raise_inner<'ctx>(
         half_shift: ctx.i64_type().const_zero(),
         lane64: i32t.const_zero(),
         one_source_wave: abi.one_source_wave,
-        many_wmmas: graph.blocks.iter().flat_map(|b| b.insts.iter()).filter(|i| i.mnemonic().starts_with("v_wmma")).count() > MANY_WMMAS,
+        many_wmmas: graph.blocks.iter().flat_map(|b| b.insts.iter()).filter(|i| i.wmma().is_some()).count() > MANY_WMMAS,
         paired_groups: abi.paired_groups,
         blocks: HashMap::new(),
         func,
