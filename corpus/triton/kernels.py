@@ -734,7 +734,7 @@ def e8m0_value(s):
     return np.exp2(s.astype(np.float64) - 127.0)
 
 
-def scaled_case(name, afmt, bfmt, M=64, N=64, K=256, BM=32, BN=32, BK=128):
+def scaled_case(name, afmt, bfmt, M=64, N=64, K=256, BM=32, BN=32, BK=128, **kw):
     def codes(rng, fmt, rows):
         if fmt == "e2m1":
             return rng.integers(0, 256, rows * K // 2).astype(np.uint8)
@@ -765,9 +765,15 @@ def scaled_case(name, afmt, bfmt, M=64, N=64, K=256, BM=32, BN=32, BK=128):
          signature={"a_ptr": "*u8", "sa_ptr": "*u8", "bt_ptr": "*u8", "sb_ptr": "*u8", "c_ptr": "*fp32",
                     "M": "i32", "N": "i32", "K": "i32"},
          constexprs={"BM": BM, "BN": BN, "BK": BK, "AFMT": afmt, "BFMT": bfmt},
-         programs=(M // BM, N // BN, 1), make_args=make, reference=ref)
+         programs=(M // BM, N // BN, 1), make_args=make, reference=ref, **kw)
 
 
 scaled_case("dot_scaled_e2m1", "e2m1", "e2m1")
 scaled_case("dot_scaled_e4m3", "e4m3", "e4m3")
 scaled_case("dot_scaled_e2m1_e5m2", "e2m1", "e5m2")
+# The same products on gfx950's 16x16x128 scaled MFMA (Triton picks 32x32x64 by default): these
+# native builds pin that instruction's operand, scale and K layout in the emulator, which the
+# translation of gfx1250's scaled WMMA (16x16x128) targets.
+for _fmts in [("e2m1", "e2m1"), ("e4m3", "e4m3"), ("e2m1", "e5m2")]:
+    scaled_case("dot_scaled_" + "_".join(dict.fromkeys(_fmts)) + "_n16", *_fmts, targets=("gfx1250", "gfx950"),
+                options={"matrix_instr_nonkdim": 16}, warps=(4, 8))

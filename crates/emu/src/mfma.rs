@@ -189,7 +189,8 @@ fn vector_reg(inst: &Instruction, i: usize, what: &str) -> Result<Reg, EmuError>
 /// op_sel_hi[0] of the v_mfma_ld_scale_b32 word and the B byte op_sel[1] + 2 * op_sel_hi[1]. Each
 /// lane holds 32 values of one row (column), one scale block's worth (see `contiguous_k` for
 /// which). Pinned by corpus/triton dot_scaled_* on gfx950 (num_warps 4 and 8: op_sel [0,0] and
-/// [1,1] over one scale VGPR each for A and B), on the 32x32x64 shape; 16x16x128 is refused.
+/// [1,1] over one scale VGPR each for A and B) on the 32x32x64 shape, and by dot_scaled_*_n16
+/// (Triton's matrix_instr_nonkdim=16) on 16x16x128.
 fn scales(wave: &Wave, inst: &Instruction) -> Result<(Vec<f64>, Vec<f64>), EmuError> {
     let ld = (inst.word >> 64) as u64;
     let bit = |n: u32| ((ld >> n) & 1) as u32;
@@ -216,8 +217,9 @@ fn scales(wave: &Wave, inst: &Instruction) -> Result<(Vec<f64>, Vec<f64>), EmuEr
 /// (kc = k). Without scales and with A and B of one width the order is unobservable (they
 /// share it); with scales it decides each value's scale block, and with an 8-bit A and a 4-bit
 /// B which values meet. Pinned by corpus/triton dot_scaled_e4m3 and dot_scaled_e2m1_e5m2 on
-/// gfx950 (num_warps 4, 8) for 32x32x64 (G = 2): used for that shape only. 6-bit values: no
-/// kernel pins theirs (refused when it matters).
+/// gfx950 (num_warps 4, 8) for 32x32x64 (G = 2), and by their _n16 builds for 16x16x128
+/// (G = 4: lane group g holds k 16 g.. and 64 + 16 g..; the reading with a lane group's 32 k
+/// contiguous fails them). 6-bit values: no kernel pins theirs (refused when it matters).
 fn contiguous_k(s: &Shape, bits: u32, k: u32) -> u32 {
     let groups = s.k / 32;
     match bits {
@@ -274,11 +276,11 @@ pub fn exec_mfma(wave: &mut Wave, inst: &Instruction, mai: Mai) -> Result<(), Em
         v => (None, Some(crate::wave::constant_value(&v, c_ty).ok_or_else(|| unsupported(inst, format!("C operand {v:?}")))?)),
     };
     let (av, bv) = (lane_bits(wave, a)?, lane_bits(wave, b)?);
-    // The true-k reading is pinned on the 32x32x64 shape only (Triton's gfx950 dot_scaled uses
-    // it); a scaled 16x16x128 is refused, its unscaled mixed-width form keeps register order.
-    let pinned_shape = s.m == 32 && s.k == 64;
+    // The true-k reading is pinned on the 32x32x64 and 16x16x128 shapes (Triton's gfx950
+    // dot_scaled uses both).
+    let pinned_shape = (s.m == 32 && s.k == 64) || (s.m == 16 && s.k == 128);
     if mai.scaled && !pinned_shape {
-        return Err(unsupported(inst, "scaled 16x16x128 MFMA: no compiled kernel pins its scale lanes and k order (32x32x64 is pinned)"));
+        return Err(unsupported(inst, "scaled MFMA of a shape no compiled kernel pins (32x32x64 and 16x16x128 are pinned)"));
     }
     let by_true_k = f8f6f4 && pinned_shape && (mai.scaled || ta.bits() != tb.bits());
     if by_true_k && (ta.bits() == 6 || tb.bits() == 6) {

@@ -405,13 +405,18 @@ fn refusals() {
     assert!(exec_mfma(&mut w, &inst, inst.mai().unwrap()).is_ok(), "{}", inst.text());
     w.write_vreg_dwords(Reg { class: RegClass::Vgpr, index: 0, dwords: 1 }, 3, &[(1.0f32 + f32::EPSILON).to_bits()]).unwrap();
     assert!(exec_mfma(&mut w, &inst, inst.mai().unwrap()).is_err(), "{}", inst.text());
-    // A scaled 16x16x128 (no compiled kernel pins its scale lanes; 32x32x64 is pinned).
+    // A scaled 16x16x128 runs (corpus/triton dot_scaled_*_n16 pin its layout against numpy);
+    // with fp6 A (cbsz 2) it is refused (no compiled kernel pins 6-bit values' k order).
     let words = [0xd3ac_0000u32, (256 + 60) | (256 + 61) << 9, 0xd3ad_0810, 256 | (256 + 8) << 9 | (256 + 16) << 18, 0];
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let inst = decode(Target::Gfx950, &bytes, 0).unwrap_or_else(|e| panic!("{e}"));
     assert!(inst.text().starts_with("v_mfma_scale_f32_16x16x128_f8f6f4"), "{}", inst.text());
+    exec_mfma(&mut w, &inst, inst.mai().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+    let bytes: Vec<u8> = [words[0], words[1], words[2] | 2 << 8, words[3], words[4]].iter().flat_map(|w| w.to_le_bytes()).collect();
+    let inst = decode(Target::Gfx950, &bytes, 0).unwrap_or_else(|e| panic!("{e}"));
+    assert!(inst.text().contains("cbsz:2"), "{}", inst.text());
     let e = exec_mfma(&mut w, &inst, inst.mai().unwrap()).unwrap_err().to_string();
-    assert!(e.contains("pins"), "{e}");
+    assert!(e.contains("6-bit"), "{e}");
 }
 
 /// gfx942 v_smfmac_f32_16x16x32_f16 (4:2 sparse A): stored value s (0..15) of row i in lane
