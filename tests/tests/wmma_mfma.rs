@@ -774,10 +774,10 @@ fn scale_buffer(seed: u64, dwords: usize) -> Vec<u8> {
 
 /// A, B and their scales (64 lanes) where the order of the f64 sum decides the result: in every
 /// row, A's k = 0 and k = 16 are x and -x (B's the same y in both), A's other k of block 0 are
-/// zeros, and block 0's A scale is 2^127 (the others' 2^0): summed in the emulator's order
-/// (A's register order: k 0..15, 32..47, 64..79, 96..111, then 16..31, ...) the big pair meets
-/// half the small terms between its two products and absorbs them; in the order of k it cancels
-/// before any small term.
+/// zeros, and block 0's A scale is 2^127 (the others' 2^0): summed in the emulator's order (of
+/// k) the big pair cancels before any small term; in A's register order (k 0..15, 32..47,
+/// 64..79, 96..111, then 16..31, ...) it would meet half the small terms between its two
+/// products and absorb them.
 fn scaled_cancelling(ta: Elem, tb: Elem, abn: usize, bbn: usize, seed: u64) -> (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>) {
     let mut a = buffer(ta, 64 * abn, seed * 7 + 1, Some(2));
     let mut b = buffer(tb, 64 * bbn, seed * 7 + 2, Some(2));
@@ -819,8 +819,8 @@ fn scaled_cancelling(ta: Elem, tb: Elem, abn: usize, bbn: usize, seed: u64) -> (
 }
 
 /// v_wmma_scale_f32_16x16x128_f8f6f4 (E8M0 scales, ROW0/ROW1 scale lanes, A and B of one or
-/// two widths) and the unscaled f8f6f4 with A and B of different widths: on both targets the
-/// f64 MFMA path, against the gfx1250 original on one and two source waves, with random bits
+/// two widths) and the unscaled f8f6f4 with A and B of different widths: on gfx942 the f64 MFMA
+/// path, on gfx950 the 16x16x128 f8f6f4 MFMA (scaled where the WMMA is), against the gfx1250 original on one and two source waves, with random bits
 /// and finite values, scales random, extreme (2^-127 and 2^127) and NaN (0xff), and data where
 /// the order of the f64 sum decides the result ([`scaled_cancelling`]); C in registers (plain, negated) or an
 /// inline constant; scales per lane (VGPRs) or one for every lane (a scalar load).
@@ -881,7 +881,16 @@ attributes #0 = {{ \"amdgpu-flat-work-group-size\"=\"1,64\" }}
         for target in [GpuTarget::Gfx942, GpuTarget::Gfx950] {
             let options = Options { target, wmma: WmmaLowering::Mfma, ..Default::default() };
             let asm = String::from_utf8(translate_code_object_to(&source, &options, Output::Assembly).unwrap()).unwrap();
-            assert!(asm.matches("v_mfma_f64_16x16x4_f64").count() >= kernels.len(), "{ta:?}x{tb:?} on {target:?}: not the f64 MFMA path");
+            // gfx942: the f64 path; gfx950: its 16x16x128 f8f6f4 MFMA (scaled for the scaled
+            // WMMAs), in the k-order layout wherever the emulator sums by k (all but the unscaled
+            // kernel of one width, which keeps the f64 path).
+            if target == GpuTarget::Gfx942 {
+                assert!(asm.matches("v_mfma_f64_16x16x4_f64").count() >= kernels.len(), "{ta:?}x{tb:?} on {target:?}: not the f64 MFMA path");
+            } else {
+                let scaled_mfmas = asm.matches("v_mfma_scale_f32_16x16x128_f8f6f4").count();
+                let plain = if ta == tb { "v_mfma_f64_16x16x4_f64" } else { "v_mfma_f32_16x16x128_f8f6f4" };
+                assert!(scaled_mfmas == 2 * (kernels.len() - 1) && asm.contains(plain), "{ta:?}x{tb:?} on gfx950: {scaled_mfmas} scaled MFMAs\n{asm}");
+            }
             let translated = hotswap::translate(&source, &options).unwrap().bytes;
             for (seed, spread) in [(1u64, None), (2, Some(3)), (3, Some(6)), (4, Some(2)), (5, Some(2))] {
                 let (a, b, sa, sb) = if seed == 5 {

@@ -23,7 +23,12 @@
 //! The ISA defines neither the order of the sum nor the precision of partial sums. This
 //! emulator sums the (exact) products in f64 and rounds once (RNE) to the result type; integer
 //! WMMA wraps in i32. Where every partial sum is exact (the corpus draws such inputs) any order
-//! and precision give these bits.
+//! and precision give these bits. The order: C first, then the products in register order (lane
+//! half, then element) where A and B share it, and in the order of k for the scaled and
+//! mixed-width f8f6f4 forms, whose k the registers hold in alternating 16-byte chunks (scaled
+//! products of different K blocks may differ by up to 2^508, so there the order shows). That
+//! is the order in which gfx950's MFMAs sum (hx-emu's mfma), so a scaled WMMA can be translated
+//! onto gfx950's scaled MFMA exactly; no compiled kernel tells the two orders apart.
 //!
 //! Refused, with an error saying why: SWMMAC (LLVM gives its index 16 bits a lane for 16 stored
 //! A values, 32 for 32 8-bit ones, which the 4:2 index model of the GFX9 SMFMAC (2 bits a value)
@@ -199,9 +204,8 @@ pub fn exec_wmma(wave: &mut Wave, inst: &Instruction, m: &Wmma) -> Result<(), Em
             let mut s = c;
             if let Some(k_elems) = by_k.as_ref() {
                 let (av, bv) = (&k_elems.0[m], &k_elems.1[n]);
-                // In A's register order (as the raiser sums), every k once.
-                let order = (0..2).flat_map(|h| (0..per_lane).filter_map(move |e| k_of(ta.bits(), h, e)));
-                for k in order {
+                // In the order of k (as gfx950's scaled MFMA sums, and the raiser).
+                for k in 0..shape.k as usize {
                     let (mut x, mut y) = (av[k], bv[k]);
                     if neg_a {
                         x = -x;

@@ -32,23 +32,28 @@
 //! | v_wmma_f32_16x16x64_{fp8,bf8}_{fp8,bf8} | v_mfma_f32_16x16x128_f8f6f4 (OCP formats by cbsz/blgp), Spread with pad | F64 (gfx942's fp8/bf8 are FNUZ, K=32) |
 //! | v_wmma_f16_16x16x64_{fp8,bf8}_{fp8,bf8} | F64 (16-bit result)       | F64                        |
 //! | v_wmma_i32_16x16x64_iu8            | v_mfma_i32_16x16x64_i8, Spread | v_mfma_i32_16x16x32_i8, HalfMasked x4 |
-//! | v_wmma_f32_16x16x128_f8f6f4, A and B fp8/bf8/fp4 ([`plan_for`]) | F64 (32 steps)  | F64            |
-//! | v_wmma_scale_f32_16x16x128_f8f6f4 (E8M0), A and B fp8/bf8/fp4 | F64, scaled | F64, scaled |
+//! | v_wmma_f32_16x16x128_f8f6f4, A and B fp8/bf8/fp4 of one width ([`plan_for`]) | F64 (32 steps) | F64 |
+//! | v_wmma_f32_16x16x128_f8f6f4, A and B of two widths | v_mfma_f32_16x16x128_f8f6f4, KOrder | F64 |
+//! | v_wmma_scale_f32_16x16x128_f8f6f4 (E8M0), A and B fp8/bf8/fp4 | v_mfma_scale_f32_16x16x128_f8f6f4, KOrder | F64, scaled |
 //!
-//! Scaled (F64): each element is multiplied in f64 by its K block's 2^(e - 127) (NaN for
-//! 0xff), which is exact: E8M0 x fp8/bf8/fp4 values lie within 2^-143..2^143, and the product
-//! of two within 2^-286..2^286, far inside f64's normal range. The chain then sums exactly the
-//! emulator's products in the emulator's order (C, then A's register order; hx_sem::wmma).
-//! A and B of different widths (f8f6f4: bf8 with fp4...) pair by k (hx_sem::wmma::k_of), each
-//! step's four k lying in one dword of each operand.
+//! Scaled and mixed-width f8f6f4 sum in the order of k in the emulator (hx_sem::wmma), as
+//! gfx950's 16x16x128 f8f6f4 MFMA does (hx-emu's mfma, its layout pinned by Triton's gfx950
+//! dot_scaled builds with matrix_instr_nonkdim=16). `KOrder` puts each k where that MFMA reads
+//! it: lane group g of a wave's operand holds the 16-byte chunks g and 4 + g of k (16 k of
+//! 8-bit, 32 k of 4-bit elements), which the WMMA registers hold in lane half g % 2 at dwords
+//! 4 (g / 2) and 8 + 4 (g / 2), so a v_permlane32_swap of dwords j and 4 + j of every 8-dword
+//! run makes dword j of that run for both waves at once. Lane group g's scale is K block g's:
+//! the WMMA's scale word for the row/column (lane i + 16 ROW of the wave), moved to every lane
+//! group by lane swaps and shifted right by 8 g. One MFMA per wave then sums the same products
+//! in the same order from the same C and rounds once: exact. (Scaled products of different
+//! blocks can differ by up to 2^508, so the order shows; tests/tests/wmma_mfma.rs
+//! `scaled_cancelling` builds such data.)
 //!
-//! Why not gfx950's v_mfma_scale_f32_16x16x128_f8f6f4: the emulator sums a scaled WMMA in A's
-//! register order (k 0-15, 32-47, 64-79, 96-111, then 16-31, ...) and a scaled MFMA in the
-//! order of k, and the scaled products of different blocks can differ by up to 2^508, so the
-//! partial sums are not exact and the two orders round differently (tests/tests/wmma_mfma.rs
-//! `scaled_cancelling` builds such data); one MFMA's f32 result cannot be split into two with
-//! a rounding between either. (The emulator also refuses the scaled 16x16x128 MFMA: no compiled
-//! kernel pins its scale lanes.)
+//! Scaled (F64, gfx942): each element is multiplied in f64 by its K block's 2^(e - 127) (NaN
+//! for 0xff), which is exact: E8M0 x fp8/bf8/fp4 values lie within 2^-143..2^143, and the
+//! product of two within 2^-286..2^286, far inside f64's normal range. The chain then sums
+//! exactly the emulator's products in the emulator's order (C, then the order of k), each
+//! step's four k lying in one dword of each operand (hx_sem::wmma::k_place).
 //!
 //! Every dense WMMA the decoder models has an exact mapping on both targets; f8f6f4 with 6-bit
 //! elements (which may straddle dwords) keeps the cross-lane path. Unsigned iu8
@@ -107,6 +112,11 @@ pub enum Layout {
     HalfMasked { chunks: u8 },
     /// v_mfma_f64_16x16x4_f64, four k per MFMA per wave.
     F64,
+    /// gfx950's 16x16x128 f8f6f4 MFMA (scaled or not) summing in the order of k: each lane
+    /// group of a wave's MFMA operand holds its k chunks (16 k of 8-bit, 32 of 4-bit elements)
+    /// as the emulator's true-k reading places them, moved there from the WMMA registers with
+    /// one v_permlane32_swap per dword pair (module comment).
+    KOrder,
 }
 
 /// The MFMA lowering of one WMMA shape on one target.
@@ -117,7 +127,8 @@ pub struct MfmaPlan {
     /// The LLVM intrinsic that selects it.
     pub intrinsic: &'static str,
     pub layout: Layout,
-    /// gfx950 f8f6f4 format codes of A (cbsz) and B (blgp): 0 = fp8 (E4M3), 1 = bf8 (E5M2).
+    /// gfx950 f8f6f4 format codes of A (cbsz) and B (blgp): 0 = fp8 (E4M3), 1 = bf8 (E5M2),
+    /// 4 = fp4 (E2M1).
     pub formats: (u32, u32),
 }
 
@@ -168,7 +179,24 @@ pub fn plan_for(m: &Wmma, target: GpuTarget) -> Option<MfmaPlan> {
     }
     let fits = |e: Elem| matches!(e, Elem::Fp8 | Elem::Bf8 | Elem::Fp4);
     let on_target = matches!(target, GpuTarget::Gfx942 | GpuTarget::Gfx950);
-    (on_target && s.c == s.d && s.d == Elem::F32 && fits(m.a) && fits(m.b)).then_some(F64_PLAN)
+    if !(on_target && s.c == s.d && s.d == Elem::F32 && fits(m.a) && fits(m.b)) {
+        return None;
+    }
+    // Summed in the order of k (scaled, or A and B of different widths): gfx950's MFMA sums so.
+    if target == GpuTarget::Gfx950 && (m.scales.is_some() || m.a.bits() != m.b.bits()) {
+        let code = |e: Elem| match e {
+            Elem::Bf8 => 1,
+            Elem::Fp4 => 4,
+            _ => 0,
+        };
+        return Some(MfmaPlan {
+            mnemonic: if m.scales.is_some() { "v_mfma_scale_f32_16x16x128_f8f6f4" } else { "v_mfma_f32_16x16x128_f8f6f4" },
+            intrinsic: "llvm.amdgcn.mfma.scale.f32.16x16x128.f8f6f4",
+            layout: Layout::KOrder,
+            formats: (code(m.a), code(m.b)),
+        });
+    }
+    Some(F64_PLAN)
 }
 
 /// Whether `plan` may map this shape (on gfx942/gfx950) at all.
@@ -193,6 +221,7 @@ mod tests {
                     Layout::Spread { pad } => assert_eq!(m.k, s.k * if pad { 2 } else { 1 }, "{}", s.mnemonic),
                     Layout::HalfMasked { chunks } => assert!(s.d == Elem::I32 && m.k * chunks as u32 == 2 * s.k),
                     Layout::F64 => assert_eq!(m.cd, hx_isa::mai::Elem::F64),
+                    Layout::KOrder => unreachable!("plan() gives no f8f6f4 layout"),
                 }
             }
         }

@@ -45,6 +45,18 @@ pub fn k_of(bits: u32, h: usize, e: usize) -> Option<usize> {
     Some(2 * chunk * (e / chunk) + chunk * h + e % chunk)
 }
 
+/// Where true k `k` of an f8f6f4 A or B operand of `bits`-bit elements lies: (lane half h,
+/// element e), the inverse of [`k_of`].
+pub fn k_place(bits: u32, k: usize) -> Option<(usize, usize)> {
+    let chunk = match bits {
+        8 => 16,
+        4 => 32,
+        _ => return None,
+    };
+    let c = k / chunk;
+    Some((c % 2, chunk * (c / 2) + k % chunk))
+}
+
 /// Why a WMMA-family instruction is not emulated (`None`: it is).
 pub fn refusal(m: &Wmma) -> Option<&'static str> {
     Some(match m.shape.form {
@@ -59,4 +71,27 @@ pub fn refusal(m: &Wmma) -> Option<&'static str> {
         _ if m.clamp => "clamp (saturation) on an integer WMMA is not modelled",
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn k_place_inverts_k_of() {
+        for bits in [8u32, 4] {
+            // K = 128: 64 elements a lane half, whatever their width.
+            let per_lane = 64;
+            let mut seen = vec![false; 128];
+            for h in 0..2 {
+                for e in 0..per_lane {
+                    let k = k_of(bits, h, e).unwrap();
+                    assert_eq!(k_place(bits, k), Some((h, e)), "{bits}-bit h {h} e {e}");
+                    seen[k] = true;
+                }
+            }
+            assert!(seen.iter().all(|&x| x), "{bits}-bit: every k once");
+        }
+        assert_eq!(k_place(6, 0), None);
+    }
 }

@@ -184,30 +184,37 @@ impl<'ctx> Raiser<'ctx, '_> {
             None => None,
         };
         let a_bits = ta.bits() as usize;
-        for h in 0..2 {
-            // Source lanes of this half's A rows: row 8 * (lane / 16) + i, in the half's upper 16 lanes for h = 1.
-            let rows: Vec<IntValue<'ctx>> = (0..8u64).map(|i| self.b.build_or(row0, self.i32(i | 16 * h as u64), "")).collect::<Result<_, _>>()?;
-            let mut a_dw: Vec<Vec<IntValue<'ctx>>> = vec![Vec::new(); 8];
-            for e in 0..s.k as usize / 2 {
-                // A and B of different widths: the B element with A's k (hx_sem::wmma::k_of),
-                // from whichever lane half holds it.
-                let y = if mixed {
-                    let k = hx_sem::wmma::k_of(ta.bits(), h, e).ok_or_else(|| self.err(inst, "no K order for A's width"))?;
-                    let chunk = 128 / tb.bits() as usize;
-                    let (hb, eb) = ((k % (2 * chunk)) / chunk, k / (2 * chunk) * chunk + k % chunk);
-                    elem(&b_cols[hb], eb, tb, b_signed)?
-                } else {
-                    elem(&b_cols[h], e, tb, b_signed)?
-                };
+        // The emulator's order (hx_sem::wmma): scaled and mixed-width f8f6f4 in the order of k,
+        // each operand's element found by k (hx_sem::wmma::k_place); otherwise A's register
+        // order (lane half h, element e), which B shares. Each entry: A's (h, e), B's (h, e), k.
+        let by_k = m.scales.is_some() || mixed;
+        let order: Vec<((usize, usize), (usize, usize), Option<usize>)> = if by_k {
+            (0..s.k as usize)
+                .map(|k| {
+                    let place = |bits: u32| hx_sem::wmma::k_place(bits, k).ok_or_else(|| self.err(inst, format!("no K order for {bits}-bit elements")));
+                    Ok((place(ta.bits())?, place(tb.bits())?, Some(k)))
+                })
+                .collect::<Result<_, RaiseError>>()?
+        } else {
+            (0..2).flat_map(|h| (0..s.k as usize / 2).map(move |e| ((h, e), (h, e), None))).collect()
+        };
+        // Source lanes of each half's A rows: row 8 * (lane / 16) + i, in the half's upper 16
+        // lanes for h = 1; each half's A dwords fetched as far as its elements reach.
+        let rows: Vec<Vec<IntValue<'ctx>>> =
+            (0..2u64).map(|h| (0..8u64).map(|i| self.b.build_or(row0, self.i32(i | 16 * h), "")).collect::<Result<_, _>>()).collect::<Result<_, _>>()?;
+        let mut a_dw: [Vec<Vec<IntValue<'ctx>>>; 2] = [vec![Vec::new(); 8], vec![Vec::new(); 8]];
+        for ((h, e), (hb, eb), k) in order {
+            {
+                let y = elem(&b_cols[hb], eb, tb, b_signed)?;
                 // The last A dword element e touches (6-bit elements may span two).
                 let di = (e * a_bits + a_bits - 1) / 32;
                 for i in 0..8 {
-                    while a_dw[i].len() <= di {
-                        let at = a_dw[i].len();
-                        let dw = fetch(&a_own[at..at + 1], rows[i])?;
-                        a_dw[i].extend(dw);
+                    while a_dw[h][i].len() <= di {
+                        let at = a_dw[h][i].len();
+                        let dw = fetch(&a_own[at..at + 1], rows[h][i])?;
+                        a_dw[h][i].extend(dw);
                     }
-                    let x = elem(&a_dw[i], e, ta, a_signed)?;
+                    let x = elem(&a_dw[h][i], e, ta, a_signed)?;
                     sums[i] = match (&sums[i], x, &y) {
                         (IntOrFloat::I(sum), IntOrFloat::I(x), IntOrFloat::I(y)) => IntOrFloat::I(self.b.build_int_add(*sum, self.b.build_int_mul(x, *y, "")?, "")?),
                         (IntOrFloat::F(sum), IntOrFloat::F(mut x), IntOrFloat::F(y)) => {
@@ -222,8 +229,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                             if p.get_type() != f64t {
                                 p = self.b.build_float_ext(p, f64t, "")?;
                             }
-                            if let Some(f) = &factors {
-                                let k = hx_sem::wmma::k_of(ta.bits(), h, e).ok_or_else(|| self.err(inst, "no K order for this width"))?;
+                            if let (Some(f), Some(k)) = (&factors, k) {
                                 p = self.b.build_float_mul(p, f[i][k / 32], "")?;
                             }
                             IntOrFloat::F(self.b.build_float_add(*sum, p, "")?)

@@ -47,7 +47,7 @@ pub(super) struct Lanes<'ctx> {
 
 /// A scale operand of a scaled WMMA: a VGPR (in the whole-wave region) with its ROW select
 /// (lane i + 16 * ROW holds row/column i's scales), or one value for every lane (SGPR, constant).
-enum ScaleOperand<'ctx> {
+pub(super) enum ScaleOperand<'ctx> {
     Lanes(IntValue<'ctx>, u32),
     Uniform(IntValue<'ctx>),
 }
@@ -125,34 +125,17 @@ impl<'ctx> Raiser<'ctx, '_> {
             (_, c) => (c, None),
         };
         let lanes = self.lanes()?;
+        let scales = match scales {
+            Some(sc) => Some([self.scale_operand(inst, 4, sc.a_row)?, self.scale_operand(inst, 5, sc.b_row)?]),
+            None => None,
+        };
         let (out, values) = match plan.layout {
-            Layout::F64 => {
-                // Each scale operand's VGPR, SGPR or constant (hx_sem::wmma: lane i + 16 * ROW
-                // of the operand holds row/column i's four E8M0 scales).
-                let scale_op = |i: usize, row: u32| -> Result<ScaleOperand<'ctx>, RaiseError> {
-                    let op = inst.operand(i).ok_or_else(|| self.err(inst, "no scale operand"))?;
-                    Ok(match op.value {
-                        hx_isa::Operand::Reg(r) if r.class == hx_isa::RegClass::Vgpr => {
-                            let v = self.opaque(self.wmma_regs(inst, r, 1)?)?;
-                            ScaleOperand::Lanes(self.set_inactive(v[0])?, row)
-                        }
-                        hx_isa::Operand::Reg(r) => ScaleOperand::Uniform(self.read_sreg(r, 1, inst)?),
-                        v => ScaleOperand::Uniform(
-                            hx_sem::operands::constant_value(&v, hx_isa::ValType::B32)
-                                .map(|k| self.i32(k & 0xffff_ffff))
-                                .ok_or_else(|| self.err(inst, format!("scale operand {v:?}")))?,
-                        ),
-                    })
-                };
-                let scales = match scales {
-                    Some(sc) => Some([scale_op(4, sc.a_row)?, scale_op(5, sc.b_row)?]),
-                    None => None,
-                };
-                self.wmma_f64(inst, s, ab, target, &lanes, mods, &av, &bv, c, scales)?
+            Layout::F64 => self.wmma_f64(inst, s, ab, target, &lanes, mods, &av, &bv, c, scales)?,
+            Layout::Spread { .. } | Layout::HalfMasked { .. } if scales.is_some() => {
+                return Err(self.err(inst, "a scaled WMMA on a layout without scales (only the f64 and k-order layouts scale)"))
             }
-            _ if scales.is_some() => return Err(self.err(inst, "a scaled WMMA on a native MFMA layout (only the f64 layout scales)")),
             _ => {
-                let d_w = self.wmma_native_d(inst, s, plan, target, &lanes, mods, av, bv, c)?;
+                let d_w = self.wmma_native_d(inst, s, plan, target, &lanes, mods, av, bv, c, scales)?;
                 self.native_out(s, target, &lanes, d_w)?
             }
         };
@@ -182,6 +165,25 @@ impl<'ctx> Raiser<'ctx, '_> {
             self.sched_barrier()?;
         }
         Ok(out)
+    }
+
+    /// Scale operand `i` of a scaled WMMA, with its ROW select: a VGPR (entering the whole-wave
+    /// region), an SGPR or a constant (hx_sem::wmma: lane i + 16 * ROW of the operand holds
+    /// row/column i's four E8M0 scales).
+    fn scale_operand(&self, inst: &Instruction, i: usize, row: u32) -> Result<ScaleOperand<'ctx>, RaiseError> {
+        let op = inst.operand(i).ok_or_else(|| self.err(inst, "no scale operand"))?;
+        Ok(match op.value {
+            hx_isa::Operand::Reg(r) if r.class == hx_isa::RegClass::Vgpr => {
+                let v = self.opaque(self.wmma_regs(inst, r, 1)?)?;
+                ScaleOperand::Lanes(self.set_inactive(v[0])?, row)
+            }
+            hx_isa::Operand::Reg(r) => ScaleOperand::Uniform(self.read_sreg(r, 1, inst)?),
+            v => ScaleOperand::Uniform(
+                hx_sem::operands::constant_value(&v, hx_isa::ValType::B32)
+                    .map(|k| self.i32(k & 0xffff_ffff))
+                    .ok_or_else(|| self.err(inst, format!("scale operand {v:?}")))?,
+            ),
+        })
     }
 
     /// A scheduling region boundary that emits no instruction (hx_llvm::sched_regions).
@@ -262,7 +264,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         let key = super::wmma_carry::d_key(inst, s, plan).ok_or_else(|| self.err(inst, "D is not a VGPR tuple"))?;
         let (av, bv, c) = self.mfma_inputs(inst, s, ab, plan, mods, (a, b), taken)?;
         let lanes = self.lanes()?;
-        let d_w = self.wmma_native_d(inst, s, plan, target, &lanes, mods, av, bv, c)?;
+        let d_w = self.wmma_native_d(inst, s, plan, target, &lanes, mods, av, bv, c, None)?;
         let half = self.swap_pairs(false, &d_w[0], &d_w[1], false, true)?;
         self.lazy_chains.borrow_mut().push(super::wmma_carry::LazyChain { key, half });
         Ok(())
@@ -307,6 +309,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         av: Vec<IntValue<'ctx>>,
         bv: Vec<IntValue<'ctx>>,
         c: WmmaC<'ctx>,
+        scales: Option<[ScaleOperand<'ctx>; 2]>,
     ) -> Result<[Vec<IntValue<'ctx>>; 2], RaiseError> {
         if s.d_dwords() != 8 {
             return Err(self.err(inst, "an MFMA layout for a 16-bit result (only the f64 path has one)"));
@@ -348,8 +351,61 @@ impl<'ctx> Raiser<'ctx, '_> {
                     }
                 }
             }
+            Layout::KOrder => {
+                if target != GpuTarget::Gfx950 || av.len() % 8 != 0 || bv.len() % 8 != 0 {
+                    return Err(self.err(inst, "the k-order layout needs gfx950 and whole 16-byte chunks of A and B"));
+                }
+                // Lane group g of wave w's operand holds k chunks g and G + g (G = 4 lane groups;
+                // a chunk is 16 bytes: 16 k of 8-bit, 32 of 4-bit elements), which the WMMA
+                // registers hold in lane half g % 2, dwords 4 (g / 2).. and 8 + 4 (g / 2)..
+                // (hx_sem::wmma::k_place). A v_permlane32_swap of dwords j and 4 + j of each
+                // 8-dword run gives dword j of that run for both waves' operands.
+                let mut ops = [[Vec::new(), Vec::new()], [Vec::new(), Vec::new()]];
+                for (o, v) in [&av, &bv].into_iter().enumerate() {
+                    for run in v.chunks(8) {
+                        for j in 0..4 {
+                            let (m0, m1) = self.permlane_swap(false, run[j], run[4 + j])?;
+                            ops[0][o].push(m0);
+                            ops[1][o].push(m1);
+                        }
+                    }
+                }
+                for (w, [a, b]) in ops.into_iter().enumerate() {
+                    chunks[w].push((a, b));
+                }
+            }
             Layout::F64 => return Err(self.err(inst, "the f64 layout in the native path")),
         }
+        // Scaled (k-order layout): lane group g of wave w's MFMA scales its values by K block g's
+        // E8M0 byte, taken as byte 0 of its scale operand (hx-emu's mfma): the scale word of
+        // row/column i from wave w's lane 32 w + 16 ROW + i, shifted right by 8 g.
+        let scale_w: Option<[[IntValue<'ctx>; 2]; 2]> = match scales {
+            Some(ops) => {
+                let b = &self.b;
+                let by_group = b.build_and(b.build_right_shift(lanes.lane, self.i32(1), false, "")?, self.i32(0x18), "")?;
+                let mut words = [[self.i32(0); 2]; 2];
+                for (o, op) in ops.iter().enumerate() {
+                    let per_wave = match op {
+                        ScaleOperand::Uniform(v) => [*v, *v],
+                        // By rows: [S0, S1, S0, S1] and [S2, S3, S2, S3], then row ROW of each
+                        // wave in every row.
+                        ScaleOperand::Lanes(v, row) => {
+                            let (x, y) = self.permlane_swap(false, *v, *v)?;
+                            let pick = |z: IntValue<'ctx>| -> Result<IntValue<'ctx>, RaiseError> {
+                                let (r0, r1) = self.permlane_swap(true, z, z)?;
+                                Ok(if *row == 0 { r0 } else { r1 })
+                            };
+                            [pick(x)?, pick(y)?]
+                        }
+                    };
+                    for w in 0..2 {
+                        words[w][o] = b.build_right_shift(per_wave[w], by_group, false, "")?;
+                    }
+                }
+                Some(words)
+            }
+            None => None,
+        };
         // C in the MFMA layout, per wave.
         let c_w: [Vec<IntValue<'ctx>>; 2] = match c {
             WmmaC::Regs(regs) => {
@@ -413,7 +469,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                 for (a, b) in ch {
                     let a = if ha { hi(a)? } else { a.clone() };
                     let b = if hb { hi(b)? } else { b.clone() };
-                    acc = self.mfma(plan, &a, &b, &acc)?;
+                    acc = self.mfma(plan, &a, &b, &acc, scale_w.map(|sw| (sw[w][0], sw[w][1])))?;
                 }
                 sums.push((shift, acc));
             }
@@ -572,9 +628,8 @@ impl<'ctx> Raiser<'ctx, '_> {
                 _ => return Err(self.err(inst, format!("{ty:?} elements on the f64 path"))),
             })
         };
-        // The k loop: iteration j runs `unroll` steps, each operand's registers then rotated by
-        // the dwords they consumed so that the next iteration's start at index 0 again; after
-        // half the iterations the rotation is back at dword 0 and the K half h is 1.
+        // The k loop: iteration j runs `unroll` steps; after half the iterations the K half h is
+        // 1 (register order), or the steps read the second run of dwords (by k).
         // - 16-bit elements: no loop (`whole`, one iteration of both K halves), each step's
         //   elements fetched with one ds_bpermute from the swizzled pairs `zs` below. (Earlier, as
         //   a loop of K halves: wmma_f16 290 machine instructions, 412 executed; unrolled then:
@@ -585,48 +640,48 @@ impl<'ctx> Raiser<'ctx, '_> {
         //   per iteration: wmma_fp8 7,814, 5,358 and 4,594; Triton's dot_scaled_e4m3_w1 119k,
         //   74k and 58k, translated in 0.46 s (four) and 0.72 s (sixteen); eight dwords gave
         //   67k and more VGPRs. (Every step unrolled: six times the translation time.)
-        // - A and B of different widths (f8f6f4): B's elements found by A's k
-        //   (hx_sem::wmma::k_of) at compile time; where B's dwords for K half 1 are those of
-        //   half 0 moved by a fixed count, B is rotated by it between the iterations.
+        // - Scaled and mixed-width f8f6f4 (`by_k`): the emulator sums in the order of k
+        //   (hx_sem::wmma), so a step's four k are found in each operand by k
+        //   (hx_sem::wmma::k_place), all 32 steps in one iteration, each step's lane half, dword
+        //   and bit fixed at compile time. (As a loop of two iterations of 64 k, a select of
+        //   each step's dword by the iteration: gfx942 dot_scaled_e4m3_w1 3.31 of native
+        //   against 2.45 unrolled, w4 1.05 against 0.98, 436 VGPRs against 304; and
+        //   dot_scaled_e2m1_e5m2_w1's translation then rounded 2,467 of its 4,096 results
+        //   differently from the original, which no unit test reproduced; unrolled they are
+        //   bit for bit the original's. Translation time: 0.68 s against 0.97 s for e4m3_w1.)
         let per_lane = s.k as usize / 2;
         let half_steps = per_lane / 4;
         let mixed = a_bits != b_bits;
-        // 16-bit elements: both K halves in one iteration (no loop left, see above).
-        let whole = a_bits == 16 && b_bits == 16 && !mixed && scales.is_none() && !self.many_wmmas;
-        let unroll = if whole { 2 * half_steps } else { half_steps };
+        let by_k = mixed || scales.is_some();
+        // 16-bit elements: both K halves in one iteration (no loop left, see above); by k, all
+        // 32 steps too.
+        let whole = a_bits == 16 && b_bits == 16 && !by_k && !self.many_wmmas;
+        let unroll = if whole || by_k { 2 * half_steps } else { half_steps };
         let iters = s.k as usize / 4 / unroll;
         for (regs, bits) in [(av, a_bits), (bv, b_bits)] {
             if regs.len() * 32 != per_lane * bits {
                 return Err(self.err(inst, format!("{} operand dwords for K = {} of {bits}-bit elements", regs.len(), s.k)));
             }
         }
-        // A and B of different widths: where step u of K half 0 finds its four B elements (the
-        // lane half, dword and bit of A's k there), and how many dwords on they lie for half 1.
-        let b_mixed = if mixed {
-            let k_of = |bits: usize, h: usize, e: usize| hx_sem::wmma::k_of(bits as u32, h, e).ok_or_else(|| self.err(inst, format!("no K order for {bits}-bit elements")));
-            let chunk = 128 / b_bits;
-            let place = |h: usize, u: usize| -> Result<(usize, usize, usize), RaiseError> {
-                let k0 = k_of(a_bits, h, 4 * u)?;
-                let (hb, e) = (k0 % (2 * chunk) / chunk, k0 / (2 * chunk) * chunk + k0 % chunk);
-                for g in 0..4 {
-                    if k_of(b_bits, hb, e + g)? != k0 + g || k_of(a_bits, h, 4 * u + g)? != k0 + g {
-                        return Err(self.err(inst, format!("k {} is not in one dword of each operand", k0 + g)));
+        // By k: per operand, where step u finds its four elements (lane half, dword, bit).
+        let by_k_places = if by_k {
+            let mut out: [Vec<(usize, usize, usize)>; 2] = [Vec::new(), Vec::new()];
+            for (o, bits) in [a_bits, b_bits].into_iter().enumerate() {
+                let place = |k: usize| -> Result<(usize, usize), RaiseError> {
+                    hx_sem::wmma::k_place(bits as u32, k).ok_or_else(|| self.err(inst, format!("no K order for {bits}-bit elements")))
+                };
+                for u in 0..unroll {
+                    let (h, e) = place(4 * u)?;
+                    // k 4 u + g at element e + g of the same lane half, all in one dword.
+                    for g in 1..4 {
+                        if place(4 * u + g)? != (h, e + g) || (e + g) * bits / 32 != e * bits / 32 {
+                            return Err(self.err(inst, format!("k {} is not in the dword of k {}", 4 * u + g, 4 * u)));
+                        }
                     }
+                    out[o].push((h, e * bits / 32, e * bits % 32));
                 }
-                Ok((hb, e * b_bits / 32, e * b_bits % 32))
-            };
-            let mut places = Vec::with_capacity(half_steps);
-            let mut delta = None;
-            for u in 0..half_steps {
-                let (p0, p1) = (place(0, u)?, place(1, u)?);
-                let d = (p1.1 + bv.len() - p0.1) % bv.len();
-                if p0.0 != p1.0 || p0.2 != p1.2 || delta.is_some_and(|x| x != d) {
-                    return Err(self.err(inst, "B's elements for the two K halves of A are not one rotation apart"));
-                }
-                delta = Some(d);
-                places.push(p0);
             }
-            Some((places, delta.unwrap_or(0)))
+            Some(out)
         } else {
             None
         };
@@ -643,15 +698,13 @@ impl<'ctx> Raiser<'ctx, '_> {
         b.position_at_end(body);
         let i32t = self.ctx.i32_type();
         let j = b.build_phi(i32t, "j")?;
-        let ops_phi = [b.build_phi(ops_in[0].get_type(), "a")?, b.build_phi(ops_in[1].get_type(), "b")?];
         let acc_phi = [b.build_phi(acc_in[0].get_type(), "acc0")?, b.build_phi(acc_in[1].get_type(), "acc1")?];
         j.add_incoming(&[(&self.i32(0), pre)]);
         for o in 0..2 {
-            ops_phi[o].add_incoming(&[(&ops_in[o], pre)]);
             acc_phi[o].add_incoming(&[(&acc_in[o], pre)]);
         }
         let jv = j.as_basic_value().into_int_value();
-        let ops = ops_phi.map(|p| p.as_basic_value().into_vector_value());
+        let ops = ops_in;
         let second_half = b.build_int_compare(IntPredicate::UGE, jv, self.i32((iters / 2) as u64), "")?;
         let h_off = b.build_select(second_half, self.i32(64), self.i32(0), "")?.into_int_value();
         let dword = |o: usize, i: usize| -> Result<IntValue<'ctx>, RaiseError> { Ok(b.build_extract_element(ops[o], self.i32(i as u64), "")?.into_int_value()) };
@@ -676,21 +729,9 @@ impl<'ctx> Raiser<'ctx, '_> {
             // K half h: chunks 0-1 (lanes 0-31) read lane 16h + row, chunks 2-3 the partner.
             z_offsets = [self.select(lanes.half0, self.i32(0), self.i32(64))?, self.select(lanes.half0, self.i32(64), self.i32(0))?];
         }
-        // The K block (k / 32: which E8M0 scale) of step `st` of the emulator's order (A's
-        // register order: half st / half_steps, elements e = 4 (st % half_steps) + g), the same
-        // for the step's four k (hx_sem::wmma::k_of: 8-bit k = 32 (e / 16) + 16 h + e % 16, 4-bit
-        // k = 64 (e / 32) + 32 h + e % 32).
-        let block_of = |st: IntValue<'ctx>| -> Result<IntValue<'ctx>, RaiseError> {
-            let e4 = b.build_and(st, self.i32(half_steps as u64 - 1), "")?;
-            Ok(match a_bits {
-                8 => b.build_right_shift(e4, self.i32(2), false, "")?,
-                4 => {
-                    let pair = b.build_left_shift(b.build_right_shift(e4, self.i32(3), false, "")?, self.i32(1), "")?;
-                    b.build_or(pair, b.build_right_shift(st, self.i32(half_steps.trailing_zeros() as u64), false, "")?, "")?
-                }
-                _ => return Err(self.err(inst, format!("scaled {a_bits}-bit elements on the f64 path"))),
-            })
-        };
+        // The K block (k / 32: which E8M0 scale) of step u (scaled WMMAs run by k, every step
+        // in one iteration).
+        let block_of = |u: usize| -> Result<IntValue<'ctx>, RaiseError> { Ok(self.i32(u as u64 / 8)) };
         // 2^(e - 127 + k) for E8M0 byte e, byte `block` of a scale word (0xff: NaN), exact in
         // f64; k <= 14 keeps the exponent field in range (1023 - 127 + 254 + 14 < 2047).
         let pow2 = |word: IntValue<'ctx>, block: IntValue<'ctx>, k: u64| -> Result<FloatValue<'ctx>, RaiseError> {
@@ -709,15 +750,14 @@ impl<'ctx> Raiser<'ctx, '_> {
         let fetch = |o: usize, w: usize, u: usize| -> Result<FloatValue<'ctx>, RaiseError> {
             let (bits, ty) = if o == 0 { (a_bits, ta) } else { (b_bits, tb) };
             // Where the step's four elements lie: the lane half's byte offset, dword, bit.
-            let st = b.build_int_add(b.build_int_mul(jv, self.i32(unroll as u64), "")?, self.i32(u as u64), "")?;
-            let block = if scale_words.is_some() { block_of(st)? } else { self.i32(0) };
-            let (ad, (dw, within)) = match (&b_mixed, o) {
-                (Some((places, _)), 1) => {
-                    let (lane_half, dw, within) = places[u];
+            let block = if scale_words.is_some() { block_of(u)? } else { self.i32(0) };
+            let (ad, (dw, within)) = match &by_k_places {
+                Some(places) => {
+                    let (lane_half, dw, within) = places[o][u];
                     (b.build_int_add(addrs[o][w], self.i32(64 * lane_half as u64), "")?, (dw, within))
                 }
-                _ if whole => (b.build_int_add(addrs[o][w], z_offsets[u / half_steps], "")?, (0, 0)),
-                _ => (b.build_int_add(addrs[o][w], h_off, "")?, (4 * u * bits / 32, 4 * u * bits % 32)),
+                None if whole => (b.build_int_add(addrs[o][w], z_offsets[u / half_steps], "")?, (0, 0)),
+                None => (b.build_int_add(addrs[o][w], h_off, "")?, (4 * u * bits / 32, 4 * u * bits % 32)),
             };
             let mut v = if whole {
                 self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), zs[o][u % half_steps][u / half_steps].into()])?
@@ -755,17 +795,10 @@ impl<'ctx> Raiser<'ctx, '_> {
             let v = b.build_call(wwm, &[(*a).into()], "")?.try_as_basic_value().basic();
             *a = v.ok_or_else(|| self.err(inst, "strict.wwm returns nothing"))?.into_vector_value();
         }
-        let rotate = |o: usize, by: usize| -> Result<_, RaiseError> {
-            let n = ops[o].get_type().get_size() as usize;
-            let mask: Vec<_> = (0..n).map(|i| self.i32(((i + by) % n) as u64)).collect();
-            Ok(b.build_shuffle_vector(ops[o], ops[o].get_type().get_poison(), hx_llvm::inkwell::types::VectorType::const_vector(&mask), "")?)
-        };
-        let next_ops = [rotate(0, 0)?, rotate(1, b_mixed.as_ref().map_or(0, |m| m.1))?];
         let next = b.build_int_add(jv, self.i32(1), "")?;
         let end = self.current_block()?;
         j.add_incoming(&[(&next, end)]);
         for o in 0..2 {
-            ops_phi[o].add_incoming(&[(&next_ops[o], end)]);
             acc_phi[o].add_incoming(&[(&acc_v[o], end)]);
         }
         let more = b.build_int_compare(IntPredicate::ULT, next, self.i32(iters as u64), "")?;
@@ -984,20 +1017,26 @@ impl<'ctx> Raiser<'ctx, '_> {
         Ok(self.b.build_bit_cast(v, ty, "")?)
     }
 
-    /// One f32/i32 16x16 MFMA of the plan: D = A * B + C, every operand as dwords.
-    fn mfma(&self, plan: &MfmaPlan, a: &[IntValue<'ctx>], b: &[IntValue<'ctx>], c: &[IntValue<'ctx>]) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
+    /// One f32/i32 16x16 MFMA of the plan: D = A * B + C, every operand as dwords; `scales`: the
+    /// A and B scale operands of gfx950's scaled form (byte 0 of each), else none (zero).
+    fn mfma(&self, plan: &MfmaPlan, a: &[IntValue<'ctx>], b: &[IntValue<'ctx>], c: &[IntValue<'ctx>], scales: Option<(IntValue<'ctx>, IntValue<'ctx>)>) -> Result<Vec<IntValue<'ctx>>, RaiseError> {
         let i32t = self.ctx.i32_type();
         let scaled = plan.intrinsic.contains(".scale.");
-        let overloads: Vec<BasicTypeEnum<'ctx>> = if scaled { vec![i32t.vec_type(8).into(), i32t.vec_type(8).into()] } else { vec![] };
+        let overloads: Vec<BasicTypeEnum<'ctx>> = if scaled { vec![i32t.vec_type(a.len() as u32).into(), i32t.vec_type(b.len() as u32).into()] } else { vec![] };
         let f = self.intrinsic(plan.intrinsic, &overloads)?;
         let params = f.get_type().get_param_types();
         let ty = |i: usize| -> Result<BasicTypeEnum<'ctx>, RaiseError> {
             params.get(i).copied().and_then(|t| BasicTypeEnum::try_from(t).ok()).ok_or_else(|| self.err_plain(&format!("{} has no operand {i}", plan.intrinsic)))
         };
         let mut args: Vec<BasicMetadataValueEnum<'ctx>> = vec![self.pack(a, ty(0)?)?.into(), self.pack(b, ty(1)?)?.into(), self.pack(c, ty(2)?)?.into()];
-        // cbsz, abid, blgp; the scaled form: A format, B format, then zero scales.
+        // cbsz, abid, blgp; the scaled form: A format, B format, then A's op_sel and scale and
+        // B's (zero scales: the unscaled instruction).
         let imms: Vec<u64> = if scaled { vec![plan.formats.0 as u64, plan.formats.1 as u64, 0, 0, 0, 0] } else { vec![0, 0, 0] };
         args.extend(imms.into_iter().map(|v| BasicMetadataValueEnum::from(self.i32(v))));
+        if let Some((sa, sb)) = scales {
+            args[6] = sa.into();
+            args[8] = sb.into();
+        }
         let r = self.b.build_call(f, &args, "")?.try_as_basic_value().basic().ok_or_else(|| self.err_plain(&format!("{} returns nothing", plan.intrinsic)))?;
         let r = self.b.build_bit_cast(r, i32t.vec_type(4), "")?.into_vector_value();
         (0..4).map(|i| Ok(self.b.build_extract_element(r, self.i32(i), "")?.into_int_value())).collect()
