@@ -20,7 +20,8 @@
 //! - `F64`: a chain of v_mfma_f64_16x16x4_f64 per wave, four k per MFMA (fetched over the
 //!   wave64 with ds_bpermute), elements converted to f64 exactly: each step is a fused
 //!   multiply-add of an exact product, which is the emulator's WMMA sum step for step (in
-//!   order: 8- and 4-bit elements as a loop over the K halves, 16-bit ones straight). Used
+//!   order: 8- and 4-bit elements of one width unscaled as a loop over the K halves, scaled
+//!   or mixed-width ones by k and straight, 16-bit ones straight). Used
 //!   where no MFMA of the element type covers the WMMA's K in one instruction, or where the
 //!   result is 16-bit (an f32 MFMA would round twice).
 //!

@@ -20,9 +20,8 @@ impl<'ctx> Raiser<'ctx, '_> {
         if let Some(why) = hx_sem::wmma::refusal(m) {
             return Err(self.err(inst, format!("{why}: not raised")));
         }
-        // The emulator models these (hx_sem::wmma::k_of, the E8M0 scale lanes); this stage's
-        // paths sum every k in register order without scales, which only A and B of one width
-        // and no scales allow.
+        // Scaled and mixed-width forms sum by k (hx_sem::wmma::k_place), which no kernel pins
+        // for 6-bit elements.
         if m.scales.is_some() && hx_sem::wmma::k_of(m.a.bits(), 0, 0).is_none() {
             return Err(self.err(inst, "scaled WMMA with fp6/bf6 operands is not raised (no K order is pinned for them)"));
         }

@@ -629,7 +629,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             })
         };
         // The k loop: iteration j runs `unroll` steps; after half the iterations the K half h is
-        // 1 (register order), or the steps read the second run of dwords (by k).
+        // 1. (Where every step runs in one iteration, the loop is one pass.)
         // - 16-bit elements: no loop (`whole`, one iteration of both K halves), each step's
         //   elements fetched with one ds_bpermute from the swizzled pairs `zs` below. (Earlier, as
         //   a loop of K halves: wmma_f16 290 machine instructions, 412 executed; unrolled then:
