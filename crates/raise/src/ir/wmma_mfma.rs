@@ -1034,6 +1034,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         let imms: Vec<u64> = if scaled { vec![plan.formats.0 as u64, plan.formats.1 as u64, 0, 0, 0, 0] } else { vec![0, 0, 0] };
         args.extend(imms.into_iter().map(|v| BasicMetadataValueEnum::from(self.i32(v))));
         if let Some((sa, sb)) = scales {
+            if !scaled {
+                return Err(self.err_plain(&format!("scale operands for {}, which takes none", plan.intrinsic)));
+            }
             args[6] = sa.into();
             args[8] = sb.into();
         }
