@@ -256,6 +256,14 @@ fn run(co: &[u8], kernel: &str, lanes: u32, args: &[Arg]) -> Vec<u8> {
     }
 }
 
+/// How many MFMAs a run of `kernel` on `lanes` work-items executes.
+fn mfmas_run(co: &[u8], kernel: &str, lanes: u32, args: &[Arg]) -> u64 {
+    let co = hotswap::codeobj::CodeObject::parse(co).unwrap();
+    let d = hx_emu::Dispatch { grid: [lanes, 1, 1], block: [lanes, 1, 1], dynamic_lds: 0 };
+    let r = launch(&co, kernel, &d, args, &hx_emu::Limits::default()).unwrap_or_else(|e| panic!("{kernel}: {e}"));
+    r.stats.by_mnemonic.iter().filter(|(m, _)| m.starts_with("v_mfma")).map(|(_, n)| n).sum()
+}
+
 fn check_shape(s: &Shape) {
     let (ir, kernels) = module(s);
     let obj = hx_llvm::compile_ir(&ir, "wmma", GpuTarget::Gfx1250, hx_llvm::OptLevel::O2, hx_llvm::Emit::Object)
@@ -273,19 +281,13 @@ fn check_shape(s: &Shape) {
         let asm = String::from_utf8(translate_code_object_to(&source, &options, Output::Assembly).unwrap()).unwrap();
         assert!(asm.contains(plan.mnemonic), "{} on {target:?}: no {} in the assembly", s.mnemonic, plan.mnemonic);
         let one_asm = String::from_utf8(translate_code_object_to(&one_wave, &options, Output::Assembly).unwrap()).unwrap();
-        let mfmas = |a: &str| a.matches("v_mfma").count();
-        assert!(
-            mfmas(&one_asm) > 0 && mfmas(&one_asm) < mfmas(&asm),
-            "{} on {target:?}: {} MFMAs for one source wave, {} for two",
-            s.mnemonic,
-            mfmas(&one_asm),
-            mfmas(&asm)
-        );
+        assert!(one_asm.contains("v_mfma"), "{} on {target:?}: no MFMA for one source wave", s.mnemonic);
         let cross = Options { wmma: WmmaLowering::CrossLane, ..options.clone() };
         let asm = String::from_utf8(translate_code_object_to(&source, &cross, Output::Assembly).unwrap()).unwrap();
         assert!(!asm.contains("v_mfma"), "{}: the cross-lane lowering used an MFMA", s.mnemonic);
         let translated = hotswap::translate(&source, &options).unwrap().bytes;
         let one_translated = hotswap::translate(&one_wave, &options).unwrap().bytes;
+        let (two_wave_t, one_wave_t) = (translated.clone(), one_translated.clone());
         // Random bits, finite values of three spreads, cancelling big products (floats).
         // Seed 6 (floats): A +0, B and C -0: D is -0 only if every padding product is -0 too.
         for (seed, spread) in [(1u64, None), (2, Some(6)), (3, Some(20)), (4, Some(3)), (5, Some(3)), (6, None)] {
@@ -307,6 +309,12 @@ fn check_shape(s: &Shape) {
                     let kernel = format!("k{k}");
                     let want = run(source, &kernel, lanes, &args);
                     let got = run(translated, &kernel, lanes, &args);
+                    // Bounded to one wave, the other wave's MFMA chain is left out: half the
+                    // MFMAs run.
+                    if seed == 1 && k == 0 && std::ptr::eq(source, &one_wave) {
+                        let (one, two) = (mfmas_run(&one_wave_t, &kernel, 32, &args), mfmas_run(&two_wave_t, &kernel, 64, &args));
+                        assert!(one > 0 && 2 * one == two, "{} on {target:?}: {one} MFMAs run for one source wave, {two} for two", s.mnemonic);
+                    }
                     if let Some(at) = want.iter().zip(&got).position(|(x, y)| x != y) {
                         let dw = |v: &[u8]| u32::from_le_bytes(v[at / 4 * 4..at / 4 * 4 + 4].try_into().unwrap());
                         panic!(

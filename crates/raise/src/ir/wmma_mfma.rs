@@ -648,7 +648,12 @@ impl<'ctx> Raiser<'ctx, '_> {
         //   against 2.45 unrolled, w4 1.05 against 0.98, 436 VGPRs against 304; and
         //   dot_scaled_e2m1_e5m2_w1's translation then rounded 2,467 of its 4,096 results
         //   differently from the original, which no unit test reproduced; unrolled they are
-        //   bit for bit the original's. Translation time: 0.68 s against 0.97 s for e4m3_w1.)
+        //   bit for bit the original's. Translation time: 0.68 s against 0.97 s for e4m3_w1.
+        //   That kernel has one source wave: see `one_pass`.)
+        // - Two source waves keep the loop of K halves for 8- and 4-bit elements, and for 16-bit
+        //   ones in kernels of more than MANY_WMMAS WMMAs. Its carried accumulators are defined
+        //   where both waves run the WMMA with all their lanes (every compiled kernel; a source
+        //   wave runs a WMMA with EXEC all ones), not where one source wave skips it.
         let per_lane = s.k as usize / 2;
         let half_steps = per_lane / 4;
         let mixed = a_bits != b_bits;
@@ -656,7 +661,14 @@ impl<'ctx> Raiser<'ctx, '_> {
         // 16-bit elements: both K halves in one iteration (no loop left, see above); by k, all
         // 32 steps too.
         let whole = a_bits == 16 && b_bits == 16 && !by_k && !self.many_wmmas;
-        let unroll = if whole || by_k { 2 * half_steps } else { half_steps };
+        // One source wave: every step in one pass too. A loop carries its accumulators through a
+        // phi after strict.wwm, which copies only the active lanes (LLVM's IntrinsicsAMDGPU.td:
+        // "Phi nodes which require WWM return an undefined value"), and with one source wave
+        // lanes 32-63, which hold half of the MFMA layout, are never active outside the region.
+        // (gfx942 wmma_fp8 executes 1,314 -> 730 instructions one pass, wmma_fp4 765 -> 701;
+        // translation time +4% and +48%.)
+        let one_pass = whole || by_k || self.one_source_wave;
+        let unroll = if one_pass { 2 * half_steps } else { half_steps };
         let iters = s.k as usize / 4 / unroll;
         for (regs, bits) in [(av, a_bits), (bv, b_bits)] {
             if regs.len() * 32 != per_lane * bits {
@@ -706,7 +718,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         let jv = j.as_basic_value().into_int_value();
         let ops = ops_in;
         let second_half = b.build_int_compare(IntPredicate::UGE, jv, self.i32((iters / 2) as u64), "")?;
-        let h_off = b.build_select(second_half, self.i32(64), self.i32(0), "")?.into_int_value();
+        let h_off = if iters > 1 { b.build_select(second_half, self.i32(64), self.i32(0), "")?.into_int_value() } else { self.i32(0) };
         let dword = |o: usize, i: usize| -> Result<IntValue<'ctx>, RaiseError> { Ok(b.build_extract_element(ops[o], self.i32(i as u64), "")?.into_int_value()) };
         // 16-bit elements, both K halves in one pass: a step of K half h reads dwords 2m and
         // 2m + 1 of each row's lane 16h + row, the first by lanes of k-chunks 0-1 (destination
@@ -757,7 +769,12 @@ impl<'ctx> Raiser<'ctx, '_> {
                     (b.build_int_add(addrs[o][w], self.i32(64 * lane_half as u64), "")?, (dw, within))
                 }
                 None if whole => (b.build_int_add(addrs[o][w], z_offsets[u / half_steps], "")?, (0, 0)),
-                None => (b.build_int_add(addrs[o][w], h_off, "")?, (4 * u * bits / 32, 4 * u * bits % 32)),
+                None => {
+                    // (Register order in one pass: steps half_steps.. read K half 1.)
+                    let (h, u) = (u / half_steps, u % half_steps);
+                    let at = b.build_int_add(addrs[o][w], h_off, "")?;
+                    (b.build_int_add(at, self.i32(64 * h as u64), "")?, (4 * u * bits / 32, 4 * u * bits % 32))
+                }
             };
             let mut v = if whole {
                 self.call("llvm.amdgcn.ds.bpermute", &[], &[ad.into(), zs[o][u % half_steps][u / half_steps].into()])?
