@@ -142,7 +142,7 @@ pub fn exec_wmma(wave: &mut Wave, inst: &Instruction, m: &Wmma) -> Result<(), Em
     // Scaled or mixed-width f8f6f4: A's rows and B's columns by k (see k_of), else every k is
     // summed in register order (A and B share it).
     let m_scales = m.scales;
-    let by_k = if m_scales.is_some() || ta.bits() != tb.bits() {
+    let by_k = if hx_sem::wmma::sums_by_k(&m) {
         let mut rows = (vec![vec![0f64; shape.k as usize]; 16], vec![vec![0f64; shape.k as usize]; 16]);
         for lane in 0..32 {
             let (h, i) = (lane / 16, lane % 16);

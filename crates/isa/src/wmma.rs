@@ -65,6 +65,19 @@ impl Elem {
         }
     }
 
+    /// The matrix_a_fmt / matrix_b_fmt value naming this type (the inverse of
+    /// [`Elem::from_fmt`]; gfx950's f8f6f4 MFMAs take the same codes in cbsz / blgp).
+    pub const fn fmt(self) -> Option<u32> {
+        Some(match self {
+            Elem::Fp8 => 0,
+            Elem::Bf8 => 1,
+            Elem::Fp6 => 2,
+            Elem::Bf6 => 3,
+            Elem::Fp4 => 4,
+            _ => return None,
+        })
+    }
+
     /// The type a matrix_a_fmt / matrix_b_fmt value names (5..7: none).
     pub const fn from_fmt(fmt: u32) -> Option<Elem> {
         Some(match fmt {

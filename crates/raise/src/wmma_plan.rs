@@ -140,7 +140,6 @@ const F64_PLAN: MfmaPlan =
 pub fn plan(shape: &Shape, target: GpuTarget) -> Option<MfmaPlan> {
     use Elem::*;
     let spread = |mnemonic, intrinsic| MfmaPlan { mnemonic, intrinsic, layout: Layout::Spread { pad: false }, formats: (0, 0) };
-    let fmt = |e: Elem| u32::from(e == Bf8);
     // Planned and tested for the dense shapes whose C is D and whose K is at most 64; the rest
     // (bf16f32, K=128 fp8, f8f6f4, SWMMAC) keep the cross-lane path.
     if !has_plan(shape) {
@@ -155,7 +154,7 @@ pub fn plan(shape: &Shape, target: GpuTarget) -> Option<MfmaPlan> {
             mnemonic: "v_mfma_f32_16x16x128_f8f6f4",
             intrinsic: "llvm.amdgcn.mfma.scale.f32.16x16x128.f8f6f4",
             layout: Layout::Spread { pad: true },
-            formats: (fmt(shape.a), fmt(shape.b)),
+            formats: (shape.a.fmt().unwrap_or(0), shape.b.fmt().unwrap_or(0)),
         },
         (GpuTarget::Gfx950, Iu8, I32) => spread("v_mfma_i32_16x16x64_i8", "llvm.amdgcn.mfma.i32.16x16x64.i8"),
         (GpuTarget::Gfx942, Iu8, I32) => MfmaPlan {
@@ -184,17 +183,12 @@ pub fn plan_for(m: &Wmma, target: GpuTarget) -> Option<MfmaPlan> {
         return None;
     }
     // Summed in the order of k (scaled, or A and B of different widths): gfx950's MFMA sums so.
-    if target == GpuTarget::Gfx950 && (m.scales.is_some() || m.a.bits() != m.b.bits()) {
-        let code = |e: Elem| match e {
-            Elem::Bf8 => 1,
-            Elem::Fp4 => 4,
-            _ => 0,
-        };
+    if target == GpuTarget::Gfx950 && hx_sem::wmma::sums_by_k(m) {
         return Some(MfmaPlan {
             mnemonic: if m.scales.is_some() { "v_mfma_scale_f32_16x16x128_f8f6f4" } else { "v_mfma_f32_16x16x128_f8f6f4" },
             intrinsic: "llvm.amdgcn.mfma.scale.f32.16x16x128.f8f6f4",
             layout: Layout::KOrder,
-            formats: (code(m.a), code(m.b)),
+            formats: (m.a.fmt().unwrap_or(0), m.b.fmt().unwrap_or(0)),
         });
     }
     Some(F64_PLAN)

@@ -45,6 +45,12 @@ pub fn k_of(bits: u32, h: usize, e: usize) -> Option<usize> {
     Some(2 * chunk * (e / chunk) + chunk * h + e % chunk)
 }
 
+/// Whether the emulator sums this WMMA's products in the order of k rather than in register
+/// order: the scaled forms and A and B of different widths (see [`k_of`]).
+pub fn sums_by_k(m: &Wmma) -> bool {
+    m.scales.is_some() || m.a.bits() != m.b.bits()
+}
+
 /// Where true k `k` of an f8f6f4 A or B operand of `bits`-bit elements lies: (lane half h,
 /// element e), the inverse of [`k_of`].
 pub fn k_place(bits: u32, k: usize) -> Option<(usize, usize)> {

@@ -186,7 +186,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         // The emulator's order (hx_sem::wmma): scaled and mixed-width f8f6f4 in the order of k,
         // each operand's element found by k (hx_sem::wmma::k_place); otherwise A's register
         // order (lane half h, element e), which B shares. Each entry: A's (h, e), B's (h, e), k.
-        let by_k = m.scales.is_some() || mixed;
+        let by_k = hx_sem::wmma::sums_by_k(m);
         let order: Vec<((usize, usize), (usize, usize), Option<usize>)> = if by_k {
             (0..s.k as usize)
                 .map(|k| {
@@ -203,39 +203,37 @@ impl<'ctx> Raiser<'ctx, '_> {
             (0..2u64).map(|h| (0..8u64).map(|i| self.b.build_or(row0, self.i32(i | 16 * h), "")).collect::<Result<_, _>>()).collect::<Result<_, _>>()?;
         let mut a_dw: [Vec<Vec<IntValue<'ctx>>>; 2] = [vec![Vec::new(); 8], vec![Vec::new(); 8]];
         for ((h, e), (hb, eb), k) in order {
-            {
-                let y = elem(&b_cols[hb], eb, tb, b_signed)?;
-                // The last A dword element e touches (6-bit elements may span two).
-                let di = (e * a_bits + a_bits - 1) / 32;
-                for i in 0..8 {
-                    while a_dw[h][i].len() <= di {
-                        let at = a_dw[h][i].len();
-                        let dw = fetch(&a_own[at..at + 1], rows[h][i])?;
-                        a_dw[h][i].extend(dw);
-                    }
-                    let x = elem(&a_dw[h][i], e, ta, a_signed)?;
-                    sums[i] = match (&sums[i], x, &y) {
-                        (IntOrFloat::I(sum), IntOrFloat::I(x), IntOrFloat::I(y)) => IntOrFloat::I(self.b.build_int_add(*sum, self.b.build_int_mul(x, *y, "")?, "")?),
-                        (IntOrFloat::F(sum), IntOrFloat::F(mut x), IntOrFloat::F(y)) => {
-                            let mut y = *y;
-                            if neg_a {
-                                x = self.b.build_float_neg(x, "")?;
-                            }
-                            if neg_b {
-                                y = self.b.build_float_neg(y, "")?;
-                            }
-                            let mut p = self.b.build_float_mul(x, y, "")?;
-                            if p.get_type() != f64t {
-                                p = self.b.build_float_ext(p, f64t, "")?;
-                            }
-                            if let (Some(f), Some(k)) = (&factors, k) {
-                                p = self.b.build_float_mul(p, f[i][k / 32], "")?;
-                            }
-                            IntOrFloat::F(self.b.build_float_add(*sum, p, "")?)
-                        }
-                        _ => return Err(self.err(inst, "WMMA mixing integer and float elements")),
-                    };
+            let y = elem(&b_cols[hb], eb, tb, b_signed)?;
+            // The last A dword element e touches (6-bit elements may span two).
+            let di = (e * a_bits + a_bits - 1) / 32;
+            for i in 0..8 {
+                while a_dw[h][i].len() <= di {
+                    let at = a_dw[h][i].len();
+                    let dw = fetch(&a_own[at..at + 1], rows[h][i])?;
+                    a_dw[h][i].extend(dw);
                 }
+                let x = elem(&a_dw[h][i], e, ta, a_signed)?;
+                sums[i] = match (&sums[i], x, &y) {
+                    (IntOrFloat::I(sum), IntOrFloat::I(x), IntOrFloat::I(y)) => IntOrFloat::I(self.b.build_int_add(*sum, self.b.build_int_mul(x, *y, "")?, "")?),
+                    (IntOrFloat::F(sum), IntOrFloat::F(mut x), IntOrFloat::F(y)) => {
+                        let mut y = *y;
+                        if neg_a {
+                            x = self.b.build_float_neg(x, "")?;
+                        }
+                        if neg_b {
+                            y = self.b.build_float_neg(y, "")?;
+                        }
+                        let mut p = self.b.build_float_mul(x, y, "")?;
+                        if p.get_type() != f64t {
+                            p = self.b.build_float_ext(p, f64t, "")?;
+                        }
+                        if let (Some(f), Some(k)) = (&factors, k) {
+                            p = self.b.build_float_mul(p, f[i][k / 32], "")?;
+                        }
+                        IntOrFloat::F(self.b.build_float_add(*sum, p, "")?)
+                    }
+                    _ => return Err(self.err(inst, "WMMA mixing integer and float elements")),
+                };
             }
         }
         let mut results = Vec::with_capacity(8);

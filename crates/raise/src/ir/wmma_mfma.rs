@@ -490,17 +490,16 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// The F64 layout: per step, four k of each wave through v_mfma_f64_16x16x4_f64 (its
     /// k-chunk g in lane row g, fetched from the wave's half with ds_bpermute).
     ///
-    /// The steps of 8- and 4-bit elements run as a loop (its body: a K half of both waves), not
-    /// unrolled: the unrolled chains (32 to 64 MFMAs, each with its fetches and element
-    /// conversions) made the backend's cost, not the WMMA's, the translation's (wmma_fp8: 4,300
-    /// machine instructions, 132 ms to translate; as a loop 687 and 33 ms). 16-bit elements
-    /// (16 MFMAs, cheap conversions) run straight: as a loop of two K halves, each iteration
-    /// copied both accumulators out of the whole-wave registers and back (16 v_mov_b64 per
-    /// iteration), 512 of matmul_bf16_64_w4's 8,290 executed instructions. The accumulators and the rotated operand
-    /// registers are whole-wave values carried by phis, the accumulators through strict.wwm in
-    /// every iteration, which keeps the loop in whole-wave mode (without it the backend once
-    /// left it out; tests: tests/tests/wmma_mfma.rs, diverged source waves included, and the
-    /// mutation test's wmma_f16_acc cases).
+    /// With two source waves, the steps of unscaled 8- and 4-bit elements of one width run as a
+    /// loop (its body: a K half of both waves), not unrolled: the unrolled chains (32 to 64
+    /// MFMAs, each with its fetches and element conversions) made the backend's cost, not the
+    /// WMMA's, the translation's (wmma_fp8: 4,300 machine instructions, 132 ms to translate; as
+    /// a loop 687 and 33 ms). 16-bit elements (16 MFMAs, cheap conversions), the scaled and
+    /// mixed-width forms, and every WMMA of a kernel with one source wave run straight (the
+    /// reasons at `one_pass`). The loop's accumulators are whole-wave values carried by phis
+    /// through strict.wwm in every iteration, which keeps the loop in whole-wave mode (without
+    /// it the backend once left it out; tests: tests/tests/wmma_mfma.rs, diverged source waves
+    /// included, and the mutation test's wmma_f16_acc cases).
     ///
     /// MFMA row i = 4p + g (D pair p, lane row g) stands for WMMA row
     /// sigma(i) = 8(g % 2) + 2p + g / 2, so that D pair p of both waves' MFMAs becomes WMMA
@@ -656,8 +655,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         //   wave runs a WMMA with EXEC all ones), not where one source wave skips it.
         let per_lane = s.k as usize / 2;
         let half_steps = per_lane / 4;
-        let mixed = a_bits != b_bits;
-        let by_k = mixed || scales.is_some();
+        let by_k = inst.wmma().is_some_and(|m| hx_sem::wmma::sums_by_k(&m));
         // 16-bit elements: both K halves in one iteration (no loop left, see above); by k, all
         // 32 steps too.
         let whole = a_bits == 16 && b_bits == 16 && !by_k && !self.many_wmmas;
@@ -717,8 +715,12 @@ impl<'ctx> Raiser<'ctx, '_> {
         }
         let jv = j.as_basic_value().into_int_value();
         let ops = ops_in;
-        let second_half = b.build_int_compare(IntPredicate::UGE, jv, self.i32((iters / 2) as u64), "")?;
-        let h_off = if iters > 1 { b.build_select(second_half, self.i32(64), self.i32(0), "")?.into_int_value() } else { self.i32(0) };
+        let h_off = if iters > 1 {
+            let second_half = b.build_int_compare(IntPredicate::UGE, jv, self.i32((iters / 2) as u64), "")?;
+            b.build_select(second_half, self.i32(64), self.i32(0), "")?.into_int_value()
+        } else {
+            self.i32(0)
+        };
         let dword = |o: usize, i: usize| -> Result<IntValue<'ctx>, RaiseError> { Ok(b.build_extract_element(ops[o], self.i32(i as u64), "")?.into_int_value()) };
         // 16-bit elements, both K halves in one pass: a step of K half h reads dwords 2m and
         // 2m + 1 of each row's lane 16h + row, the first by lanes of k-chunks 0-1 (destination
@@ -741,9 +743,6 @@ impl<'ctx> Raiser<'ctx, '_> {
             // K half h: chunks 0-1 (lanes 0-31) read lane 16h + row, chunks 2-3 the partner.
             z_offsets = [self.select(lanes.half0, self.i32(0), self.i32(64))?, self.select(lanes.half0, self.i32(64), self.i32(0))?];
         }
-        // The K block (k / 32: which E8M0 scale) of step u (scaled WMMAs run by k, every step
-        // in one iteration).
-        let block_of = |u: usize| -> Result<IntValue<'ctx>, RaiseError> { Ok(self.i32(u as u64 / 8)) };
         // 2^(e - 127 + k) for E8M0 byte e, byte `block` of a scale word (0xff: NaN), exact in
         // f64; k <= 14 keeps the exponent field in range (1023 - 127 + 254 + 14 < 2047).
         let pow2 = |word: IntValue<'ctx>, block: IntValue<'ctx>, k: u64| -> Result<FloatValue<'ctx>, RaiseError> {
@@ -762,7 +761,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         let fetch = |o: usize, w: usize, u: usize| -> Result<FloatValue<'ctx>, RaiseError> {
             let (bits, ty) = if o == 0 { (a_bits, ta) } else { (b_bits, tb) };
             // Where the step's four elements lie: the lane half's byte offset, dword, bit.
-            let block = if scale_words.is_some() { block_of(u)? } else { self.i32(0) };
+            // The K block (k / 32: which E8M0 scale) of step u: scaled WMMAs run by k, every step
+            // in one iteration.
+            let block = self.i32(if scale_words.is_some() { u as u64 / 8 } else { 0 });
             let (ad, (dw, within)) = match &by_k_places {
                 Some(places) => {
                     let (lane_half, dw, within) = places[o][u];
