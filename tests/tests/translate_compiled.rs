@@ -15,16 +15,19 @@
 //! they are translated only with `HX_SLOW_TESTS=1` (otherwise recorded as not run, and listed as
 //! such in the status file). The translations run on two threads.
 
-fn translate_and_run(obj: &hx_corpus::CompiledObject, target: hotswap::GpuTarget) -> Result<(), String> {
+/// The gfx1250 original's outputs of each launch of `obj`.
+type Original = Result<Vec<Vec<hx_corpus::ArgData>>, String>;
+
+fn translate_and_run(obj: &hx_corpus::CompiledObject, target: hotswap::GpuTarget, original: &Original) -> Result<(), String> {
     if hx_tests::SLOW_TRANSLATIONS.contains(&obj.name.as_str()) && !hx_tests::slow_tests() {
         return Err("not run: its translation takes minutes in the test profile (HX_SLOW_TESTS=1 runs it)".into());
     }
     let source = std::fs::read(obj.object_path("gfx1250")).map_err(|e| e.to_string())?;
     let t = hotswap::translate(&source, &hotswap::Options { target, ..Default::default() }).map_err(|e| format!("refused: {e}"))?;
-    for launch in &obj.launches {
+    let original = original.as_ref().map_err(|e| format!("the gfx1250 original: {e}"))?;
+    for (launch, original) in obj.launches.iter().zip(original) {
         let (out, _) = hx_tests::run_launch_bytes(&t.bytes, &format!("{target}/{}", obj.id()), launch, 0)?;
         hx_corpus::compare_expected(launch, &out).map_err(|e| format!("differs: {e}"))?;
-        let (original, _) = hx_tests::run_compiled_launch(obj, "gfx1250", launch)?;
         for (i, (want, got)) in original.iter().zip(&out).enumerate() {
             let (want, got) = (want.bytes(), got.bytes());
             if want != got {
@@ -42,14 +45,16 @@ fn compiled_suites_translate_and_verify() {
     for suite in hx_corpus::COMPILED_SUITES {
         let mut status = hx_tests::StatusList::read(suite, "TRANSLATE_STATUS.txt");
         let objects = hx_corpus::compiled_suite(suite).unwrap();
-        let jobs: Vec<(&hx_corpus::CompiledObject, hotswap::GpuTarget)> = objects
-            .iter()
-            .filter(|o| o.targets.iter().any(|t| t == "gfx1250"))
-            .flat_map(|o| [hotswap::GpuTarget::Gfx942, hotswap::GpuTarget::Gfx950].map(|t| (o, t)))
-            .collect();
-        let results = hx_tests::on_two_threads(&jobs, |&(obj, target)| translate_and_run(obj, target));
-        for ((obj, target), r) in jobs.iter().zip(results) {
-            status.record(&format!("{}@{target}", obj.name), target.cpu(), r);
+        let sources: Vec<&hx_corpus::CompiledObject> = objects.iter().filter(|o| o.targets.iter().any(|t| t == "gfx1250")).collect();
+        // The originals run once each; both targets' translations compare with them.
+        let originals: Vec<Original> = hx_tests::on_two_threads(&sources, |obj| {
+            obj.launches.iter().map(|l| hx_tests::run_compiled_launch(obj, "gfx1250", l).map(|(out, _)| out)).collect()
+        });
+        let jobs: Vec<(usize, hotswap::GpuTarget)> =
+            (0..sources.len()).flat_map(|i| [hotswap::GpuTarget::Gfx942, hotswap::GpuTarget::Gfx950].map(|t| (i, t))).collect();
+        let results = hx_tests::on_two_threads(&jobs, |&(i, target)| translate_and_run(sources[i], target, &originals[i]));
+        for ((i, target), r) in jobs.iter().zip(results) {
+            status.record(&format!("{}@{target}", sources[*i].name), target.cpu(), r);
         }
         problems.extend(status.finish(|t, ok, all| {
             format!("{suite} -> {t}: {ok} of {all} gfx1250 objects translate and compute their reference, bit for bit as the original does, in the emulator")
