@@ -246,10 +246,15 @@ fn cancelling(s: &Shape, seed: u64) -> (Vec<u8>, Vec<u8>) {
     (pack(&a, s.a), pack(&b, s.b))
 }
 
-fn run(co: &[u8], kernel: &str, lanes: u32, args: &[Arg]) -> Vec<u8> {
+/// One work-group of `lanes` work-items running `kernel`.
+fn launch_one(co: &[u8], kernel: &str, lanes: u32, args: &[Arg]) -> hx_emu::launch::LaunchResult {
     let co = hotswap::codeobj::CodeObject::parse(co).unwrap();
     let d = hx_emu::Dispatch { grid: [lanes, 1, 1], block: [lanes, 1, 1], dynamic_lds: 0 };
-    let r = launch(&co, kernel, &d, args, &hx_emu::Limits::default()).unwrap_or_else(|e| panic!("{kernel}: {e}"));
+    launch(&co, kernel, &d, args, &hx_emu::Limits::default()).unwrap_or_else(|e| panic!("{kernel}: {e}"))
+}
+
+fn run(co: &[u8], kernel: &str, lanes: u32, args: &[Arg]) -> Vec<u8> {
+    let r = launch_one(co, kernel, lanes, args);
     match &r.args[3] {
         Arg::Buffer(b) => b.clone(),
         a => panic!("{a:?}"),
@@ -258,10 +263,8 @@ fn run(co: &[u8], kernel: &str, lanes: u32, args: &[Arg]) -> Vec<u8> {
 
 /// How many MFMAs a run of `kernel` on `lanes` work-items executes.
 fn mfmas_run(co: &[u8], kernel: &str, lanes: u32, args: &[Arg]) -> u64 {
-    let co = hotswap::codeobj::CodeObject::parse(co).unwrap();
-    let d = hx_emu::Dispatch { grid: [lanes, 1, 1], block: [lanes, 1, 1], dynamic_lds: 0 };
-    let r = launch(&co, kernel, &d, args, &hx_emu::Limits::default()).unwrap_or_else(|e| panic!("{kernel}: {e}"));
-    r.stats.by_mnemonic.iter().filter(|(m, _)| m.starts_with("v_mfma")).map(|(_, n)| n).sum()
+    launch_one(co, kernel, lanes, args)
+        .stats.by_mnemonic.iter().filter(|(m, _)| m.starts_with("v_mfma")).map(|(_, n)| n).sum()
 }
 
 fn check_shape(s: &Shape) {
@@ -378,11 +381,7 @@ fn check_module_with(ir: &str, kernels: &[&str], bufs: &dyn Fn(u64) -> Vec<Arg>)
             let bufs = bufs(seed);
             for lanes in [32u32, 64] {
                 for k in kernels {
-                    let co = |bytes: &[u8]| {
-                        let co = hotswap::codeobj::CodeObject::parse(bytes).unwrap();
-                        let d = hx_emu::Dispatch { grid: [lanes, 1, 1], block: [lanes, 1, 1], dynamic_lds: 0 };
-                        launch(&co, k, &d, &bufs, &hx_emu::Limits::default()).unwrap_or_else(|e| panic!("{k}: {e}")).args
-                    };
+                    let co = |bytes: &[u8]| launch_one(bytes, k, lanes, &bufs).args;
                     let (want, got) = (co(&source), co(&translated));
                     for (i, (x, y)) in want.iter().zip(&got).enumerate() {
                         let (Arg::Buffer(x), Arg::Buffer(y)) = (x, y) else { continue };
