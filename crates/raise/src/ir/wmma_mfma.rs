@@ -174,7 +174,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         let op = inst.operand(i).ok_or_else(|| self.err(inst, "no scale operand"))?;
         Ok(match op.value {
             hx_isa::Operand::Reg(r) if r.class == hx_isa::RegClass::Vgpr => {
-                let v = self.opaque(self.wmma_regs(inst, r, 1)?)?;
+                // Shared by the WMMAs reading the same scale register, as A and B are
+                // (`mfma_inputs`): gfx942 dot_scaled_e4m3_w1 2.43 -> 2.25 of native.
+                let v = self.wmma_regs(inst, r, 1)?;
                 ScaleOperand::Lanes(self.set_inactive(v[0])?, row)
             }
             hx_isa::Operand::Reg(r) => ScaleOperand::Uniform(self.read_sreg(r, 1, inst)?),
@@ -215,18 +217,19 @@ impl<'ctx> Raiser<'ctx, '_> {
                 _ => Err(self.err(inst, "negated 8- or 4-bit elements on the MFMA path")),
             }
         };
-        // Each WMMA's own copies (as on the cross-lane path): without the barrier, WMMAs sharing
-        // an operand share its whole-wave moves and conversions, whose registers then stay
-        // reserved for whole-wave use from the first WMMA to the last. Not on the F64 layout,
-        // whose steps read A and B with lane fetches and convert each element after the fetch:
-        // there the copies only cost moves (gfx942 flash_attn_fwd_w4 3.41 -> 3.00 without them
-        // and 330 -> 275 VGPRs, matmul_bf16_64_w4 3.76 -> 3.12; matmul_f16_32(_s3)_w4/_w8 lose
-        // 2-3%).
+        // WMMAs that read the same A or B registers share their whole-wave copies and lane
+        // swaps (LLVM's CSE merges them; the backend keeps a value made in whole-wave mode in
+        // registers reserved for it up to its last whole-wave use). Until the lazy chains
+        // (wmma_carry.rs) kept C and D out of the WMMA layout, each WMMA's own copies (an empty
+        // inline-asm barrier per dword) ran better; since then sharing does: gfx950
+        // matmul_f16_128_w4 2.57 -> 2.05 of native, matmul_e4m3_64_w4 1.66 -> 1.50,
+        // flash_attn_fwd_w4 1.41 -> 1.27, matmul_bf16_64_w4 1.42 -> 1.25; gfx942 matmul_i8_64_w4
+        // 2.27 -> 2.20; the rest within 2%. (The F64 layout never had the barrier: its steps
+        // fetch A and B per lane and convert each element after the fetch.)
         let operand = |r: Reg, n: u8, neg: bool, e: Elem| -> Result<Vec<IntValue<'ctx>>, RaiseError> {
             let sign = if neg { Some(sign(e)?) } else { None };
-            let regs = self.wmma_regs(inst, r, n as usize)?;
-            let regs = if plan.layout == Layout::F64 { regs } else { self.opaque(regs)? };
-            regs.into_iter()
+            self.wmma_regs(inst, r, n as usize)?
+                .into_iter()
                 .map(|v| {
                     let v = if let Some(sign) = sign { self.b.build_xor(v, self.i32(sign), "")? } else { v };
                     self.set_inactive(v)
