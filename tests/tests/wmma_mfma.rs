@@ -975,3 +975,70 @@ attributes #0 = {{ \"amdgpu-flat-work-group-size\"=\"1,64\" }}
         bufs
     });
 }
+
+/// WMMAs of one block share the whole-wave copies and lane swaps of the registers they read
+/// (hx-raise `shared_operand`), so a register rewritten between two of them must be read
+/// again: A rewritten in place by an ordinary instruction (`v_xor_b32` on its own
+/// registers), and B taken from the registers of an earlier WMMA's D. The gfx1250 build must
+/// show both (else the test proves nothing), and every translation must compute what it does.
+#[test]
+fn rewritten_operands_are_read_again() {
+    const F32: &str = "llvm.amdgcn.wmma.f32.16x16x4.f32.v8f32.v2f32";
+    let mut ir = header("ptr addrspace(1) %pa, ptr addrspace(1) %pb, ptr addrspace(1) %pc, ptr addrspace(1) %pd, ptr addrspace(1) %pe, ptr addrspace(1) %pf");
+    ir += &format!(
+        "  %qa = getelementptr <16 x half>, ptr addrspace(1) %pa, i64 %t
+  %h = load <16 x half>, ptr addrspace(1) %qa, align 4
+  %qb = getelementptr <16 x half>, ptr addrspace(1) %pb, i64 %t
+  %g = load <16 x half>, ptr addrspace(1) %qb, align 4
+  %qc = getelementptr <8 x float>, ptr addrspace(1) %pc, i64 %t
+  %c = load <8 x float>, ptr addrspace(1) %qc, align 4
+  %g1 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %h, i1 false, <16 x half> %g, i16 0, <8 x float> %c, i1 false, i1 false)
+  %hi = bitcast <16 x half> %h to <8 x i32>
+  %hx = xor <8 x i32> %hi, splat (i32 1)
+  %h2 = bitcast <8 x i32> %hx to <16 x half>
+  %g2 = call <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1 false, <16 x half> %h2, i1 false, <16 x half> %g, i16 0, <8 x float> %c, i1 false, i1 false)
+  %qd = getelementptr <8 x float>, ptr addrspace(1) %pd, i64 %t
+  store <8 x float> %g1, ptr addrspace(1) %qd, align 4
+  %qd2 = getelementptr <8 x float>, ptr addrspace(1) %qd, i64 64
+  store <8 x float> %g2, ptr addrspace(1) %qd2, align 4
+  %qe = getelementptr <2 x float>, ptr addrspace(1) %pe, i64 %t
+  %a = load <2 x float>, ptr addrspace(1) %qe, align 4
+  %qx = getelementptr <2 x float>, ptr addrspace(1) %qe, i64 64
+  %x = load <2 x float>, ptr addrspace(1) %qx, align 4
+  %d1 = call <8 x float> @{F32}(i1 false, <2 x float> %a, i1 false, <2 x float> %a, i16 0, <8 x float> %c, i1 false, i1 false)
+  %d2 = call <8 x float> @{F32}(i1 false, <2 x float> %x, i1 false, <2 x float> %x, i16 0, <8 x float> %d1, i1 false, i1 false)
+  %b2 = shufflevector <8 x float> %d2, <8 x float> poison, <2 x i32> <i32 2, i32 3>
+  %d3 = call <8 x float> @{F32}(i1 false, <2 x float> %x, i1 false, <2 x float> %b2, i16 0, <8 x float> %d1, i1 false, i1 false)
+  %qf = getelementptr <8 x float>, ptr addrspace(1) %pf, i64 %t
+  store <8 x float> %d3, ptr addrspace(1) %qf, align 4
+  ret void
+}}
+declare <8 x float> @{F32}(i1, <2 x float>, i1, <2 x float>, i16, <8 x float>, i1, i1)
+{F16_WMMA}
+{FOOTER}"
+    );
+    let obj = hx_llvm::compile_ir(&ir, "wmma", GpuTarget::Gfx1250, hx_llvm::OptLevel::O2, hx_llvm::Emit::Assembly).unwrap();
+    let asm = String::from_utf8(obj).unwrap();
+    let insts: Vec<&str> = asm.lines().map(str::trim).filter(|l| l.starts_with("v_")).collect();
+    let wmmas: Vec<usize> = insts.iter().enumerate().filter(|(_, l)| l.starts_with("v_wmma_f32_16x16x32_f16")).map(|(i, _)| i).collect();
+    assert_eq!(wmmas.len(), 2, "{asm}");
+    let a_of = |l: &str| l.split(", ").nth(1).map(str::to_string).unwrap();
+    let a1 = a_of(insts[wmmas[0]]);
+    assert_eq!(a1, a_of(insts[wmmas[1]]), "the second f16 WMMA reads A from other registers:\n{asm}");
+    let first = a1.trim_start_matches("v[").split(':').next().unwrap();
+    assert!(insts[wmmas[0]..wmmas[1]].iter().any(|l| l.starts_with("v_xor_b32") && l.contains(&format!("v{first}, 1, v{first}"))), "A not rewritten in place:\n{asm}");
+    // The f32 WMMAs: the first reads R, the second's D covers R, the third reads R as B.
+    let f32s: Vec<Vec<String>> = insts.iter().filter(|l| l.starts_with("v_wmma_f32_16x16x4_f32")).map(|l| l.split_once(' ').unwrap().1.split(", ").map(str::to_string).collect()).collect();
+    assert_eq!(f32s.len(), 3, "{asm}");
+    let range = |r: &str| -> (u32, u32) {
+        let (lo, hi) = r.trim_start_matches("v[").trim_end_matches(']').split_once(':').unwrap();
+        (lo.parse().unwrap(), hi.parse().unwrap())
+    };
+    let (r, d) = (range(&f32s[0][1]), range(&f32s[1][0]));
+    assert!(f32s[2][2] == f32s[0][1] && d.0 <= r.0 && r.1 <= d.1, "B of the third f32 WMMA is not the first's A inside the second's D:\n{asm}");
+    let bufs = |seed: u64| -> Vec<Arg> {
+        let f = |i: u64, e: Elem| Arg::Buffer(buffer(e, 1024, seed * 31 + i, Some(3)));
+        vec![f(0, Elem::F16), f(1, Elem::F16), f(2, Elem::F32), Arg::Buffer(vec![0; 4096]), f(4, Elem::F32), Arg::Buffer(vec![0; 4096])]
+    };
+    check_module_with(&ir, &["k"], &bufs);
+}

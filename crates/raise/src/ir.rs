@@ -255,6 +255,11 @@ struct Raiser<'ctx, 'a> {
     /// The last MFMA-path WMMA's D in its MFMA layout, while its registers still hold it
     /// (wmma_mfma.rs: a WMMA whose C is that D takes it from there).
     wmma_chain: std::cell::RefCell<Option<wmma_mfma::WmmaChain<'ctx>>>,
+    /// The MFMA path's copy of each VGPR that WMMAs of this block read as A, B or a scale, by
+    /// VGPR, while nothing else names the VGPR or writes EXEC (wmma_mfma.rs `shared_operand`,
+    /// `forget_operands`): WMMAs share their whole-wave copies and lane swaps within it, never
+    /// across blocks or EXEC writes.
+    wmma_operands: std::cell::RefCell<HashMap<u16, IntValue<'ctx>>>,
     /// gfx950: WMMA results not yet in their registers (wmma_carry.rs), which WMMAs make them
     /// and the chains each block takes from its predecessors, their shadow allocas, and the
     /// chain the WMMA being raised takes as C.
@@ -426,6 +431,7 @@ fn raise_inner<'ctx>(
         target,
         trap_bb: std::cell::Cell::new(None),
         wmma_chain: std::cell::RefCell::new(None),
+        wmma_operands: std::cell::RefCell::new(HashMap::new()),
         lazy_chains: std::cell::RefCell::new(Vec::new()),
         carry: wmma_carry::CarryPlan::default(),
         carry_shadows: std::cell::RefCell::new(HashMap::new()),
@@ -466,6 +472,7 @@ fn raise_inner<'ctx>(
         r.exec_full = st.known_on_entry[i];
         r.active_memo.set(None);
         r.wmma_chain.replace(None);
+        r.wmma_operands.borrow_mut().clear();
         r.enter_block_chains(bl.start)?;
         let reduced_to = match &reduce_loops[i] {
             Some(rl) => Some(r.reduce_loop(rl, &bl.insts[0])?),
@@ -483,6 +490,7 @@ fn raise_inner<'ctx>(
                 r.active_memo.set(None);
             }
             r.inst(inst)?;
+            r.forget_operands(inst, writes_exec);
             if let Some(&to) = st.restore_to.get(&inst.offset) {
                 r.restore_exec(inst, to, &entry_exec)?;
             }

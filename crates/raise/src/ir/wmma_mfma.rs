@@ -177,7 +177,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                 // Shared by the WMMAs reading the same scale register, as A and B are
                 // (`mfma_inputs`): gfx942 dot_scaled_e4m3_w1 2.43 -> 2.25 of native.
                 let v = self.wmma_regs(inst, r, 1)?;
-                ScaleOperand::Lanes(self.set_inactive(v[0])?, row)
+                ScaleOperand::Lanes(self.set_inactive(self.shared_operand(r.index, v[0])?)?, row)
             }
             hx_isa::Operand::Reg(r) => ScaleOperand::Uniform(self.read_sreg(r, 1, inst)?),
             v => ScaleOperand::Uniform(
@@ -186,6 +186,42 @@ impl<'ctx> Raiser<'ctx, '_> {
                     .ok_or_else(|| self.err(inst, format!("scale operand {v:?}")))?,
             ),
         })
+    }
+
+    /// VGPR `reg` (its value `v`) as the WMMAs of this block read it while nothing else names
+    /// it or writes EXEC: one opaque copy (`Raiser::opaque`), which LLVM cannot merge with
+    /// another's, so the whole-wave copies and lane swaps made from it are shared exactly where
+    /// the register and EXEC are the same.
+    fn shared_operand(&self, reg: u16, v: IntValue<'ctx>) -> Result<IntValue<'ctx>, RaiseError> {
+        if let Some(&c) = self.wmma_operands.borrow().get(&reg) {
+            return Ok(c);
+        }
+        let c = self.opaque(vec![v])?.pop().ok_or_else(|| self.err_plain("no opaque copy"))?;
+        self.wmma_operands.borrow_mut().insert(reg, c);
+        Ok(c)
+    }
+
+    /// After `inst`: the shared WMMA operands (`shared_operand`) it may have written are
+    /// forgotten: all of them after an EXEC write, an indirect VGPR access or a call; a WMMA's
+    /// D; any VGPR another instruction names.
+    pub(super) fn forget_operands(&self, inst: &Instruction, writes_exec: bool) {
+        let mut ops = self.wmma_operands.borrow_mut();
+        if ops.is_empty() {
+            return;
+        }
+        let m = inst.mnemonic();
+        if writes_exec || m.contains("rel") || m.contains("gpr_idx") || m.starts_with("s_setpc") || m.starts_with("s_swappc") || m.starts_with("s_call") {
+            ops.clear();
+            return;
+        }
+        let named: Vec<hx_isa::Reg> = match inst.wmma() {
+            Some(_) => super::wmma_carry::vgpr_operand(inst, 0).into_iter().collect(),
+            None => inst.operands().filter_map(|o| match o.value {
+                hx_isa::Operand::Reg(r) => Some(r),
+                _ => None,
+            }).collect(),
+        };
+        ops.retain(|&i, _| !named.iter().any(|r| super::wmma_carry::vgprs_overlap((i, 1), r)));
     }
 
     /// A scheduling region boundary that emits no instruction (hx_llvm::sched_regions).
@@ -230,7 +266,9 @@ impl<'ctx> Raiser<'ctx, '_> {
             let sign = if neg { Some(sign(e)?) } else { None };
             self.wmma_regs(inst, r, n as usize)?
                 .into_iter()
-                .map(|v| {
+                .zip(r.index..)
+                .map(|(v, i)| {
+                    let v = if plan.layout == Layout::F64 { v } else { self.shared_operand(i, v)? };
                     let v = if let Some(sign) = sign { self.b.build_xor(v, self.i32(sign), "")? } else { v };
                     self.set_inactive(v)
                 })
