@@ -89,6 +89,7 @@ pub fn cases() -> Vec<Case> {
         c("transpose", "transpose.hip", Hip, 5, "transpose", r::transpose),
         c("scan", "scan.hip", Hip, 6, "scan", r::scan),
         c("softmax", "softmax.hip", Hip, 5, "softmax", r::softmax),
+        c("half2_math", "half2_math.hip", Hip, 5, "half2_math", r::half2_math),
         c("cl_local_args", "cl_local_args.cl", OpenCl, 5, "local_args", r::cl_local_args),
         c("cl_vec4", "cl_vec4.cl", OpenCl, 6, "vec4", r::cl_vec4),
         c("cl_atomics", "cl_atomics.cl", OpenCl, 6, "atomics_cl", r::cl_atomics),

@@ -432,6 +432,73 @@ pub fn softmax(rng: &mut SplitMix64) -> Setup {
     }
 }
 
+/// The f16 bits of `v`, a value f16 holds exactly (zero or normal).
+fn f16_bits(v: f64) -> u16 {
+    if v == 0.0 {
+        return if v.is_sign_negative() { 0x8000 } else { 0 };
+    }
+    let (sign, m) = (if v < 0.0 { 0x8000u16 } else { 0 }, v.abs());
+    let e = m.log2().floor() as i32;
+    let frac = m / 2f64.powi(e) - 1.0;
+    let bits = frac * 1024.0;
+    assert!(bits.fract() == 0.0 && (-14..=15).contains(&e), "{v} is not an f16 normal");
+    sign | ((e + 15) as u16) << 10 | bits as u16
+}
+
+/// f16 `a` and `b` rounded as the kernel's f16 arithmetic leaves them: the inputs make every
+/// result exact, which this checks.
+fn exact16(v: f64) -> f64 {
+    f16_bits(v);
+    v
+}
+
+pub fn half2_math(rng: &mut SplitMix64) -> Setup {
+    let n = 256usize;
+    // Pairs of quarters in [-4, 4] (a zero is +0).
+    let q = |rng: &mut SplitMix64| -> [f64; 2] { [0, 1].map(|_| (rng.below(33) as i64 - 16) as f64 / 4.0) };
+    let (xs, ys, zs): (Vec<[f64; 2]>, Vec<[f64; 2]>, Vec<[f64; 2]>) = ((0..n).map(|_| q(rng)).collect(), (0..n).map(|_| q(rng)).collect(), (0..n).map(|_| q(rng)).collect());
+    let word = |p: &[f64; 2]| f16_bits(p[0]) as u32 | (f16_bits(p[1]) as u32) << 16;
+    let (xw, yw, zw): (Vec<u32>, Vec<u32>, Vec<u32>) = (xs.iter().map(word).collect(), ys.iter().map(word).collect(), zs.iter().map(word).collect());
+    let mut want = vec![0f64; 10 * n];
+    let mut iwant = vec![0i32; 2 * n];
+    // minnum/maxnum of numbers (no NaNs here): -0 does not occur (quarters of integers give +0).
+    for i in 0..n {
+        let (a, b, c) = (xs[i], ys[i], zs[i]);
+        let r0 = [0, 1].map(|h| exact16(a[h] * b[h] + c[h]));
+        let r1 = [0, 1].map(|h| exact16(a[h].min(b[h]) * 0.5));
+        let r2 = [0, 1].map(|h| exact16(r0[1 - h] - exact16(a[h] + b[h]).max(exact16(a[h] * c[h]))));
+        let r3 = [0, 1].map(|h| exact16(-a[h] * b[h] + 1.0));
+        for (k, r) in [r0, r1, r2, r3].iter().enumerate() {
+            want[10 * i + 2 * k] = r[0];
+            want[10 * i + 2 * k + 1] = r[1];
+        }
+        want[10 * i + 8] = exact16(a[0] * b[0] + a[1] * b[1]) + exact16(c[0] * c[1] + a[0]);
+        want[10 * i + 9] = a[1].max(c[0]);
+        // The same words as i16 pairs, wrapping.
+        let halves = |w: u32| [w as u16 as i16, (w >> 16) as u16 as i16];
+        let (ia, ib) = (halves(xw[i]), halves(yw[i]));
+        let sum = [0, 1].map(|h| ia[h].wrapping_add(ib[h]));
+        let mix = [0, 1].map(|h| (ia[h] >> 3).wrapping_mul(ib[h]).wrapping_sub(ia[h].max(ib[h])));
+        let pack = |p: [i16; 2]| (p[0] as u16 as u32 | (p[1] as u16 as u32) << 16) as i32;
+        iwant[2 * i] = pack(sum);
+        iwant[2 * i + 1] = pack(mix);
+    }
+    Setup {
+        about: "Packed half arithmetic (fma, add, mul, min/max with op_sel, negation and inline constants) and packed 16-bit integers, on exact quarters.",
+        grid: [n as u32, 1, 1],
+        block: [64, 1, 1],
+        dynamic_lds: 0,
+        args: vec![
+            input("x", &xw),
+            input("y", &yw),
+            input("z", &zw),
+            output_f32("out", want, 0.0, 0.0, "every input is a quarter in [-4, 4], so each f16 result is exact"),
+            output("iout", &vec![0i32; 2 * n], &iwant),
+            val("n", Elem::U32, n),
+        ],
+    }
+}
+
 pub fn cl_local_args(rng: &mut SplitMix64) -> Setup {
     let (block, groups) = (256usize, 4usize);
     let x = ints(rng, block * groups, -1000, 1000);

@@ -142,6 +142,31 @@ impl<'ctx> OpEmitter<'ctx, '_> {
         Ok(self.call_value(c, &[r.into()])?.into_float_value())
     }
 
+    /// v_max_num / v_min_num (`name`: llvm.maxnum or llvm.minnum, or llvm.maximumnum or
+    /// llvm.minimumnum) on floats or float vectors,
+    /// as hx_sem's minmax_num: the non-NaN operand, -0 below +0 (the target's IEEE-mode
+    /// v_max/v_min on inputs the backend canonicalises), and of two NaNs the first, quietened,
+    /// where the target's instruction returns the second. So a NaN `y` is replaced by `x`
+    /// first: `maxnum(x, x)` is `x` quietened, which is the answer whether `x` is a NaN or not.
+    pub(crate) fn num_minmax(&self, name: &str, x: BasicValueEnum<'ctx>, y: BasicValueEnum<'ctx>) -> Result<BasicValueEnum<'ctx>, EmitError> {
+        let b = self.b;
+        let y = match y {
+            BasicValueEnum::FloatValue(f) => {
+                let nan = b.build_float_compare(FloatPredicate::UNO, f, f, "").map_err(be)?;
+                b.build_select(nan, x, y, "").map_err(be)?
+            }
+            BasicValueEnum::VectorValue(f) => {
+                let nan = b.build_float_compare(FloatPredicate::UNO, f, f, "").map_err(be)?;
+                b.build_select(nan, x, y, "").map_err(be)?
+            }
+            _ => return Err(EmitError("min/max of a non-float".into())),
+        };
+        let i = self.intrinsic(name, &[x.get_type()])?;
+        let r = self.call_value(i, &[x.into(), y.into()])?;
+        let c = self.intrinsic("llvm.canonicalize", &[x.get_type()])?;
+        self.call_value(c, &[r.into()])
+    }
+
     /// Truncates/extends to the width `ty` is computed in (16- and 32-bit types in i32).
     pub fn fit(&self, v: IntValue<'ctx>, ty: Ty) -> Result<IntValue<'ctx>, EmitError> {
         let want = if ty.bits() == 64 { 64 } else { 32 };
@@ -334,12 +359,12 @@ impl<'ctx> OpEmitter<'ctx, '_> {
             Max3NumF32 | Min3NumF32 => {
                 // Two steps of v_max_num/v_min_num, as the hardware's three-operand forms are
                 // defined: IEEE 754-2019 maximumNumber/minimumNumber (-0 below +0, a NaN operand
-                // loses), which llvm.maximumnum/minimumnum specify on every target.
+                // loses), which llvm.maximumnum/minimumnum specify on every target; of two NaNs
+                // the first (`num_minmax`).
                 let name = if op.op == Max3NumF32 { "llvm.maximumnum" } else { "llvm.minimumnum" };
-                let i = self.intrinsic(name, &[f32t.into()])?;
-                let t = self.call_value(i, &[f(v[0])?.into(), f(v[1])?.into()])?.into_float_value();
-                let r = self.call_value(i, &[t.into(), f(v[2])?.into()])?.into_float_value();
-                none(bits(self.quieted(r)?)?)
+                let t = self.num_minmax(name, f(v[0])?.into(), f(v[1])?.into())?;
+                let r = self.num_minmax(name, t, f(v[2])?.into())?.into_float_value();
+                none(bits(r)?)
             }
             MulU32U24 => {
                 let m = c32(0xff_ffff);
@@ -658,6 +683,11 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                     MaximumminimumF32 => ("llvm.maximum", "llvm.minimum"),
                     _ => ("llvm.minimum", "llvm.maximum"),
                 };
+                if matches!(op.op, MaxminNumF32 | MinmaxNumF32) {
+                    let t = self.num_minmax(inner, f(v[0])?.into(), f(v[1])?.into())?;
+                    let r = self.num_minmax(outer, t, f(v[2])?.into())?.into_float_value();
+                    return none(bits(r)?);
+                }
                 let (i1, i2) = (self.intrinsic(inner, &[f32t.into()])?, self.intrinsic(outer, &[f32t.into()])?);
                 let t = self.call_value(i1, &[f(v[0])?.into(), f(v[1])?.into()])?.into_float_value();
                 let r = self.call_value(i2, &[t.into(), f(v[2])?.into()])?.into_float_value();
@@ -667,10 +697,10 @@ impl<'ctx> OpEmitter<'ctx, '_> {
             MaxNumF32 | MinNumF32 => {
                 // The target's v_max_f32/v_min_f32 (IEEE mode, inputs canonicalised by the
                 // backend) order -0 below +0 and return the non-NaN operand, as v_max_num does.
+                // Of two NaNs, the first (`num_minmax`).
                 let name = if op.op == MaxNumF32 { "llvm.maxnum" } else { "llvm.minnum" };
-                let i = self.intrinsic(name, &[f32t.into()])?;
-                let r = self.call_value(i, &[f(v[0])?.into(), f(v[1])?.into()])?.into_float_value();
-                none(bits(self.quieted(r)?)?)
+                let r = self.num_minmax(name, f(v[0])?.into(), f(v[1])?.into())?.into_float_value();
+                none(bits(r)?)
             }
             LdexpF32 => {
                 let i = self.intrinsic("llvm.ldexp", &[f32t.into(), i32t.into()])?;
@@ -702,6 +732,60 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 let (x, y) = (self.half(v[0])?, self.half(v[1])?);
                 let r = if op.op == AddF16 { b.build_float_add(x, y, "")? } else { b.build_float_mul(x, y, "")? };
                 none(self.half_bits(self.quieted(r)?)?)
+            }
+            SubF16 | SubrevF16 => {
+                let (x, y) = (self.half(v[0])?, self.half(v[1])?);
+                let (x, y) = if op.op == SubF16 { (x, y) } else { (y, x) };
+                none(self.half_bits(self.quieted(b.build_float_sub(x, y, "")?)?)?)
+            }
+            FmaF16 => {
+                let h = self.ctx.f16_type();
+                let i = self.intrinsic("llvm.fma", &[h.into()])?;
+                let r = self.call_value(i, &[self.half(v[0])?.into(), self.half(v[1])?.into(), self.half(v[2])?.into()])?.into_float_value();
+                none(self.half_bits(self.quieted(r)?)?)
+            }
+            MaxNumF16 | MinNumF16 | MaxminNumF16 | MinmaxNumF16 => {
+                // As MaxNumF32 below: the target's IEEE-mode v_max_f16/v_min_f16 on canonical
+                // inputs order -0 below +0 and return the non-NaN operand, as v_max_num_f16 does.
+                let mm = |name: &str, x: FloatValue<'ctx>, y: FloatValue<'ctx>| -> Result<FloatValue<'ctx>, EmitError> {
+                    Ok(self.num_minmax(name, x.into(), y.into())?.into_float_value())
+                };
+                let (x, y) = (self.half(v[0])?, self.half(v[1])?);
+                let r = match op.op {
+                    MaxNumF16 => mm("llvm.maxnum", x, y)?,
+                    MinNumF16 => mm("llvm.minnum", x, y)?,
+                    MaxminNumF16 => mm("llvm.minnum", mm("llvm.maxnum", x, y)?, self.half(v[2])?)?,
+                    _ => mm("llvm.maxnum", mm("llvm.minnum", x, y)?, self.half(v[2])?)?,
+                };
+                none(self.half_bits(r)?)
+            }
+            LdexpF16 => {
+                // The exponent is src1's low 16 bits, signed.
+                let h = self.ctx.f16_type();
+                let n = b.build_int_s_extend(b.build_int_truncate(v[1], self.ctx.i16_type(), "")?, i32t, "")?;
+                let i = self.intrinsic("llvm.ldexp", &[h.into(), i32t.into()])?;
+                let r = self.call_value(i, &[self.half(v[0])?.into(), n.into()])?.into_float_value();
+                none(self.half_bits(self.quieted(r)?)?)
+            }
+            RcpF16 | SqrtF16 => {
+                // The target's v_rcp_f16 / v_sqrt_f16, the same operation.
+                let h = self.ctx.f16_type();
+                let i = self.intrinsic(if op.op == RcpF16 { "llvm.amdgcn.rcp" } else { "llvm.amdgcn.sqrt" }, &[h.into()])?;
+                let r = self.call_value(i, &[self.half(v[0])?.into()])?.into_float_value();
+                none(self.half_bits(r)?)
+            }
+            CvtF16U16 | CvtF16I16 => {
+                let x = b.build_int_truncate(v[0], self.ctx.i16_type(), "")?;
+                let h = self.ctx.f16_type();
+                let r = if op.op == CvtF16U16 { b.build_unsigned_int_to_float(x, h, "")? } else { b.build_signed_int_to_float(x, h, "")? };
+                none(self.half_bits(r)?)
+            }
+            CvtU16F16 | CvtI16F16 => {
+                // Truncating, saturating, NaN to 0: llvm.fpto{u,s}i.sat.
+                let i16t = self.ctx.i16_type();
+                let name = if op.op == CvtU16F16 { "llvm.fptoui.sat" } else { "llvm.fptosi.sat" };
+                let r = self.call(name, &[i16t.into(), self.ctx.f16_type().into()], &[self.half(v[0])?.into()])?;
+                none(b.build_int_z_extend(r, i32t, "")?)
             }
             AddU16 | AddI16 => none(b.build_and(b.build_int_add(v[0], v[1], "")?, c32(0xffff), "")?),
             SubU16 | SubI16 => none(b.build_and(b.build_int_sub(v[0], v[1], "")?, c32(0xffff), "")?),

@@ -1384,16 +1384,24 @@ impl<'ctx> Raiser<'ctx, '_> {
         let mut vals = Vec::new();
         for (k, o) in srcs.iter().enumerate() {
             let constant = !matches!(o.value, Operand::Reg(_));
-            if constant && (half_sel >> k & 1 != 0 || (pk && (mods.op_sel | mods.op_sel_hi) >> k & 1 != 0)) {
+            let (pk_wide, pk_float) = match op.op {
+                Op::Pk(p) => (p.is_wide(), p.is_float()),
+                _ => (false, false),
+            };
+            if constant && (half_sel >> k & 1 != 0 || (pk_wide && (mods.op_sel | mods.op_sel_hi) >> k & 1 != 0)) {
                 // Which half or dword of a constant the hardware reads is not modelled (a
                 // packed-f32 constant is its low dword, as the emulator reads it).
                 return Err(self.err(inst, "the high half of a constant source"));
             }
             let mut v = if let (Some((src0, _)), 0) = (dpp, k) {
                 src0
-            } else if pk && constant {
+            } else if pk_wide && constant {
                 let c = self.source(o, Ty::F32, inst)?;
                 self.b.build_int_z_extend(c, self.ctx.i64_type(), "")?
+            } else if pk_float && matches!(o.value, Operand::FloatConst(_)) {
+                // Packed 16-bit float ops: an inline float constant is the f16 value in the low
+                // half, zero above (hx-emu's exec_valu, after LLVM's getInlineEncodingV216).
+                self.source(o, Ty::F16, inst)?
             } else if half_sel >> k & 1 != 0 {
                 // The high half of a 16-bit source register.
                 let w = self.source(o, Ty::B32, inst)?;

@@ -43,6 +43,9 @@ impl<'ctx> OpEmitter<'ctx, '_> {
     /// operation: the targets have the same packed instructions, and two scalar halves needed
     /// the SLP vectorizer (a sixth of the middle end's time) to pair them again.
     fn pk32(&self, p: PkOp, v: &[IntValue<'ctx>], m: PkMods) -> Result<IntValue<'ctx>, EmitError> {
+        if !p.is_wide() {
+            return self.pk16(p, v, m);
+        }
         if !matches!(p, PkOp::AddF32 | PkOp::MulF32 | PkOp::FmaF32) {
             return Err(EmitError(format!("packed {p:?} is not raised yet")));
         }
@@ -84,6 +87,86 @@ impl<'ctx> OpEmitter<'ctx, '_> {
         let canonicalize = self.intrinsic("llvm.canonicalize", &[v2f32.into()])?;
         let r = self.call_value(canonicalize, &[r.into()])?;
         Ok(b.build_bit_cast(r, i64t, "").map_err(be)?.into_int_value())
+    }
+
+    /// The 2 x 16-bit packed ops (v_pk_add_f16, v_pk_fma_f16, v_pk_max_num_f16, v_pk_add_u16,
+    /// v_pk_ashrrev_i16 ...), as hx_sem::alu::packed::pk16: the low half of the result reads
+    /// the half op_sel picks of each source, the high half the half op_sel_hi picks, float
+    /// halves negated by neg_lo / neg_hi. Emitted as one <2 x half> or <2 x i16> operation,
+    /// which the targets' own packed instructions implement (f16 as the scalar f16 ops of
+    /// `OpEmitter::emit`: IEEE operations, results canonicalised, min/max as llvm.minnum/maxnum).
+    /// The bf16 forms are refused: the targets have no packed bf16 arithmetic.
+    fn pk16(&self, p: PkOp, v: &[IntValue<'ctx>], m: PkMods) -> Result<IntValue<'ctx>, EmitError> {
+        use PkOp::*;
+        if matches!(p, AddBf16 | MulBf16 | FmaBf16 | MinF16 | MaxF16) {
+            return Err(EmitError(format!("packed {p:?} is not raised yet")));
+        }
+        let b = self.b;
+        let (i32t, i16t, f16t) = (self.ctx.i32_type(), self.ctx.i16_type(), self.ctx.f16_type());
+        let (v2i16, v2f16) = (i16t.vec_type(2), f16t.vec_type(2));
+        let float = matches!(p, AddF16 | MulF16 | FmaF16 | MinNumF16 | MaxNumF16);
+        let mut xs = Vec::new();
+        for i in 0..p.arity() {
+            let s = *v.get(i).ok_or_else(|| EmitError("packed op: missing source".into()))?;
+            let s = b.build_bit_cast(s, v2i16, "").map_err(be)?.into_vector_value();
+            let (lo, hi) = ((m.op_sel >> i & 1) as u64, (m.op_sel_hi >> i & 1) as u64);
+            let mut w = if (lo, hi) == (0, 1) {
+                s
+            } else {
+                let mask = hx_llvm::inkwell::types::VectorType::const_vector(&[i32t.const_int(lo, false), i32t.const_int(hi, false)]);
+                b.build_shuffle_vector(s, v2i16.get_poison(), mask, "").map_err(be)?
+            };
+            let (nl, nh) = ((m.neg_lo >> i & 1) as u64, (m.neg_hi >> i & 1) as u64);
+            if float && nl | nh != 0 {
+                let sign = hx_llvm::inkwell::types::VectorType::const_vector(&[i16t.const_int(nl << 15, false), i16t.const_int(nh << 15, false)]);
+                w = b.build_xor(w, sign, "").map_err(be)?;
+            }
+            xs.push(w);
+        }
+        let r = if float {
+            let f: Vec<_> = xs.iter().map(|x| b.build_bit_cast(*x, v2f16, "").map(|y| y.into_vector_value())).collect::<Result<_, _>>().map_err(be)?;
+            let call = |name: &str, args: &[hx_llvm::inkwell::values::BasicMetadataValueEnum<'ctx>]| -> Result<hx_llvm::inkwell::values::BasicValueEnum<'ctx>, EmitError> {
+                let i = self.intrinsic(name, &[v2f16.into()])?;
+                self.call_value(i, args)
+            };
+            let r: hx_llvm::inkwell::values::BasicValueEnum<'ctx> = match p {
+                AddF16 => b.build_float_add(f[0], f[1], "").map_err(be)?.into(),
+                MulF16 => b.build_float_mul(f[0], f[1], "").map_err(be)?.into(),
+                FmaF16 => call("llvm.fma", &[f[0].into(), f[1].into(), f[2].into()])?,
+                MinNumF16 => return self.pk_bits(self.num_minmax("llvm.minnum", f[0].into(), f[1].into())?),
+                _ => return self.pk_bits(self.num_minmax("llvm.maxnum", f[0].into(), f[1].into())?),
+            };
+            let r = call("llvm.canonicalize", &[r.into()])?;
+            b.build_bit_cast(r, v2i16, "").map_err(be)?.into_vector_value()
+        } else {
+            let (x, y) = (xs[0], xs[1]);
+            // Shift counts: the low four bits of src0 (hx_sem::alu::int::lshlrev_b16).
+            let count = || b.build_and(x, hx_llvm::inkwell::types::VectorType::const_vector(&[i16t.const_int(15, false), i16t.const_int(15, false)]), "");
+            let minmax = |name: &str| -> Result<hx_llvm::inkwell::values::VectorValue<'ctx>, EmitError> {
+                let i = self.intrinsic(name, &[v2i16.into()])?;
+                Ok(self.call_value(i, &[x.into(), y.into()])?.into_vector_value())
+            };
+            match p {
+                AddU16 | AddI16 => b.build_int_add(x, y, "").map_err(be)?,
+                SubU16 | SubI16 => b.build_int_sub(x, y, "").map_err(be)?,
+                MulLoU16 => b.build_int_mul(x, y, "").map_err(be)?,
+                MadU16 | MadI16 => b.build_int_add(b.build_int_mul(x, y, "").map_err(be)?, xs[2], "").map_err(be)?,
+                LshlrevB16 => b.build_left_shift(y, count().map_err(be)?, "").map_err(be)?,
+                LshrrevB16 => b.build_right_shift(y, count().map_err(be)?, false, "").map_err(be)?,
+                AshrrevI16 => b.build_right_shift(y, count().map_err(be)?, true, "").map_err(be)?,
+                MinU16 => minmax("llvm.umin")?,
+                MaxU16 => minmax("llvm.umax")?,
+                MinI16 => minmax("llvm.smin")?,
+                MaxI16 => minmax("llvm.smax")?,
+                _ => return Err(EmitError(format!("packed {p:?} is not raised yet"))),
+            }
+        };
+        Ok(b.build_bit_cast(r, i32t, "").map_err(be)?.into_int_value())
+    }
+
+    /// A packed 16-bit result as the i32 of its bits.
+    fn pk_bits(&self, r: hx_llvm::inkwell::values::BasicValueEnum<'ctx>) -> Result<IntValue<'ctx>, EmitError> {
+        Ok(self.b.build_bit_cast(r, self.ctx.i32_type(), "").map_err(be)?.into_int_value())
     }
 
     /// The saturating (clamped) form of an integer add/sub.

@@ -56,7 +56,8 @@ impl PkOp {
             _ => 2,
         }
     }
-    fn is_float(self) -> bool {
+    /// Float halves (neg_lo/neg_hi negate them; inline float constants are their format's bits).
+    pub fn is_float(self) -> bool {
         use PkOp::*;
         matches!(self, AddF16 | MulF16 | FmaF16 | MinF16 | MaxF16 | MinNumF16 | MaxNumF16 | AddBf16 | MulBf16 | FmaBf16 | AddF32 | MulF32 | FmaF32)
     }
