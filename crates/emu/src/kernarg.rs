@@ -7,9 +7,12 @@ use hx_codeobj::KernelMeta;
 /// Builds the kernarg segment of `meta` for `dispatch`. `explicit` holds the bytes of each
 /// non-hidden argument, in order (a pointer is its 8-byte device address).
 pub fn build(meta: &KernelMeta, explicit: &[Vec<u8>], dispatch: &Dispatch) -> Result<Vec<u8>, EmuError> {
-    let size = (meta.kernarg_segment_size as usize).max(
-        meta.args.iter().map(|a| (a.offset + a.size) as usize).max().unwrap_or(0),
-    );
+    // Rounded up to 16 bytes: runtimes allocate the segment 16-byte aligned (AMDGPUUsage), and
+    // LLVM, which assumes that alignment, widens the last kernarg loads up to it (clang 22 loads
+    // 32 bytes at offset 32 of a 60-byte segment).
+    let size = (meta.kernarg_segment_size as usize)
+        .max(meta.args.iter().map(|a| (a.offset + a.size) as usize).max().unwrap_or(0))
+        .next_multiple_of(16);
     let mut seg = vec![0u8; size];
     let mut next_explicit = explicit.iter();
     for a in &meta.args {

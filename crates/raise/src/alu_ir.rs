@@ -167,6 +167,19 @@ impl<'ctx> OpEmitter<'ctx, '_> {
         self.call_value(c, &[r.into()])
     }
 
+    /// The float of `bits` (16, 32 or 64) whose bit pattern `x` holds (16-bit values in i32).
+    fn float_of(&self, x: IntValue<'ctx>, bits: u32) -> Result<FloatValue<'ctx>, EmitError> {
+        let b = self.b;
+        let (it, ft) = match bits {
+            16 => (self.ctx.i16_type(), self.ctx.f16_type()),
+            32 => (self.ctx.i32_type(), self.ctx.f32_type()),
+            64 => (self.ctx.i64_type(), self.ctx.f64_type()),
+            _ => return Err(EmitError(format!("a {bits}-bit float"))),
+        };
+        let x = if x.get_type().get_bit_width() == bits { x } else { b.build_int_truncate(x, it, "").map_err(be)? };
+        Ok(b.build_bit_cast(x, ft, "").map_err(be)?.into_float_value())
+    }
+
     /// Truncates/extends to the width `ty` is computed in (16- and 32-bit types in i32).
     pub fn fit(&self, v: IntValue<'ctx>, ty: Ty) -> Result<IntValue<'ctx>, EmitError> {
         let want = if ty.bits() == 64 { 64 } else { 32 };
@@ -622,7 +635,7 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                             None => self.ctx.bool_type().const_int((pred == IntPred::T) as u64, false),
                         }
                     }
-                    CmpKind::Float { bits: 32, pred } => {
+                    CmpKind::Float { bits, pred } => {
                         let p = match pred {
                             FloatPred::F => FloatPredicate::PredicateFalse,
                             FloatPred::Lt => FloatPredicate::OLT,
@@ -641,36 +654,49 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                             FloatPred::Nlt => FloatPredicate::UGE,
                             FloatPred::Tru => FloatPredicate::PredicateTrue,
                         };
-                        b.build_float_compare(p, f(v[0])?, f(v[1])?, "")?
+                        b.build_float_compare(p, self.float_of(v[0], bits)?, self.float_of(v[1], bits)?, "")?
                     }
-                    CmpKind::Class { bits: 32 } if v[1].get_zero_extended_constant().is_some() => {
+                    CmpKind::Class { bits } if v[1].get_zero_extended_constant().is_some() => {
                         // A constant mask: llvm.is.fpclass, whose mask bits are the same ten
                         // classes in the same order (0 sNaN, 1 qNaN, 2 -inf, 3 -normal,
                         // 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf) and which
                         // classifies the bits, denormals as denormals; the backend selects the
-                        // target's v_cmp_class_f32.
+                        // target's v_cmp_class.
                         let mask = v[1].get_zero_extended_constant().unwrap_or(0) & 0x3ff;
-                        let i = self.intrinsic("llvm.is.fpclass", &[f32t.into()])?;
-                        self.call_value(i, &[f(v[0])?.into(), c32(mask).into()])?.into_int_value()
+                        let x = self.float_of(v[0], bits)?;
+                        let i = self.intrinsic("llvm.is.fpclass", &[x.get_type().into()])?;
+                        self.call_value(i, &[x.into(), c32(mask).into()])?.into_int_value()
                     }
-                    CmpKind::Class { bits: 32 } => {
+                    CmpKind::Class { bits } => {
                         // Class index of src0 (0 sNaN, 1 qNaN, 2 -inf, 3 -normal, 4 -denormal,
                         // 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf), tested in the src1 mask.
-                        let x = v[0];
-                        let exp = b.build_and(b.build_right_shift(x, c32(23), false, "")?, c32(0xff), "")?;
-                        let mant = b.build_and(x, c32(0x7f_ffff), "")?;
-                        let neg = b.build_int_compare(IntPredicate::SLT, x, c32(0), "")?;
+                        let (ebits, mbits): (u64, u64) = match bits {
+                            16 => (5, 10),
+                            32 => (8, 23),
+                            64 => (11, 52),
+                            _ => return Err(EmitError(format!("v_cmp_class of {bits} bits"))),
+                        };
+                        let t = match bits {
+                            16 => self.ctx.i16_type(),
+                            32 => i32t,
+                            _ => i64t,
+                        };
+                        let x = if v[0].get_type().get_bit_width() == bits { v[0] } else { b.build_int_truncate(v[0], t, "")? };
+                        let k = |c: u64| t.const_int(c, false);
+                        let exp = b.build_and(b.build_right_shift(x, k(mbits), false, "")?, k((1 << ebits) - 1), "")?;
+                        let mant = b.build_and(x, k((1 << mbits) - 1), "")?;
+                        let neg = b.build_int_compare(IntPredicate::SLT, x, k(0), "")?;
                         let sel = |c: IntValue<'ctx>, t: IntValue<'ctx>, e: IntValue<'ctx>| -> Result<IntValue<'ctx>, BuilderError> { Ok(b.build_select(c, t, e, "")?.into_int_value()) };
                         let by_sign = |n: u64, p: u64| sel(neg, c32(n), c32(p));
-                        let mant0 = b.build_int_compare(IntPredicate::EQ, mant, c32(0), "")?;
-                        let quiet = b.build_int_compare(IntPredicate::NE, b.build_and(mant, c32(0x40_0000), "")?, c32(0), "")?;
+                        let mant0 = b.build_int_compare(IntPredicate::EQ, mant, k(0), "")?;
+                        let quiet = b.build_int_compare(IntPredicate::NE, b.build_and(mant, k(1 << (mbits - 1)), "")?, k(0), "")?;
                         let special = sel(mant0, by_sign(2, 9)?, sel(quiet, c32(1), c32(0))?)?;
                         let small = sel(mant0, by_sign(5, 6)?, by_sign(4, 7)?)?;
-                        let idx = sel(b.build_int_compare(IntPredicate::EQ, exp, c32(0xff), "")?, special, sel(b.build_int_compare(IntPredicate::EQ, exp, c32(0), "")?, small, by_sign(3, 8)?)?)?;
-                        let bit = b.build_and(b.build_right_shift(v[1], idx, false, "")?, c32(1), "")?;
+                        let idx = sel(b.build_int_compare(IntPredicate::EQ, exp, k((1 << ebits) - 1), "")?, special, sel(b.build_int_compare(IntPredicate::EQ, exp, k(0), "")?, small, by_sign(3, 8)?)?)?;
+                        let mask = if v[1].get_type().get_bit_width() == 32 { v[1] } else { b.build_int_truncate(v[1], i32t, "")? };
+                        let bit = b.build_and(b.build_right_shift(mask, idx, false, "")?, c32(1), "")?;
                         nz(bit)?
                     }
-                    _ => return Err(EmitError("this compare is not raised yet".to_string())),
                 };
                 Ok((self.i32(0), Some(r)))
             }
@@ -792,6 +818,64 @@ impl<'ctx> OpEmitter<'ctx, '_> {
             MadI32I24 => {
                 let s24 = |x: IntValue<'ctx>| -> Result<_, BuilderError> { b.build_right_shift(b.build_left_shift(x, c32(8), "")?, c32(8), true, "") };
                 none(b.build_int_add(b.build_int_mul(s24(v[0])?, s24(v[1])?, "")?, v[2], "")?)
+            }
+            Med3NumF32 => {
+                // hx_sem's med3_num_f32: with a NaN operand, min_num(min_num(a, b), c); else the
+                // median, which the target's v_med3_f32 (llvm.amdgcn.fmed3) gives for numbers
+                // (-0 below +0 in both).
+                let (x, y, z) = (f(v[0])?, f(v[1])?, f(v[2])?);
+                let uno = |p: FloatValue<'ctx>| b.build_float_compare(FloatPredicate::UNO, p, p, "");
+                let any = b.build_or(b.build_or(uno(x)?, uno(y)?, "")?, uno(z)?, "")?;
+                let lo = self.num_minmax("llvm.minnum", self.num_minmax("llvm.minnum", x.into(), y.into())?, z.into())?;
+                let i = self.intrinsic("llvm.amdgcn.fmed3", &[f32t.into()])?;
+                let med = self.call_value(i, &[x.into(), y.into(), z.into()])?;
+                let r = b.build_select(any, lo, med, "")?;
+                none(b.build_bit_cast(r, i32t, "")?.into_int_value())
+            }
+            SubrevF32 => none(bits(self.quieted(b.build_float_sub(f(v[1])?, f(v[0])?, "")?)?)?),
+            CeilF32 | FloorF64 | CeilF64 | TruncF64 | RndneF64 => {
+                // As FloorF32: the target's v_ceil/v_floor/v_trunc/v_rndne of the same width.
+                let (name, bits) = match op.op {
+                    CeilF32 => ("llvm.ceil", 32),
+                    FloorF64 => ("llvm.floor", 64),
+                    CeilF64 => ("llvm.ceil", 64),
+                    TruncF64 => ("llvm.trunc", 64),
+                    _ => ("llvm.roundeven", 64),
+                };
+                let x = self.float_of(v[0], bits)?;
+                let i = self.intrinsic(name, &[x.get_type().into()])?;
+                let r = self.call_value(i, &[x.into()])?.into_float_value();
+                let it: BasicTypeEnum = if bits == 64 { i64t.into() } else { i32t.into() };
+                none(b.build_bit_cast(r, it, "")?.into_int_value())
+            }
+            MinNumF64 | MaxNumF64 => {
+                let name = if op.op == MaxNumF64 { "llvm.maxnum" } else { "llvm.minnum" };
+                let r = self.num_minmax(name, self.float_of(v[0], 64)?.into(), self.float_of(v[1], 64)?.into())?;
+                none(b.build_bit_cast(r, i64t, "")?.into_int_value())
+            }
+            FrexpExpF32 | FrexpExpF64 => {
+                let x = self.float_of(v[0], if op.op == FrexpExpF32 { 32 } else { 64 })?;
+                let i = self.intrinsic("llvm.amdgcn.frexp.exp", &[i32t.into(), x.get_type().into()])?;
+                none(self.call_value(i, &[x.into()])?.into_int_value())
+            }
+            FractF32 | FractF64 | RsqF32 | RsqF64 | CosF32 | SqrtF64 | FrexpMantF32 | FrexpMantF64 => {
+                // The target's own instruction (v_fract, v_rsq, v_cos, v_sqrt_f64, v_frexp_mant),
+                // which the emulator defines alike for both ISAs.
+                let (name, bits) = match op.op {
+                    FractF32 => ("llvm.amdgcn.fract", 32),
+                    FractF64 => ("llvm.amdgcn.fract", 64),
+                    RsqF32 => ("llvm.amdgcn.rsq", 32),
+                    RsqF64 => ("llvm.amdgcn.rsq", 64),
+                    CosF32 => ("llvm.amdgcn.cos", 32),
+                    SqrtF64 => ("llvm.amdgcn.sqrt", 64),
+                    FrexpMantF32 => ("llvm.amdgcn.frexp.mant", 32),
+                    _ => ("llvm.amdgcn.frexp.mant", 64),
+                };
+                let x = self.float_of(v[0], bits)?;
+                let i = self.intrinsic(name, &[x.get_type().into()])?;
+                let r = self.call_value(i, &[x.into()])?;
+                let it: BasicTypeEnum = if bits == 64 { i64t.into() } else { i32t.into() };
+                none(b.build_bit_cast(r, it, "")?.into_int_value())
             }
             RcpF32 | SqrtF32 | ExpF32 | LogF32 | SinF32 | RcpF64 => {
                 // The target has the same approximate instruction (v_rcp_f32 ...); the AMDGPU
