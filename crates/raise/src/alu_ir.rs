@@ -527,6 +527,74 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 let carry = b.build_int_compare(IntPredicate::UGT, t, i128t.const_int(u64::MAX, false), "")?;
                 Ok((b.build_int_truncate(t, i64t, "")?, Some(carry)))
             }
+            MadI64I32 => {
+                // {flag, D} = 65-bit signed a*b + c; the flag is bit 64 (hx_sem::alu::int).
+                let i128t = self.ctx.i128_type();
+                let p = b.build_int_mul(b.build_int_s_extend(v[0], i128t, "")?, b.build_int_s_extend(v[1], i128t, "")?, "")?;
+                let t = b.build_int_add(p, b.build_int_s_extend(v[2], i128t, "")?, "")?;
+                let bit = b.build_and(b.build_right_shift(t, i128t.const_int(64, false), false, "")?, i128t.const_int(1, false), "")?;
+                let flag = b.build_int_compare(IntPredicate::NE, bit, i128t.const_zero(), "")?;
+                Ok((b.build_int_truncate(t, i64t, "")?, Some(flag)))
+            }
+            MadNcI64I32 => {
+                let p = b.build_int_mul(b.build_int_s_extend(v[0], i64t, "")?, b.build_int_s_extend(v[1], i64t, "")?, "")?;
+                none(b.build_int_add(p, v[2], "")?)
+            }
+            MulHiU32U24 | MulHiI32I24 => {
+                // The high 32 bits of the 48-bit product of the low 24 bits (zero- or sign-extended).
+                let signed = op.op == MulHiI32I24;
+                let x24 = |x: IntValue<'ctx>| -> Result<IntValue<'ctx>, BuilderError> {
+                    if signed {
+                        b.build_int_s_extend(b.build_right_shift(b.build_left_shift(x, c32(8), "")?, c32(8), true, "")?, i64t, "")
+                    } else {
+                        b.build_int_z_extend(b.build_and(x, c32(0xff_ffff), "")?, i64t, "")
+                    }
+                };
+                let p = b.build_int_mul(x24(v[0])?, x24(v[1])?, "")?;
+                none(b.build_int_truncate(b.build_right_shift(p, i64t.const_int(32, false), false, "")?, i32t, "")?)
+            }
+            MadU32U16 | MadI32I16 => {
+                let i16t = self.ctx.i16_type();
+                let x16 = |x: IntValue<'ctx>| -> Result<IntValue<'ctx>, BuilderError> {
+                    let t = b.build_int_truncate(x, i16t, "")?;
+                    if op.op == MadI32I16 { b.build_int_s_extend(t, i32t, "") } else { b.build_int_z_extend(t, i32t, "") }
+                };
+                none(b.build_int_add(b.build_int_mul(x16(v[0])?, x16(v[1])?, "")?, v[2], "")?)
+            }
+            AlignbyteB32 => {
+                // ({a, b} >> 8 (c & 3)), low 32 bits.
+                let w = b.build_or(b.build_left_shift(b.build_int_z_extend(v[0], i64t, "")?, i64t.const_int(32, false), "")?, b.build_int_z_extend(v[1], i64t, "")?, "")?;
+                let sh = b.build_int_z_extend(b.build_left_shift(b.build_and(v[2], c32(3), "")?, c32(3), "")?, i64t, "")?;
+                none(b.build_int_truncate(b.build_right_shift(w, sh, false, "")?, i32t, "")?)
+            }
+            BfmB32 => {
+                let ones = b.build_int_sub(b.build_left_shift(c32(1), sh_mask(v[0], 32)?, "")?, c32(1), "")?;
+                none(b.build_left_shift(ones, sh_mask(v[1], 32)?, "")?)
+            }
+            CvtPkRtzF16F32 => {
+                // The target's v_cvt_pkrtz_f16_f32 (the emulator defines both alike).
+                let i = self.intrinsic("llvm.amdgcn.cvt.pkrtz", &[])?;
+                let r = self.call_value(i, &[f(v[0])?.into(), f(v[1])?.into()])?;
+                none(b.build_bit_cast(r, i32t, "")?.into_int_value())
+            }
+            PackB32F16 => none(b.build_or(b.build_and(v[0], c32(0xffff), "")?, b.build_left_shift(b.build_and(v[1], c32(0xffff), "")?, c32(16), "")?, "")?),
+            XnorB32 => none(b.build_not(b.build_xor(v[0], v[1], "")?, "")?),
+            SubrevU16 => none(b.build_and(b.build_int_sub(v[1], v[0], "")?, c32(0xffff), "")?),
+            SadU32 => {
+                let d = b.build_select(b.build_int_compare(IntPredicate::UGE, v[0], v[1], "")?, b.build_int_sub(v[0], v[1], "")?, b.build_int_sub(v[1], v[0], "")?, "")?.into_int_value();
+                none(b.build_int_add(d, v[2], "")?)
+            }
+            SadU8 => {
+                // Sum of the four bytes' absolute differences, plus c.
+                let mut acc = v[2];
+                for k in 0..4u64 {
+                    let byte = |x: IntValue<'ctx>| -> Result<IntValue<'ctx>, BuilderError> { b.build_and(b.build_right_shift(x, c32(8 * k), false, "")?, c32(0xff), "") };
+                    let (x, y) = (byte(v[0])?, byte(v[1])?);
+                    let d = b.build_select(b.build_int_compare(IntPredicate::UGE, x, y, "")?, b.build_int_sub(x, y, "")?, b.build_int_sub(y, x, "")?, "")?.into_int_value();
+                    acc = b.build_int_add(acc, d, "")?;
+                }
+                none(acc)
+            }
             MadNcU64U32 => {
                 let p = b.build_int_mul(b.build_int_z_extend(v[0], i64t, "")?, b.build_int_z_extend(v[1], i64t, "")?, "")?;
                 none(b.build_int_add(p, v[2], "")?)

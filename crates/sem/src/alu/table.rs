@@ -92,6 +92,9 @@ pub enum Op {
     CvtF32F64, CvtF64F32, CvtF16F32, CvtF32F16, CvtF32Bf16, CvtPkBf16F32, CvtPkF16F32, CvtPkRtzF16F32,
     CvtF32Ubyte(u8), CvtRpiI32F32, CvtFlrI32F32, CvtF16U16, CvtF16I16, CvtU16F16, CvtI16F16,
     CvtPkU16U32, CvtPkI16I32,
+    /// v_pack_b32_f16: S0's f16 in the low half, S1's in the high half (a move: source
+    /// modifiers and op_sel apply, nothing is rounded or quietened).
+    PackB32F16,
     // integer VALU
     AddU32, SubU32, SubrevU32, AddI32, SubI32, AddCoU32, SubCoU32, SubrevCoU32, AddcU32, SubbU32, SubbrevU32,
     AddU16, SubU16, AddI16, SubI16, SubrevU16, MulLoU16, LshlrevB16, LshrrevB16, AshrrevI16,
@@ -379,6 +382,7 @@ static TABLE: &[AluOp] = &[
     v("v_cvt_u16_f16", Op::CvtU16F16, H1, U16),
     v("v_cvt_i16_f16", Op::CvtI16F16, H1, I16),
     v("v_cvt_pk_u16_u32", Op::CvtPkU16U32, U2, B32),
+    v("v_pack_b32_f16", Op::PackB32F16, H2, B32),
     v("v_cvt_pk_i16_i32", Op::CvtPkI16I32, I2, B32),
     // gfx1250 fp8 (E4M3) / bf8 (E5M2), OCP formats.
     v("v_cvt_pk_fp8_f32", Op::Fp8(Fp8Op::PkFromF32(Fp8Fmt::E4M3)), F2, B32),
@@ -875,6 +879,7 @@ fn eval_raw(op: &AluOp, inp: &AluIn, m: &FpMode) -> AluOut {
         CvtU16F16 => r32(cv::cvt_u16_f16(a32, m)),
         CvtI16F16 => r32(cv::cvt_i16_f16(a32, m)),
         CvtPkU16U32 => r32(cv::cvt_pk_u16_u32(a32, b32)),
+        PackB32F16 => r32((a32 & 0xffff) | (b32 & 0xffff) << 16),
         CvtPkI16I32 => r32(cv::cvt_pk_i16_i32(a32, b32)),
         AddU32 => r32(a32.wrapping_add(b32)),
         SubU32 => r32(a32.wrapping_sub(b32)),

@@ -1,10 +1,12 @@
-//! f32, f64 and f16 operations that clang 22 emits for HIP math (`c - a * b`, floor/ceil/trunc/
+//! f32, f64, f16 and integer operations that clang 22 emits for HIP math (`c - a * b`, floor/ceil/trunc/
 //! rint of doubles, fmin/fmax of doubles, sqrt and division of doubles, `__builtin_amdgcn_fmed3f`,
 //! frexp, fract, f64 and f16 compares and class tests), each run on special values (NaN pairs
 //! with different payloads, signaling NaNs, signed zeros, denormals, infinities, numbers with
 //! fractions) and translated bit for bit on both targets. A clang 22 HIP kernel using these
 //! (`--offload-arch=gfx1250`) refused with "v_cmp_gt_f64_e64: this compare is not raised yet",
-//! then v_floor_f64 and v_med3_num_f32.
+//! then v_floor_f64 and v_med3_num_f32; one of integer and conversion math (24-bit multiplies,
+//! sad, alignbyte, 64-bit mad, `__builtin_amdgcn_cvt_pkrtz`, half stores) on v_sad_u8, then
+//! v_cvt_pk_rtz_f16_f32, then v_pack_b32_f16.
 
 use hx_emu::launch::Arg;
 
@@ -37,6 +39,20 @@ const OPS: &[(&str, &str, usize)] = &[
     ("v_cmp_class_f64 vcc_lo, $4, $1\n v_cndmask_b32 $0, 0, 1, vcc_lo", "=v,v,v", 1),
     ("v_cmp_lt_f16 vcc_lo, $1, $2\n v_cndmask_b32 $0, 0, 1, vcc_lo", "=v,v,v", 1),
     ("v_cmp_class_f16 vcc_lo, $1, $2\n v_cndmask_b32 $0, 0, 1, vcc_lo", "=v,v,v", 1),
+    ("v_cvt_pk_rtz_f16_f32 $0, $1, $2", "=v,v,v", 1),
+    ("v_pack_b32_f16 $0, $1, $2", "=v,v,v", 1),
+    ("v_pack_b32_f16 $0, -$1, |$2| op_sel:[1,0,0]", "=v,v,v", 1),
+    ("v_sad_u8 $0, $1, $2, $3", "=v,v,v,v", 1),
+    ("v_sad_u32 $0, $1, $2, $3", "=v,v,v,v", 1),
+    ("v_alignbyte_b32 $0, $1, $2, $3", "=v,v,v,v", 1),
+    ("v_mul_hi_u32_u24 $0, $1, $2", "=v,v,v", 1),
+    ("v_mul_hi_i32_i24 $0, $1, $2", "=v,v,v", 1),
+    ("v_mad_u32_u16 $0, $1, $2, $3", "=v,v,v,v", 1),
+    ("v_mad_i32_i16 $0, $1, $2, $3", "=v,v,v,v", 1),
+    ("v_bfm_b32 $0, $1, $2", "=v,v,v", 1),
+    ("v_xnor_b32 $0, $1, $2", "=v,v,v", 1),
+    ("v_mad_co_i64_i32 $0, vcc_lo, $1, $2, $4", "=v,v,v,v", 2),
+    ("v_mad_nc_i64_i32 $0, $2, $3, $5", "=v,v,v,v", 2),
 ];
 
 fn kernel() -> (String, usize) {
@@ -102,7 +118,7 @@ fn input() -> Vec<u8> {
 }
 
 #[test]
-fn float_math_ops_translate_bit_for_bit() {
+fn math_ops_translate_bit_for_bit() {
     let (ir, per) = kernel();
     let source = hx_tests::gfx1250_object(&ir, "fops");
     let args = [Arg::Buffer(input()), Arg::Buffer(vec![0xee; 64 * 4 * per])];
