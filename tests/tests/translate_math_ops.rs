@@ -125,3 +125,81 @@ fn math_ops_translate_bit_for_bit() {
     let want = hx_tests::run_1d(&source, "fops", 64, 1, &args, 1);
     hx_tests::assert_translations_match(&source, "fops", 64, 1, &args, 1, &want, per);
 }
+
+/// Scalar ops of clang 22's uniform integer math (`(signed char)k`, halves packed from two
+/// kernel arguments, 64-bit bit fields, bit reverses, counts): `s_sext_i32_i8` refused first.
+/// Each runs on the values of lanes 0-7 of the inputs (read into SGPRs), so on 8 operand pairs
+/// a wave.
+const SOPS: &[(&str, bool)] = &[
+    ("s_sext_i32_i8 $0, $1", false),
+    ("s_pack_ll_b32_b16 $0, $1, $2", false),
+    ("s_pack_lh_b32_b16 $0, $1, $2", false),
+    ("s_pack_hl_b32_b16 $0, $1, $2", false),
+    ("s_pack_hh_b32_b16 $0, $1, $2", false),
+    ("s_bcnt0_i32_b32 $0, $1", false),
+    ("s_bcnt0_i32_b64 $0, $3", false),
+    ("s_clz_i32_u32 $0, $1", false),
+    ("s_clz_i32_u64 $0, $3", false),
+    ("s_cls_i32 $0, $1", false),
+    ("s_absdiff_i32 $0, $1, $2", false),
+    ("s_bitcmp1_b64 $3, $1\n s_cselect_b32 $0, 1, 0", false),
+    ("s_bitcmp0_b64 $3, $2\n s_cselect_b32 $0, 1, 0", false),
+    ("s_brev_b64 $0, $3", true),
+    ("s_bfm_b64 $0, $1, $2", true),
+    ("s_bfe_u64 $0, $3, $2", true),
+    ("s_bfe_i64 $0, $3, $2", true),
+    ("s_bfe_i64 $0, $3, 0x1f0005", true),
+    ("s_bfe_u64 $0, $3, 0x400003", true),
+];
+
+#[test]
+fn scalar_ops_translate_bit_for_bit() {
+    let per: usize = 8 * SOPS.iter().map(|o| if o.1 { 2 } else { 1 }).sum::<usize>();
+    let mut body = String::from(
+        r#"target triple = "amdgcn-amd-amdhsa"
+define amdgpu_kernel void @sops(ptr addrspace(1) noalias readonly %in, ptr addrspace(1) noalias %out) #0 {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %t9 = mul i32 %tid, 9
+  %p = getelementptr inbounds i32, ptr addrspace(1) %in, i32 %t9
+  %a = load i32, ptr addrspace(1) %p, align 4
+  %pb = getelementptr inbounds i32, ptr addrspace(1) %p, i32 4
+  %b = load i32, ptr addrspace(1) %pb, align 4
+  %pd = getelementptr inbounds i32, ptr addrspace(1) %p, i32 5
+  %d = load i64, ptr addrspace(1) %pd, align 4
+  %w = lshr i32 %tid, 5
+"#,
+    );
+    body += &format!("  %o = mul i32 %w, {per}\n");
+    let mut at = 0;
+    for l in 0..8 {
+        body += &format!(
+            "  %a{l} = call i32 @llvm.amdgcn.readlane.i32(i32 %a, i32 {l})\n  %b{l} = call i32 @llvm.amdgcn.readlane.i32(i32 %b, i32 {l})\n  %d{l} = call i64 @llvm.amdgcn.readlane.i64(i64 %d, i32 {l})\n"
+        );
+        for (k, (op, wide)) in SOPS.iter().enumerate() {
+            let names: Vec<usize> = (1..=3).filter(|i| op.contains(&format!("${i}"))).collect();
+            let mut text = op.to_string();
+            for (j, i) in names.iter().enumerate() {
+                text = text.replace(&format!("${i}"), &format!("$@{}", j + 1));
+            }
+            let text = text.replace("$@", "$").replace('\n', "\\0A");
+            let args: Vec<String> = names.iter().map(|&i| match i {
+                1 => format!("i32 %a{l}"),
+                2 => format!("i32 %b{l}"),
+                _ => format!("i64 %d{l}"),
+            }).collect();
+            let rt = if *wide { "i64" } else { "i32" };
+            let cons = format!("=s{},~{{scc}}", ",s".repeat(names.len()));
+            body += &format!(
+                "  %r{l}_{k} = call {rt} asm sideeffect \"{text}\", \"{cons}\"({})\n  %o{l}_{k} = add i32 %o, {at}\n  %q{l}_{k} = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %o{l}_{k}\n  store {rt} %r{l}_{k}, ptr addrspace(1) %q{l}_{k}, align 4\n",
+                args.join(", ")
+            );
+            at += if *wide { 2 } else { 1 };
+        }
+    }
+    body += "  ret void\n}\ndeclare i32 @llvm.amdgcn.readlane.i32(i32, i32)\ndeclare i64 @llvm.amdgcn.readlane.i64(i64, i32)\n";
+    let source = hx_tests::gfx1250_object(&body, "sops");
+    let args = [Arg::Buffer(input()), Arg::Buffer(vec![0xee; 2 * 4 * per])];
+    let want = hx_tests::run_1d(&source, "sops", 64, 1, &args, 1);
+    hx_tests::assert_translations_match(&source, "sops", 64, 1, &args, 1, &want, per);
+}

@@ -362,6 +362,67 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 let ones = b.build_int_sub(b.build_left_shift(c32(1), sh_mask(v[0], 32)?, "")?, c32(1), "")?;
                 none(b.build_left_shift(ones, sh_mask(v[1], 32)?, "")?)
             }
+            AddI32 => none(b.build_int_add(v[0], v[1], "")?),
+            SubI32 => none(b.build_int_sub(v[0], v[1], "")?),
+            SSextI32I8 => none(b.build_int_s_extend(b.build_int_truncate(v[0], self.ctx.i8_type(), "")?, i32t, "")?),
+            SPackLl | SPackLh | SPackHl | SPackHh => {
+                let lo = if matches!(op.op, SPackLl | SPackLh) { b.build_and(v[0], c32(0xffff), "")? } else { b.build_right_shift(v[0], c32(16), false, "")? };
+                let hi = if matches!(op.op, SPackLl | SPackHl) { b.build_left_shift(v[1], c32(16), "")? } else { b.build_and(v[1], c32(0xffff_0000), "")? };
+                none(b.build_or(lo, hi, "")?)
+            }
+            SBfmB64 => {
+                let k64 = |x: IntValue<'ctx>| -> Result<IntValue<'ctx>, BuilderError> { b.build_int_z_extend(b.build_and(x, c32(63), "")?, i64t, "") };
+                let ones = b.build_int_sub(b.build_left_shift(i64t.const_int(1, false), k64(v[0])?, "")?, i64t.const_int(1, false), "")?;
+                none(b.build_left_shift(ones, k64(v[1])?, "")?)
+            }
+            SBitcmp0B64 | SBitcmp1B64 => {
+                let sh = b.build_int_z_extend(b.build_and(v[1], c32(63), "")?, i64t, "")?;
+                let bit = b.build_and(b.build_right_shift(v[0], sh, false, "")?, i64t.const_int(1, false), "")?;
+                let want = if op.op == SBitcmp1B64 { IntPredicate::NE } else { IntPredicate::EQ };
+                Ok((c32(0), Some(b.build_int_compare(want, bit, i64t.const_zero(), "")?)))
+            }
+            SBrevB64 => none(self.call("llvm.bitreverse", &[i64t.into()], &[v[0].into()])?),
+            SBcnt0B32 | SBcnt0B64 => {
+                let t = v[0].get_type();
+                let n = self.call("llvm.ctpop", &[t.into()], &[b.build_not(v[0], "")?.into()])?;
+                let n = if t.get_bit_width() == 64 { b.build_int_truncate(n, i32t, "")? } else { n };
+                Ok((n, Some(nz(n)?)))
+            }
+            SFlbitB32 | SFlbitB64 => {
+                // Leading zeros, -1 for zero; SCC unchanged.
+                let t = v[0].get_type();
+                let n = self.call("llvm.ctlz", &[t.into()], &[v[0].into(), self.ctx.bool_type().const_zero().into()])?;
+                let n = if t.get_bit_width() == 64 { b.build_int_truncate(n, i32t, "")? } else { n };
+                let z = b.build_int_compare(IntPredicate::EQ, v[0], t.const_zero(), "")?;
+                none(b.build_select(z, i32t.const_all_ones(), n, "")?.into_int_value())
+            }
+            SAbsdiffI32 => {
+                // |a - b| wrapping, SCC = result != 0.
+                let d = b.build_int_sub(v[0], v[1], "")?;
+                let neg = b.build_int_compare(IntPredicate::SLT, d, c32(0), "")?;
+                let r = b.build_select(neg, b.build_int_neg(d, "")?, d, "")?.into_int_value();
+                Ok((r, Some(nz(r)?)))
+            }
+            SBfeU64 | SBfeI64 => {
+                // S1: offset in bits 5:0, width in bits 22:16 (0: 0; 64 and above: the rest).
+                let off = b.build_int_z_extend(b.build_and(v[1], c32(63), "")?, i64t, "")?;
+                let w = b.build_int_z_extend(b.build_and(b.build_right_shift(v[1], c32(16), false, "")?, c32(0x7f), "")?, i64t, "")?;
+                let k = |x: u64| i64t.const_int(x, false);
+                let shifted = b.build_right_shift(v[0], off, op.op == SBfeI64, "")?;
+                let wide = b.build_int_compare(IntPredicate::UGE, w, k(64), "")?;
+                let wc = b.build_select(wide, k(63), w, "")?.into_int_value();
+                let r = if op.op == SBfeU64 {
+                    let mask = b.build_int_sub(b.build_left_shift(k(1), wc, "")?, k(1), "")?;
+                    b.build_select(wide, shifted, b.build_and(shifted, mask, "")?, "")?.into_int_value()
+                } else {
+                    // Sign-extend from bit w - 1: shift left by 64 - w, arithmetic right by the same.
+                    let back = b.build_int_sub(k(64), b.build_select(b.build_int_compare(IntPredicate::EQ, w, k(0), "")?, k(1), wc, "")?.into_int_value(), "")?;
+                    let ext = b.build_right_shift(b.build_left_shift(shifted, back, "")?, back, true, "")?;
+                    let ext = b.build_select(wide, shifted, ext, "")?.into_int_value();
+                    b.build_select(b.build_int_compare(IntPredicate::EQ, w, k(0), "")?, k(0), ext, "")?.into_int_value()
+                };
+                Ok((r, Some(b.build_int_compare(IntPredicate::NE, r, k(0), "")?)))
+            }
             SSextI32I16 => none(b.build_int_s_extend(b.build_int_truncate(v[0], self.ctx.i16_type(), "")?, i32t, "")?),
             SBitcmp0B32 | SBitcmp1B32 => {
                 // SCC = bit (b & 31) of a is 0 (bitcmp0) / 1 (bitcmp1); no destination.
@@ -635,10 +696,10 @@ impl<'ctx> OpEmitter<'ctx, '_> {
             BcntU32B32 => none(b.build_int_add(self.call("llvm.ctpop", &[i32t.into()], &[v[0].into()])?, v[1], "")?),
             // v_cls_i32 is gfx9's v_ffbh_i32 (the number of leading bits equal to the sign bit,
             // -1 for 0 and -1): one instruction, where the select, count and zero test are four.
-            FfbhI32 if self.amdgpu => none(self.call("llvm.amdgcn.sffbh", &[i32t.into()], &[v[0].into()])?),
-            FfbhU32 | FfblB32 | FfbhI32 => {
+            FfbhI32 | SFlbitI32 if self.amdgpu => none(self.call("llvm.amdgcn.sffbh", &[i32t.into()], &[v[0].into()])?),
+            FfbhU32 | FfblB32 | FfbhI32 | SFlbitI32 => {
                 // Bit scans: -1 when there is no bit to find.
-                let x = if op.op == FfbhI32 {
+                let x = if matches!(op.op, FfbhI32 | SFlbitI32) {
                     let neg = b.build_int_compare(IntPredicate::SLT, v[0], c32(0), "")?;
                     b.build_select(neg, b.build_not(v[0], "")?, v[0], "")?.into_int_value()
                 } else {
