@@ -127,7 +127,8 @@ fn math_ops_translate_bit_for_bit() {
 }
 
 /// Scalar ops of clang 22's uniform integer math (`(signed char)k`, halves packed from two
-/// kernel arguments, 64-bit bit fields, bit reverses, counts): `s_sext_i32_i8` refused first.
+/// kernel arguments, 64-bit bit fields, bit reverses, counts, conditional moves):
+/// `s_sext_i32_i8` refused first.
 /// Each runs on the values of lanes 0-7 of the inputs (read into SGPRs), so on 8 operand pairs
 /// a wave.
 const SOPS: &[(&str, bool)] = &[
@@ -150,6 +151,9 @@ const SOPS: &[(&str, bool)] = &[
     ("s_bfe_i64 $0, $3, $2", true),
     ("s_bfe_i64 $0, $3, 0x1f0005", true),
     ("s_bfe_u64 $0, $3, 0x400003", true),
+    ("s_mov_b32 $0, $1\n s_cmp_lt_u32 $1, $2\n s_cmov_b32 $0, $2", false),
+    ("s_mov_b32 $0, $1\n s_cmp_gt_u32 $1, $2\n s_cmovk_i32 $0, 0x8765", false),
+    ("s_mov_b64 $0, $3\n s_bitcmp1_b32 $1, 3\n s_cmov_b64 $0, -5", true),
 ];
 
 #[test]

@@ -1277,6 +1277,18 @@ impl<'ctx> Raiser<'ctx, '_> {
             return self.write_sreg(self.dst_reg(d, inst)?, if wide { 2 } else { 1 }, v, inst);
         }
         let scc_in = self.b.build_load(self.ctx.bool_type(), self.scc, "")?.into_int_value();
+        // s_cmov_b32/b64, s_cmovk_i32: the source where SCC is set, else the old destination.
+        if let (Op::SCmovB32 | Op::SCmovB64, Some(d), Some(t)) = (op.op, dst, op.dst) {
+            let old = self.source(d, t, inst)?;
+            let new = if op.srcs == [Ty::I16] {
+                let h = self.b.build_int_truncate(vals[0], self.ctx.i16_type(), "")?;
+                self.b.build_int_s_extend(h, self.ctx.i32_type(), "")?
+            } else {
+                vals[0]
+            };
+            let v = self.b.build_select(scc_in, new, old, "")?.into_int_value();
+            return self.write_sreg(self.dst_reg(d, inst)?, if t.bits() == 64 { 2 } else { 1 }, v, inst);
+        }
         let (v, flag) = self.emit_op(inst, op, &vals, scc_in)?;
         if let (Some(d), Some(t)) = (dst, op.dst) {
             let r = self.dst_reg(d, inst)?;
