@@ -207,3 +207,45 @@ entry:
     let want = hx_tests::run_1d(&source, "sops", 64, 1, &args, 1);
     hx_tests::assert_translations_match(&source, "sops", 64, 1, &args, 1, &want, per);
 }
+
+/// Float atomics (HIP `atomicAdd(float *)`, `__hip_atomic_fetch_max` on floats and doubles):
+/// `global_atomic_add_f32` refused. Lanes of a wave update four words each, in lane order, with
+/// the special values above (NaN pairs of different payloads included), so the order and the
+/// NaN rules of every step show in the results.
+#[test]
+fn float_atomics_translate_bit_for_bit() {
+    let mut body = String::from(
+        r#"target triple = "amdgcn-amd-amdhsa"
+define amdgpu_kernel void @fatom(ptr addrspace(1) noalias readonly %in, ptr addrspace(1) noalias %acc, ptr addrspace(1) noalias %out) #0 {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %t9 = mul i32 %tid, 9
+  %p = getelementptr inbounds i32, ptr addrspace(1) %in, i32 %t9
+  %x = load float, ptr addrspace(1) %p, align 4
+  %pd = getelementptr inbounds i32, ptr addrspace(1) %p, i32 3
+  %y = load double, ptr addrspace(1) %pd, align 4
+  %slot = and i32 %tid, 3
+"#,
+    );
+    // (f64 min/max are refused: the targets' global_atomic_{min,max}_f64 is not modelled.)
+    for (k, (op, ty)) in [("fadd", "float"), ("fmax", "float"), ("fmin", "float"), ("fadd", "double")].iter().enumerate() {
+        let (v, size) = if *ty == "float" { ("%x", 4) } else { ("%y", 8) };
+        body += &format!(
+            "  %i{k} = add i32 %slot, {}\n  %a{k} = getelementptr inbounds i8, ptr addrspace(1) %acc, i32 {}\n  %s{k} = mul i32 %slot, {size}\n  %q{k} = getelementptr inbounds i8, ptr addrspace(1) %a{k}, i32 %s{k}\n  %r{k} = atomicrmw {op} ptr addrspace(1) %q{k}, {ty} {v} syncscope(\"agent\") monotonic, align {size}\n  %o{k} = mul i32 %tid, 4\n  %ok{k} = add i32 %o{k}, {k}\n  %po{k} = getelementptr inbounds i64, ptr addrspace(1) %out, i32 %ok{k}\n  %rb{k} = bitcast {ty} %r{k} to {}\n  %rz{k} = zext {} %rb{k} to i64\n  store i64 %rz{k}, ptr addrspace(1) %po{k}, align 8\n",
+            4 * k,
+            64 * k,
+            if *ty == "float" { "i32" } else { "i64" },
+            if *ty == "float" { "i32" } else { "i64" },
+        );
+    }
+    body += "  ret void\n}\n";
+    let body = body.replace("  %rz3 = zext i64 %rb3 to i64\n", "  %rz3 = add i64 %rb3, 0\n");
+    let source = hx_tests::gfx1250_object(&body, "fatom");
+    // Accumulators start as special values too.
+    let acc: Vec<u8> = (0..96).flat_map(|i| F32[(5 * i + 1) % 16].to_le_bytes()).collect();
+    let args = [Arg::Buffer(input()), Arg::Buffer(acc), Arg::Buffer(vec![0xee; 64 * 4 * 8])];
+    for out in [1, 2] {
+        let want = hx_tests::run_1d(&source, "fatom", 64, 1, &args, out);
+        hx_tests::assert_translations_match(&source, "fatom", 64, 1, &args, out, &want, if out == 1 { 96 } else { 8 });
+    }
+}
