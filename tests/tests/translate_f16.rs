@@ -1,7 +1,9 @@
 //! 16-bit float and packed 16-bit ALU operations as clang 22 emits them for `_Float16`,
 //! `__half2`-style vectors and `short2` (corpus/hip `half2_math` is the compiled kernel):
 //! v_pk_{add,mul,fma,min_num,max_num}_f16 with op_sel / op_sel_hi / neg_lo / neg_hi and inline
-//! constants, the packed integer ops, and the scalar f16 ops besides add/mul. Each runs on
+//! constants, the packed integer ops, the scalar f16 ops besides add/mul, and Triton 3.9's
+//! v_pk_add_bf16 / v_pk_mul_bf16 (bf16 NaNs, infinities and denormals from the f32 patterns'
+//! halves). Each runs on
 //! special values (NaN pairs with different payloads, signaling NaNs, signed zeros, denormals,
 //! infinities) and the translations must equal the gfx1250 original bit for bit.
 //!
@@ -13,7 +15,7 @@
 use hx_emu::launch::Arg;
 
 /// Results per thread (dwords).
-const OUT: usize = 27;
+const OUT: usize = 30;
 
 /// Each line: one instruction on %x, %y, %z (dwords of packed halves), its result stored.
 const OPS: [&str; OUT] = [
@@ -44,6 +46,9 @@ const OPS: [&str; OUT] = [
     "v_max_num_f32 $0, $4, $5",
     "v_max3_num_f32 $0, $4, $5, $1",
     "v_maxmin_num_f32 $0, $5, $4, $4",
+    "v_pk_add_bf16 $0, $4, $5",
+    "v_pk_mul_bf16 $0, $5, $4 op_sel:[1,0] neg_hi:[0,1]",
+    "v_pk_add_bf16 $0, $4, $1",
 ];
 
 fn kernel() -> String {
@@ -63,7 +68,7 @@ entry:
   %u = load i32, ptr addrspace(1) %pu, align 4
   %pv = getelementptr inbounds i32, ptr addrspace(1) %px, i32 4
   %v = load i32, ptr addrspace(1) %pv, align 4
-  %o = mul i32 %tid, 27
+  %o = mul i32 %tid, 30
 "#,
     );
     for (k, op) in OPS.iter().enumerate() {

@@ -6,7 +6,8 @@
 //! (`--offload-arch=gfx1250`) refused with "v_cmp_gt_f64_e64: this compare is not raised yet",
 //! then v_floor_f64 and v_med3_num_f32; one of integer and conversion math (24-bit multiplies,
 //! sad, alignbyte, 64-bit mad, `__builtin_amdgcn_cvt_pkrtz`, half stores) on v_sad_u8, then
-//! v_cvt_pk_rtz_f16_f32, then v_pack_b32_f16.
+//! v_cvt_pk_rtz_f16_f32, then v_pack_b32_f16; Triton 3.9's `tl.maximum(..., propagate_nan=ALL)` on
+//! v_maximum_f32.
 
 use hx_emu::launch::Arg;
 
@@ -40,6 +41,13 @@ const OPS: &[(&str, &str, usize)] = &[
     ("v_cmp_lt_f16 vcc_lo, $1, $2\n v_cndmask_b32 $0, 0, 1, vcc_lo", "=v,v,v", 1),
     ("v_cmp_class_f16 vcc_lo, $1, $2\n v_cndmask_b32 $0, 0, 1, vcc_lo", "=v,v,v", 1),
     ("v_cvt_pk_rtz_f16_f32 $0, $1, $2", "=v,v,v", 1),
+    ("v_maximum_f32 $0, $1, $2", "=v,v,v", 1),
+    ("v_minimum_f32 $0, $2, $1", "=v,v,v", 1),
+    ("v_maximum3_f32 $0, $1, $2, $3", "=v,v,v,v", 1),
+    ("v_minimum3_f32 $0, $3, $1, $2", "=v,v,v,v", 1),
+    ("v_maximumminimum_f32 $0, $1, $2, $3", "=v,v,v,v", 1),
+    ("v_maximum_f64 $0, $4, $5", "=v,v,v", 2),
+    ("v_minimum_f64 $0, $5, $6", "=v,v,v", 2),
     ("v_pack_b32_f16 $0, $1, $2", "=v,v,v", 1),
     ("v_pack_b32_f16 $0, -$1, |$2| op_sel:[1,0,0]", "=v,v,v", 1),
     ("v_sad_u8 $0, $1, $2, $3", "=v,v,v,v", 1),

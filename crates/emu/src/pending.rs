@@ -113,12 +113,28 @@ pub fn before(wave: &mut Wave, inst: &Instruction) -> Result<(), EmuError> {
 pub fn after(wave: &mut Wave, inst: &Instruction) {
     let Some(counter) = counter_of(inst) else { return };
     let dsts = destinations(inst);
-    if dsts.is_empty() {
-        return;
-    }
     let seq = wave.next_load;
-    wave.next_load += 1;
-    wave.in_flight.extend(dsts.into_iter().map(|(class, lo, hi)| InFlight { counter, seq, class, lo, hi }));
+    if dsts.is_empty() {
+        // DScnt counts every LDS operation, stores and non-returning atomics too: `s_wait_dscnt
+        // 1` after a load and a store completes the load (Triton 3.9's argmax reduction does
+        // that). They are kept as entries without registers. (LOADcnt counts only loads and
+        // returning atomics; stores have STOREcnt.)
+        if counter != Counter::Ds {
+            return;
+        }
+        wave.next_load += 1;
+        wave.in_flight.push(InFlight { counter, seq, class: RegClass::Vgpr, lo: 0, hi: 0 });
+    } else {
+        wave.next_load += 1;
+        wave.in_flight.extend(dsts.into_iter().map(|(class, lo, hi)| InFlight { counter, seq, class, lo, hi }));
+    }
+    // The counters hold at most 63 operations (6 bits; the hardware stalls an issue beyond), so
+    // anything older is complete, and the list stays bounded.
+    let mut seqs: Vec<u64> = wave.in_flight.iter().filter(|f| f.counter == counter).map(|f| f.seq).collect();
+    seqs.dedup();
+    if seqs.len() > 63 {
+        wait(wave, counter, 63);
+    }
 }
 
 /// A wait for `counter` down to `outstanding`: all but its newest `outstanding` loads are done.
@@ -138,6 +154,34 @@ mod tests {
         let mut b = bytes.to_vec();
         b.resize(16, 0);
         decode(Target::Gfx1250, &b, 0).unwrap()
+    }
+
+    #[test]
+    fn lds_stores_count_in_dscnt() {
+        // ds_load_b32 v13, v0; ds_store_b32 v12, v2 offset:16; s_wait_dscnt 0x1: the load, the
+        // older of the two, is done (Triton 3.9's argmax reduction, gfx1250).
+        let load = inst(&[0x00, 0x00, 0xd8, 0xd8, 0x00, 0x00, 0x00, 0x0d]);
+        let store = inst(&[0x10, 0x00, 0x34, 0xd8, 0x0c, 0x02, 0x00, 0x00]);
+        let wait = inst(&[0x01, 0x00, 0xc6, 0xbf]);
+        let read = inst(&[0x0d, 0x03, 0x04, 0x7e]);
+        assert_eq!(load.text(), "ds_load_b32 v13, v0");
+        assert_eq!(store.text(), "ds_store_b32 v12, v2 offset:16");
+        assert_eq!(wait.text(), "s_wait_dscnt 0x1");
+        assert_eq!(read.text(), "v_mov_b32_e32 v2, v13");
+        let mut w = Wave::new(32, 8, 0);
+        for i in [&load, &store] {
+            before(&mut w, i).unwrap();
+            after(&mut w, i);
+        }
+        assert!(before(&mut w, &read).is_err(), "v13 read before any wait");
+        before(&mut w, &wait).unwrap();
+        assert!(before(&mut w, &read).is_ok(), "v13 read after s_wait_dscnt 1");
+        // Without the store the same wait leaves the load in flight.
+        let mut w = Wave::new(32, 8, 0);
+        before(&mut w, &load).unwrap();
+        after(&mut w, &load);
+        before(&mut w, &wait).unwrap();
+        assert!(before(&mut w, &read).is_err());
     }
 
     #[test]

@@ -167,6 +167,22 @@ impl<'ctx> OpEmitter<'ctx, '_> {
         self.call_value(c, &[r.into()])
     }
 
+    /// v_maximum / v_minimum (IEEE 754-2019 maximum/minimum, `name`: llvm.maximumnum or
+    /// llvm.minimumnum for the numbers), as hx_sem's minmax_ieee2019: the first NaN operand,
+    /// quietened; else the larger (smaller) with -0 below +0. (llvm.maximum does not say which
+    /// NaN it returns; the target expands it to the default NaN.)
+    fn ieee_minmax(&self, name: &str, x: FloatValue<'ctx>, y: FloatValue<'ctx>) -> Result<FloatValue<'ctx>, EmitError> {
+        let b = self.b;
+        let t = x.get_type();
+        let num = self.intrinsic(name, &[t.into()])?;
+        let r = self.call_value(num, &[x.into(), y.into()])?.into_float_value();
+        let c = self.intrinsic("llvm.canonicalize", &[t.into()])?;
+        let quiet = |v: FloatValue<'ctx>| -> Result<FloatValue<'ctx>, EmitError> { Ok(self.call_value(c, &[v.into()])?.into_float_value()) };
+        let uno = |v: FloatValue<'ctx>| b.build_float_compare(FloatPredicate::UNO, v, v, "").map_err(be);
+        let r = b.build_select(uno(y)?, quiet(y)?, r, "").map_err(be)?.into_float_value();
+        Ok(b.build_select(uno(x)?, quiet(x)?, r, "").map_err(be)?.into_float_value())
+    }
+
     /// The float of `bits` (16, 32 or 64) whose bit pattern `x` holds (16-bit values in i32).
     fn float_of(&self, x: IntValue<'ctx>, bits: u32) -> Result<FloatValue<'ctx>, EmitError> {
         let b = self.b;
@@ -843,10 +859,10 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                     let r = self.num_minmax(outer, t, f(v[2])?.into())?.into_float_value();
                     return none(bits(r)?);
                 }
-                let (i1, i2) = (self.intrinsic(inner, &[f32t.into()])?, self.intrinsic(outer, &[f32t.into()])?);
-                let t = self.call_value(i1, &[f(v[0])?.into(), f(v[1])?.into()])?.into_float_value();
-                let r = self.call_value(i2, &[t.into(), f(v[2])?.into()])?.into_float_value();
-                none(bits(self.quieted(r)?)?)
+                let num = |n: &str| if n == "llvm.maximum" { "llvm.maximumnum" } else { "llvm.minimumnum" };
+                let t = self.ieee_minmax(num(inner), f(v[0])?, f(v[1])?)?;
+                let r = self.ieee_minmax(num(outer), t, f(v[2])?)?;
+                none(bits(r)?)
             }
             Pk(_) | Fp8(_) => Ok((self.emit_with(op, v, self.i32(0), &Extra::default())?, None)),
             MaxNumF32 | MinNumF32 => {
@@ -960,6 +976,29 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 let med = self.call_value(i, &[x.into(), y.into(), z.into()])?;
                 let r = b.build_select(any, lo, med, "")?;
                 none(b.build_bit_cast(r, i32t, "")?.into_int_value())
+            }
+            MaximumF32 | MinimumF32 | MaximumF64 | MinimumF64 | Maximum3F32 | Minimum3F32 | MaximumminimumF16 | MinimummaximumF16 => {
+                let width = match op.op {
+                    MaximumF64 | MinimumF64 => 64,
+                    MaximumminimumF16 | MinimummaximumF16 => 16,
+                    _ => 32,
+                };
+                let (first, second) = match op.op {
+                    MaximumF32 | MaximumF64 | Maximum3F32 => ("llvm.maximumnum", "llvm.maximumnum"),
+                    MinimumF32 | MinimumF64 | Minimum3F32 => ("llvm.minimumnum", "llvm.minimumnum"),
+                    MaximumminimumF16 => ("llvm.maximumnum", "llvm.minimumnum"),
+                    _ => ("llvm.minimumnum", "llvm.maximumnum"),
+                };
+                let mut r = self.ieee_minmax(first, self.float_of(v[0], width)?, self.float_of(v[1], width)?)?;
+                if v.len() > 2 && !matches!(op.op, MaximumF32 | MinimumF32 | MaximumF64 | MinimumF64) {
+                    r = self.ieee_minmax(second, r, self.float_of(v[2], width)?)?;
+                }
+                let r = match width {
+                    16 => self.half_bits(r)?,
+                    64 => b.build_bit_cast(r, i64t, "")?.into_int_value(),
+                    _ => bits(r)?,
+                };
+                none(r)
             }
             SubrevF32 => none(bits(self.quieted(b.build_float_sub(f(v[1])?, f(v[0])?, "")?)?)?),
             CeilF32 | FloorF64 | CeilF64 | TruncF64 | RndneF64 => {

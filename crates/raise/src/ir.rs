@@ -1478,6 +1478,10 @@ impl<'ctx> Raiser<'ctx, '_> {
             };
             (e.fma_mix(d, &vals, mods.op_sel, mods.op_sel_hi, mods.neg, mods.abs, old).map_err(|m| self.err(inst, m.0))?, None)
         } else if pk || fp8.is_some() {
+            if matches!(op.op, Op::Pk(hx_sem::alu::packed::PkOp::AddBf16 | hx_sem::alu::packed::PkOp::MulBf16)) && (self.entry_mode >> 4) & 3 != (self.entry_mode >> 6) & 3 {
+                // Raised in f32 (alu_ir/mods.rs pk_bf16), whose denormals follow the f32 mode.
+                return Err(self.err(inst, "packed bf16 arithmetic in a kernel whose f32 and f16/f64 denormal modes differ"));
+            }
             let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane, amdgpu: true };
             let old = match (vdst, fp8) {
                 (Some(o), Some(_)) => self.source(o, Ty::B32, inst)?,

@@ -98,13 +98,13 @@ impl<'ctx> OpEmitter<'ctx, '_> {
     /// The bf16 forms are refused: the targets have no packed bf16 arithmetic.
     fn pk16(&self, p: PkOp, v: &[IntValue<'ctx>], m: PkMods) -> Result<IntValue<'ctx>, EmitError> {
         use PkOp::*;
-        if matches!(p, AddBf16 | MulBf16 | FmaBf16 | MinF16 | MaxF16) {
+        if matches!(p, FmaBf16 | MinF16 | MaxF16) {
             return Err(EmitError(format!("packed {p:?} is not raised yet")));
         }
         let b = self.b;
         let (i32t, i16t, f16t) = (self.ctx.i32_type(), self.ctx.i16_type(), self.ctx.f16_type());
         let (v2i16, v2f16) = (i16t.vec_type(2), f16t.vec_type(2));
-        let float = matches!(p, AddF16 | MulF16 | FmaF16 | MinNumF16 | MaxNumF16);
+        let float = p.is_float();
         let mut xs = Vec::new();
         for i in 0..p.arity() {
             let s = *v.get(i).ok_or_else(|| EmitError("packed op: missing source".into()))?;
@@ -122,6 +122,9 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 w = b.build_xor(w, sign, "").map_err(be)?;
             }
             xs.push(w);
+        }
+        if matches!(p, AddBf16 | MulBf16) {
+            return self.pk_bf16(p, &xs);
         }
         let r = if float {
             let f: Vec<_> = xs.iter().map(|x| b.build_bit_cast(*x, v2f16, "").map(|y| y.into_vector_value())).collect::<Result<_, _>>().map_err(be)?;
@@ -162,6 +165,33 @@ impl<'ctx> OpEmitter<'ctx, '_> {
             }
         };
         Ok(b.build_bit_cast(r, i32t, "").map_err(be)?.into_int_value())
+    }
+
+    /// v_pk_add_bf16 / v_pk_mul_bf16 on the selected, negated halves `xs` (<2 x i16> each), as
+    /// hx_sem's soft_add16/soft_mul16: the exact sum or product rounded once to bf16, the first
+    /// NaN operand quietened. Computed in f32 and rounded to bf16 (the targets have no packed
+    /// bf16 arithmetic): a product of two bf16 is exact in f32, and a sum rounded to f32 then to
+    /// bf16 rounds as once, f32 having more than 2 * 8 + 1 bits. Denormals follow the f32 mode
+    /// there, the f16/f64 mode in the source: the raiser refuses kernels where they differ.
+    fn pk_bf16(&self, p: PkOp, xs: &[hx_llvm::inkwell::values::VectorValue<'ctx>]) -> Result<IntValue<'ctx>, EmitError> {
+        let b = self.b;
+        let (i32t, i16t, f32t) = (self.ctx.i32_type(), self.ctx.i16_type(), self.ctx.f32_type());
+        let (v2i32, v2i16) = (i32t.vec_type(2), i16t.vec_type(2));
+        let splat16 = |k: u64| hx_llvm::inkwell::types::VectorType::const_vector(&[i16t.const_int(k, false), i16t.const_int(k, false)]);
+        let splat32 = |k: u64| hx_llvm::inkwell::types::VectorType::const_vector(&[i32t.const_int(k, false), i32t.const_int(k, false)]);
+        let wide = |x: hx_llvm::inkwell::values::VectorValue<'ctx>| -> Result<hx_llvm::inkwell::values::VectorValue<'ctx>, EmitError> {
+            let w = b.build_left_shift(b.build_int_z_extend(x, v2i32, "").map_err(be)?, splat32(16), "").map_err(be)?;
+            Ok(b.build_bit_cast(w, f32t.vec_type(2), "").map_err(be)?.into_vector_value())
+        };
+        let (x, y) = (wide(xs[0])?, wide(xs[1])?);
+        let r = if p == PkOp::AddBf16 { b.build_float_add(x, y, "").map_err(be)? } else { b.build_float_mul(x, y, "").map_err(be)? };
+        let h = b.build_float_trunc(r, self.ctx.bf16_type().vec_type(2), "").map_err(be)?;
+        let rounded = b.build_bit_cast(h, v2i16, "").map_err(be)?.into_vector_value();
+        let nan = |v: hx_llvm::inkwell::values::VectorValue<'ctx>| b.build_int_compare(IntPredicate::UGT, b.build_and(v, splat16(0x7fff), "")?, splat16(0x7f80), "");
+        let quiet = |v: hx_llvm::inkwell::values::VectorValue<'ctx>| b.build_or(v, splat16(0x40), "");
+        let r = b.build_select(nan(xs[1]).map_err(be)?, quiet(xs[1]).map_err(be)?, rounded, "").map_err(be)?.into_vector_value();
+        let r = b.build_select(nan(xs[0]).map_err(be)?, quiet(xs[0]).map_err(be)?, r, "").map_err(be)?;
+        self.pk_bits(r)
     }
 
     /// A packed 16-bit result as the i32 of its bits.
