@@ -50,6 +50,9 @@ pub fn decode_stream(target: Target, bytes: &[u8], decoder: Decoder) -> Result<V
                 // A valid but unmodelled instruction: skip its fixed part, not just one dword.
                 if let hx_isa::DecodeError::Unsupported { format, .. } = &e {
                     skip = hx_isa::spec::format_len(target.family(), *format).max(4);
+                    if let Some(m) = hx_isa::unsupported_mnemonic(target, bytes, at) {
+                        return format!("{m}: {e} (not modelled yet)");
+                    }
                 }
                 e.to_string()
             }),

@@ -407,6 +407,21 @@ fn fast_fill(target: Target, hit: &fast::Hit, inst: &[u8], offset: usize, out: &
     fast::fill(target, hit, inst, out)
 }
 
+/// The mnemonic of the instruction at `offset` when LLVM decodes it and the tables list it as
+/// not modelled yet (`UNSUPPORTED`): for errors that name what was refused, e.g.
+/// `v_cvt_scale_pk8_f32_fp8` (a 64-bit VOP3 source the operand kinds do not describe).
+pub fn unsupported_mnemonic(target: Target, bytes: &[u8], offset: usize) -> Option<&'static str> {
+    let w = bytes.get(offset..offset.checked_add(4)?)?;
+    let word = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+    let format = classify(target, word);
+    let (_, _, shift, width) = spec::format_encoding(target.family(), format)?;
+    let opcode = (word >> shift) & ((1 << width) - 1);
+    tables::unsupported(target)
+        .iter()
+        .find(|&&(f, op, _, _)| f == format && op as u32 == opcode)
+        .and_then(|&(_, _, text, _)| text.split_whitespace().next())
+}
+
 /// [`decode`] for every word: the definition the fast path (`fast`) agrees with.
 #[inline(never)]
 fn decode_general(target: Target, bytes: &[u8], offset: usize) -> Result<Instruction, DecodeError> {

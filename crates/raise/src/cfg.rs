@@ -161,7 +161,14 @@ pub fn build_program(target: Target, prog: &Program<'_>, kernel: &str) -> Result
             if at >= hi {
                 return Err(RaiseError::Decode { kernel: kernel.to_string(), offset: at, message: "code runs off the end of the kernel".into() });
             }
-            let inst = hx_isa::decode(target, &code[..hi], at).map_err(|e| RaiseError::Decode { kernel: kernel.to_string(), offset: at, message: e.to_string() })?;
+            let inst = hx_isa::decode(target, &code[..hi], at).map_err(|e| {
+                // Name what LLVM decodes there, where the decoder lists it as not modelled yet.
+                let message = match (&e, hx_isa::unsupported_mnemonic(target, &code[..hi], at)) {
+                    (hx_isa::DecodeError::Unsupported { .. }, Some(m)) => format!("{m}: {e} (not modelled yet)"),
+                    _ => e.to_string(),
+                };
+                RaiseError::Decode { kernel: kernel.to_string(), offset: at, message }
+            })?;
             if inst.invalid_register() {
                 return Err(RaiseError::at(kernel, at, inst.mnemonic(), "a misaligned register tuple (LLVM marks it invalid; the hardware does not define it)"));
             }
