@@ -7,7 +7,8 @@
 //! then v_floor_f64 and v_med3_num_f32; one of integer and conversion math (24-bit multiplies,
 //! sad, alignbyte, 64-bit mad, `__builtin_amdgcn_cvt_pkrtz`, half stores) on v_sad_u8, then
 //! v_cvt_pk_rtz_f16_f32, then v_pack_b32_f16; Triton 3.9's `tl.maximum(..., propagate_nan=ALL)` on
-//! v_maximum_f32.
+//! v_maximum_f32; and one of 8- and 16-bit integer math (`tl.histogram`, `tl.gather`, u8/i8/i16
+//! arithmetic) on v_mad_u16, v_max_i16, global_store_d16_hi_b16, v_cvt_f32_ubyte0, v_and_b16.
 
 use hx_emu::launch::Arg;
 
@@ -60,6 +61,17 @@ const OPS: &[(&str, &str, usize)] = &[
     ("v_bfm_b32 $0, $1, $2", "=v,v,v", 1),
     ("v_xnor_b32 $0, $1, $2", "=v,v,v", 1),
     ("v_mad_co_i64_i32 $0, vcc_lo, $1, $2, $4", "=v,v,v,v", 2),
+    ("v_mad_u16 $0, $1, $2, $3", "=v,v,v,v", 1),
+    ("v_mad_i16 $0, $3, $2, $1", "=v,v,v,v", 1),
+    ("v_max_i16 $0, $1, $2", "=v,v,v", 1),
+    ("v_min_u16 $0, $1, $2", "=v,v,v", 1),
+    ("v_min_i16 $0, $2, $3", "=v,v,v", 1),
+    ("v_max_u16 $0, $3, $1", "=v,v,v", 1),
+    ("v_and_b16 $0, $1, $2", "=v,v,v", 1),
+    ("v_xor_b16 $0, $1, $3", "=v,v,v", 1),
+    ("v_not_b16 $0, $2", "=v,v", 1),
+    ("v_cvt_f32_ubyte0 $0, $1", "=v,v", 1),
+    ("v_cvt_f32_ubyte3 $0, $2", "=v,v", 1),
     ("v_mad_nc_i64_i32 $0, $2, $3, $5", "=v,v,v,v", 2),
 ];
 

@@ -10,7 +10,7 @@ use hx_emu::launch::Arg;
 
 /// (word dwords, llvm-mc-22's text of them, the result from x (v10) and y (v11)). The decoder's
 /// text of these words is checked against LLVM's in crates/isa/tests/true16_decode.rs.
-const CASES: [(&str, &str, fn(u32, u32) -> u32); 15] = [
+const CASES: [(&str, &str, fn(u32, u32) -> u32); 17] = [
     ("0x7f14390b", "v_mov_b16_e32 v10.h, v11.l", |x, y| y << 16 | x & 0xffff),
     ("0x7e14398b", "v_mov_b16_e32 v10.l, v11.h", |x, y| x & 0xffff_0000 | y >> 16),
     ("0x7f143880", "v_mov_b16_e32 v10.h, 0", |x, _| x & 0xffff),
@@ -28,7 +28,7 @@ const CASES: [(&str, &str, fn(u32, u32) -> u32); 15] = [
     // An e32 16-bit source naming a high half through a Lo128 field (bit 7 of the register
     // number), which the fake16 tables decode as v139 (Instruction::true16_halves).
     // Triton's gfx1250 dot_scaled w8 builds use this form. (A Lo128 destination of 128 and up
-    // is an invalid encoding in LLVM's default mode, and so here.)
+    // is an invalid encoding in LLVM's default mode; it is decoded as +real-true16 does, below.)
     ("0x7e14d78b", "v_cvt_u32_u16_e32 v10, v11.h", |_, y| y >> 16),
     // VOP3 op_sel naming halves of 16-bit sources and the destination, as Triton's dot_scaled
     // w8 builds pack their E8M0 scales (op_sel:[src0, src1, dst]).
@@ -36,7 +36,36 @@ const CASES: [(&str, &str, fn(u32, u32) -> u32); 15] = [
     ("0xd763500a, 0x0002150b", "v_or_b16 v10.h, v11.l, v10.h op_sel:[0,1,1]", |x, y| ((y & 0xffff) | x >> 16) << 16 | x & 0xffff),
     ("0xd763000a, 0x0002150b", "v_or_b16 v10.l, v11.l, v10.l", |x, y| x & 0xffff_0000 | (x | y) & 0xffff),
     ("0xd644000a, 0x03fe150b, 0x0c0c0004", "v_perm_b32 v10, v11, v10, 0xc0c0004", |x, y| (y & 0xff) | (x & 0xff) << 8),
+    // A 16-bit result into a high half through the e32 Lo128 destination (bit 7): LLVM decodes
+    // it only with +real-true16. Triton 3.9's int16 -> f16 conversions.
+    ("0x7f14a30b", "v_cvt_f16_i16_e32 v10.h, v11.l", |x, y| f16_of_i16(y as u16 as i16) << 16 | x & 0xffff),
+    ("0x7f14a38b", "v_cvt_f16_i16_e32 v10.h, v11.h", |x, y| f16_of_i16((y >> 16) as u16 as i16) << 16 | x & 0xffff),
 ];
+
+/// The f16 bits nearest to `v` (ties to even), as v_cvt_f16_i16 rounds.
+fn f16_of_i16(v: i16) -> u32 {
+    if v == 0 {
+        return 0;
+    }
+    let (sign, m) = (if v < 0 { 0x8000u32 } else { 0 }, (v as i32).unsigned_abs());
+    let e = 31 - m.leading_zeros(); // 2^e <= m
+    // 10 fraction bits: m * 2^(10 - e), rounded to nearest even.
+    let (mut mant, mut exp) = if e <= 10 {
+        (m << (10 - e), e)
+    } else {
+        let sh = e - 10;
+        let q = m >> sh;
+        let rem = m & ((1 << sh) - 1);
+        let half = 1 << (sh - 1);
+        let q = if rem > half || (rem == half && q & 1 == 1) { q + 1 } else { q };
+        (q, e)
+    };
+    if mant >= 2048 {
+        mant >>= 1;
+        exp += 1;
+    }
+    sign | (exp + 15) << 10 | (mant & 0x3ff)
+}
 
 fn kernel() -> String {
     let mut body = String::from(

@@ -438,6 +438,11 @@ fn decode_general(target: Target, bytes: &[u8], offset: usize) -> Result<Instruc
         if let Some(r) = wmma::decode(bytes, offset) {
             return r;
         }
+        if format == Format::Vop1 && word & true16::VOP1_VDST_HIGH != 0 {
+            if let Some(i) = true16::decode_high_destination(bytes, offset, word) {
+                return Ok(i);
+            }
+        }
     }
     if format == Format::Vopd {
         return vopd::decode_vopd(bytes, offset);

@@ -86,3 +86,34 @@ fn triton_words_and_halves() {
         }
     }
 }
+
+/// Every gfx1250 VOP1 opcode with a 16-bit (Lo128) destination, its destination naming a high
+/// half (field values 128 and up): LLVM decodes these only with +real-true16 (clang and
+/// Triton's int16 -> f16 conversions write `v_cvt_f16_i16_e32 v1.h, v30.l`). Ours must decode
+/// each word LLVM +real-true16 decodes, with its text once the halves are written as fake16
+/// register numbers (common::compare), and refuse the others.
+#[test]
+fn vop1_high_half_destinations_match_llvm_real_true16() {
+    let mut d = Disassembler::new(GpuTarget::Gfx1250).expect("LLVM");
+    let table = hx_isa::tables::table(Target::Gfx1250, hx_isa::Format::Vop1);
+    let mut tally = common::Tally::default();
+    let mut opcodes = 0;
+    for (op, info) in table.iter().enumerate() {
+        let Some(info) = info else { continue };
+        if !matches!(info.operands.first().map(|o| o.kind), Some(hx_isa::Kind::VDstLo128 { .. })) {
+            continue;
+        }
+        opcodes += 1;
+        for vdst in (128..256u32).step_by(13) {
+            for src0 in [0x01u32, 0x80, 0xc1, 0xf2, 0x105, 0x17f, 0x185, 0x1ff] {
+                let w = 0x3f << 25 | vdst << 17 | (op as u32) << 9 | src0;
+                let b: Vec<u8> = [w, 0x3c00, 0].iter().flat_map(|w| w.to_le_bytes()).collect();
+                tally.add(common::compare(&mut d, Target::Gfx1250, &b));
+            }
+        }
+    }
+    println!("{opcodes} opcodes: {tally:?}");
+    assert!(opcodes >= 10, "{opcodes}");
+    assert_eq!(tally.mismatched, 0, "{:#?}", tally.examples);
+    assert!(tally.matched > 500, "{tally:?}");
+}

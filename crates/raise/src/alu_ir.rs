@@ -235,6 +235,9 @@ impl<'ctx> OpEmitter<'ctx, '_> {
             MovB32 | SMovB32 | SMovB64 | MovB64 => none(v[0]),
             MovB16 | CvtU32U16 => none(b.build_and(v[0], c32(0xffff), "")?),
             OrB16 => none(b.build_and(b.build_or(v[0], v[1], "")?, c32(0xffff), "")?),
+            AndB16 => none(b.build_and(b.build_and(v[0], v[1], "")?, c32(0xffff), "")?),
+            XorB16 => none(b.build_and(b.build_xor(v[0], v[1], "")?, c32(0xffff), "")?),
+            NotB16 => none(b.build_and(b.build_not(v[0], "")?, c32(0xffff), "")?),
             SMovkI32 => none(b.build_int_s_extend(b.build_int_truncate(v[0], self.ctx.i16_type(), "")?, i32t, "")?),
             AddU32 => none(b.build_int_add(v[0], v[1], "")?),
             SubU32 => none(b.build_int_sub(v[0], v[1], "")?),
@@ -630,6 +633,30 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 let p = b.build_int_mul(x24(v[0])?, x24(v[1])?, "")?;
                 none(b.build_int_truncate(b.build_right_shift(p, i64t.const_int(32, false), false, "")?, i32t, "")?)
             }
+            MinU16 | MaxU16 | MinI16 | MaxI16 => {
+                // On the low 16 bits, zero- or sign-extended.
+                let signed = matches!(op.op, MinI16 | MaxI16);
+                let i16t = self.ctx.i16_type();
+                let ext = |x: IntValue<'ctx>| -> Result<IntValue<'ctx>, BuilderError> {
+                    let t = b.build_int_truncate(x, i16t, "")?;
+                    if signed { b.build_int_s_extend(t, i32t, "") } else { b.build_int_z_extend(t, i32t, "") }
+                };
+                let (x, y) = (ext(v[0])?, ext(v[1])?);
+                let pred = match op.op {
+                    MinU16 => IntPredicate::ULT,
+                    MaxU16 => IntPredicate::UGT,
+                    MinI16 => IntPredicate::SLT,
+                    _ => IntPredicate::SGT,
+                };
+                let r = b.build_select(b.build_int_compare(pred, x, y, "")?, x, y, "")?.into_int_value();
+                none(b.build_and(r, c32(0xffff), "")?)
+            }
+            CvtF32Ubyte(k) => {
+                // Byte k of the source as an f32 (exact).
+                let byte = b.build_and(b.build_right_shift(v[0], c32(8 * k as u64), false, "")?, c32(0xff), "")?;
+                none(bits(b.build_unsigned_int_to_float(byte, f32t, "")?)?)
+            }
+            MadU16 => none(b.build_and(b.build_int_add(b.build_int_mul(v[0], v[1], "")?, v[2], "")?, c32(0xffff), "")?),
             MadU32U16 | MadI32I16 => {
                 let i16t = self.ctx.i16_type();
                 let x16 = |x: IntValue<'ctx>| -> Result<IntValue<'ctx>, BuilderError> {

@@ -2412,8 +2412,8 @@ impl<'ctx> Raiser<'ctx, '_> {
         use hx_llvm::inkwell::AtomicRMWBinOp as Rmw;
         let (i32t, i64t) = (self.ctx.i32_type(), self.ctx.i64_type());
         let align = match shape.width {
-            Width::U8 | Width::I8 => 1,
-            Width::U16 | Width::I16 => 2,
+            Width::U8 | Width::I8 | Width::D16LoU8 | Width::D16LoI8 | Width::D16HiU8 | Width::D16HiI8 => 1,
+            Width::U16 | Width::I16 | Width::D16Lo | Width::D16Hi => 2,
             _ => 4,
         };
         let dwords = shape.width.reg_dwords() as u8;
@@ -2482,7 +2482,15 @@ impl<'ctx> Raiser<'ctx, '_> {
                             st.set_alignment(4).map_err(|e| r.err(inst, e.to_string()))?;
                             r.apply_cpol(inst, st, false)?;
                         }
-                        _ => return Err(r.err(inst, "d16 stores are not raised yet")),
+                        // d16 stores: the low or high half of the data register, 16 or 8 bits of it.
+                        Width::D16Lo | Width::D16Hi | Width::D16LoU8 | Width::D16LoI8 | Width::D16HiU8 | Width::D16HiI8 => {
+                            let hi = matches!(shape.width, Width::D16Hi | Width::D16HiU8 | Width::D16HiI8);
+                            let w = if hi { r.b.build_right_shift(words[0], i32t.const_int(16, false), false, "")? } else { words[0] };
+                            let t = if matches!(shape.width, Width::D16Lo | Width::D16Hi) { r.ctx.i16_type() } else { r.ctx.i8_type() };
+                            let st = r.b.build_store(ptr, r.b.build_int_truncate(w, t, "")?)?;
+                            st.set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;
+                            r.apply_cpol(inst, st, false)?;
+                        }
                     }
                     Ok(vec![])
                 })?;
