@@ -269,3 +269,45 @@ entry:
         hx_tests::assert_translations_match(&source, "fatom", 64, 1, &args, out, &want, if out == 1 { 96 } else { 8 });
     }
 }
+
+/// The vector-memory d16 loads and stores: a load writes one half of its destination (a 16-bit
+/// value, or a byte zero- or sign-extended to 16 bits) and keeps the other; a store writes the
+/// low or high half (or its low byte). Triton 3.9's u8/i16 kernels store with
+/// `global_store_d16_hi_b16`.
+#[test]
+fn d16_loads_and_stores_translate_bit_for_bit() {
+    let loads = ["global_load_d16_b16", "global_load_d16_hi_b16", "global_load_d16_u8", "global_load_d16_i8", "global_load_d16_hi_u8", "global_load_d16_hi_i8"];
+    let stores = ["global_store_d16_hi_b16", "global_store_d16_hi_b8", "global_store_b16", "global_store_b8"];
+    let mut body = String::from(
+        r#"target triple = "amdgcn-amd-amdhsa"
+define amdgpu_kernel void @d16(ptr addrspace(1) noalias %in, ptr addrspace(1) noalias %out, ptr addrspace(1) noalias %st) #0 {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %t9 = mul i32 %tid, 9
+  %p = getelementptr inbounds i32, ptr addrspace(1) %in, i32 %t9
+  %old = load i32, ptr addrspace(1) %p, align 4
+  %pb = getelementptr inbounds i8, ptr addrspace(1) %p, i32 6
+  %addr = ptrtoint ptr addrspace(1) %pb to i64
+"#,
+    );
+    let n = loads.len() + stores.len();
+    body += &format!("  %o = mul i32 %tid, {n}\n");
+    for (k, op) in loads.iter().enumerate() {
+        body += &format!(
+            "  %r{k} = call i32 asm sideeffect \"{op} $0, $1, off\\0A s_wait_loadcnt 0\", \"=v,v,0\"(i64 %addr, i32 %old)\n  %o{k} = add i32 %o, {k}\n  %q{k} = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %o{k}\n  store i32 %r{k}, ptr addrspace(1) %q{k}, align 4\n"
+        );
+    }
+    for (j, op) in stores.iter().enumerate() {
+        let k = loads.len() + j;
+        body += &format!(
+            "  %o{k} = add i32 %o, {k}\n  %q{k} = getelementptr inbounds i32, ptr addrspace(1) %st, i32 %o{k}\n  %a{k} = ptrtoint ptr addrspace(1) %q{k} to i64\n  call void asm sideeffect \"{op} $0, $1, off\\0A s_wait_storecnt 0\", \"v,v\"(i64 %a{k}, i32 %old)\n"
+        );
+    }
+    body += "  ret void\n}\n";
+    let source = hx_tests::gfx1250_object(&body, "d16");
+    let args = [Arg::Buffer(input()), Arg::Buffer(vec![0xee; 64 * 4 * n]), Arg::Buffer(vec![0x5a; 64 * 4 * n])];
+    for out in [1, 2] {
+        let want = hx_tests::run_1d(&source, "d16", 64, 1, &args, out);
+        hx_tests::assert_translations_match(&source, "d16", 64, 1, &args, out, &want, n);
+    }
+}

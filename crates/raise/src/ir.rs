@@ -2450,10 +2450,39 @@ impl<'ctx> Raiser<'ctx, '_> {
                                 }
                             }
                         }
-                        _ => return Err(r.err(inst, "d16 loads are not raised yet")),
+                        // d16 loads: 16 bits (or a byte, zero- or sign-extended to 16) for one
+                        // half of the destination; merged below.
+                        Width::D16Lo | Width::D16Hi | Width::D16LoU8 | Width::D16LoI8 | Width::D16HiU8 | Width::D16HiI8 => {
+                            let byte = !matches!(shape.width, Width::D16Lo | Width::D16Hi);
+                            let t = if byte { r.ctx.i8_type() } else { r.ctx.i16_type() };
+                            let ld = r.b.build_load(t, ptr, "")?;
+                            let li = hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld).ok_or_else(|| r.err(inst, "a load that is no instruction"))?;
+                            li.set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;
+                            r.apply_cpol(inst, li, false)?;
+                            let v = ld.into_int_value();
+                            let v16 = if matches!(shape.width, Width::D16LoI8 | Width::D16HiI8) { r.b.build_int_s_extend(v, r.ctx.i16_type(), "")? } else { r.b.build_int_z_extend_or_bit_cast(v, r.ctx.i16_type(), "")? };
+                            out.push(r.b.build_int_z_extend(v16, i32t, "")?);
+                        }
                     }
                     Ok(out)
                 })?;
+                // d16: the loaded half into bits 15:0 (Lo) or 31:16 (Hi) of the destination, the
+                // other half kept (hx_sem::memory::Width).
+                let got = match shape.width {
+                    Width::D16Lo | Width::D16LoU8 | Width::D16LoI8 | Width::D16Hi | Width::D16HiU8 | Width::D16HiI8 => {
+                        let dst = vdst.ok_or_else(|| self.err(inst, "no destination"))?;
+                        let old = self.read_vreg(Reg { dwords: 1, ..dst }, 1, inst)?;
+                        let hi = matches!(shape.width, Width::D16Hi | Width::D16HiU8 | Width::D16HiI8);
+                        let v = got.first().copied().ok_or_else(|| self.err(inst, "no loaded value"))?;
+                        let merged = if hi {
+                            self.b.build_or(self.b.build_and(old, i32t.const_int(0xffff, false), "")?, self.b.build_left_shift(v, i32t.const_int(16, false), "")?, "")?
+                        } else {
+                            self.b.build_or(self.b.build_and(old, i32t.const_int(0xffff_0000, false), "")?, v, "")?
+                        };
+                        vec![merged]
+                    }
+                    _ => got,
+                };
                 self.vmem_load_result(inst, vdst, got, active)?;
             }
             MemKind::Store => {

@@ -113,7 +113,6 @@ fn buffer_forms_not_modelled_are_refused_by_name() {
         ("buffer_load_b32 v2, v1, s[4:7], null idxen", "buffer_load_b32: structured buffer addressing (idxen)"),
         ("buffer_load_b32 v[2:3], v1, s[4:7], null offen tfe", "buffer_load_b32: tfe"),
         ("buffer_atomic_pk_add_f16 v2, v1, s[4:7], null offen", "buffer_atomic_pk_add_f16: this global atomic is not raised yet"),
-        ("buffer_load_d16_b16 v2, v1, s[4:7], null offen", "buffer_load_d16_b16: d16 loads are not raised yet"),
     ] {
         let e = common::raise(&format!("s_nop 0\n{asm}\ns_endpgm")).expect_err(asm);
         assert!(e.contains("kernel k, offset 0x4, ") && e.contains(why), "{asm}: {e}");
