@@ -311,3 +311,47 @@ entry:
         hx_tests::assert_translations_match(&source, "d16", 64, 1, &args, out, &want, n);
     }
 }
+
+/// The LDS d16 forms (`ds_load_u16_d16_hi` and the rest, `ds_store_b16_d16_hi`): one half of
+/// the register loaded or stored, the other half kept.
+#[test]
+fn lds_d16_loads_and_stores_translate_bit_for_bit() {
+    let loads = ["ds_load_u16_d16", "ds_load_u16_d16_hi", "ds_load_u8_d16", "ds_load_u8_d16_hi", "ds_load_i8_d16", "ds_load_i8_d16_hi"];
+    let stores = ["ds_store_b16_d16_hi", "ds_store_b8_d16_hi"];
+    let n = loads.len() + stores.len();
+    let mut body = format!(
+        r#"target triple = "amdgcn-amd-amdhsa"
+@lds = internal addrspace(3) global [512 x i32] poison, align 4
+define amdgpu_kernel void @d16lds(ptr addrspace(1) noalias %in, ptr addrspace(1) noalias %out) #0 {{
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %t9 = mul i32 %tid, 9
+  %p = getelementptr inbounds i32, ptr addrspace(1) %in, i32 %t9
+  %old = load i32, ptr addrspace(1) %p, align 4
+  %p2 = getelementptr inbounds i32, ptr addrspace(1) %p, i32 4
+  %val = load i32, ptr addrspace(1) %p2, align 4
+  %l = getelementptr inbounds i32, ptr addrspace(3) @lds, i32 %tid
+  store i32 %val, ptr addrspace(3) %l, align 4
+  %lb = getelementptr inbounds i8, ptr addrspace(3) %l, i32 2
+  %a = ptrtoint ptr addrspace(3) %lb to i32
+  %o = mul i32 %tid, {n}
+"#
+    );
+    for (k, op) in loads.iter().enumerate() {
+        body += &format!(
+            "  %r{k} = call i32 asm sideeffect \"s_wait_dscnt 0\\0A {op} $0, $1\\0A s_wait_dscnt 0\", \"=v,v,0\"(i32 %a, i32 %old)\n  %o{k} = add i32 %o, {k}\n  %q{k} = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %o{k}\n  store i32 %r{k}, ptr addrspace(1) %q{k}, align 4\n"
+        );
+    }
+    for (j, op) in stores.iter().enumerate() {
+        let k = loads.len() + j;
+        body += &format!(
+            "  %s{k} = getelementptr inbounds i32, ptr addrspace(3) @lds, i32 {}\n  %t{k} = getelementptr inbounds i32, ptr addrspace(3) %s{k}, i32 %tid\n  store i32 -1, ptr addrspace(3) %t{k}, align 4\n  %sa{k} = ptrtoint ptr addrspace(3) %t{k} to i32\n  call void asm sideeffect \"s_wait_dscnt 0\\0A {op} $0, $1\\0A s_wait_dscnt 0\", \"v,v\"(i32 %sa{k}, i32 %old)\n  %v{k} = load i32, ptr addrspace(3) %t{k}, align 4\n  %o{k} = add i32 %o, {k}\n  %q{k} = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %o{k}\n  store i32 %v{k}, ptr addrspace(1) %q{k}, align 4\n",
+            64 * (j + 1)
+        );
+    }
+    body += "  ret void\n}\n";
+    let source = hx_tests::gfx1250_object(&body, "d16lds");
+    let args = [Arg::Buffer(input()), Arg::Buffer(vec![0xee; 64 * 4 * n])];
+    let want = hx_tests::run_1d(&source, "d16lds", 64, 1, &args, 1);
+    hx_tests::assert_translations_match(&source, "d16lds", 64, 1, &args, 1, &want, n);
+}

@@ -2108,6 +2108,57 @@ impl<'ctx> Raiser<'ctx, '_> {
         self.write_vreg(Reg { dwords: 1, ..dst }, 1, got[0], active, inst)
     }
 
+    /// The LDS d16 forms: a load of 16 bits (or a byte, zero- or sign-extended to 16) into bits
+    /// 15:0 or (`hi`) 31:16 of VDST, the other half kept; a store of bits 15:0 or 31:16 of
+    /// DATA0 (16 bits or the low byte of them). Only where the source EXEC has the thread on.
+    #[allow(clippy::too_many_arguments)]
+    fn ds_d16(
+        &mut self,
+        inst: &Instruction,
+        ptr: PointerValue<'ctx>,
+        bits: u32,
+        signed: bool,
+        hi: bool,
+        store: bool,
+        active: IntValue<'ctx>,
+        vdst: Option<Reg>,
+        d0: Option<Reg>,
+    ) -> Result<(), RaiseError> {
+        let (i32t, i16t) = (self.ctx.i32_type(), self.ctx.i16_type());
+        let ty = if bits == 8 { self.ctx.i8_type() } else { i16t };
+        let align = bits / 8;
+        let missing = |what: &str| self.err(inst, format!("no {what} register"));
+        if store {
+            let data = self.read_vreg(d0.ok_or_else(|| missing("data"))?, 1, inst)?;
+            let data = if hi { self.b.build_right_shift(data, self.i32(16), false, "")? } else { data };
+            let v = self.b.build_int_truncate(data, ty, "")?;
+            self.guarded(active, vec![], &mut |r| {
+                let st = r.b.build_store(ptr, v)?;
+                st.set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;
+                Ok(vec![])
+            })?;
+            return Ok(());
+        }
+        let dst = vdst.ok_or_else(|| missing("destination"))?;
+        let got = self.guarded(active, vec![i32t.const_zero()], &mut |r| {
+            let ld = r.b.build_load(ty, ptr, "")?;
+            if let Some(i) = hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld) {
+                i.set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;
+            }
+            let v = ld.into_int_value();
+            let v16 = if signed { r.b.build_int_s_extend(v, i16t, "")? } else { r.b.build_int_z_extend_or_bit_cast(v, i16t, "")? };
+            Ok(vec![r.b.build_int_z_extend(v16, i32t, "")?])
+        })?;
+        let v = got.first().copied().ok_or_else(|| self.err(inst, "no loaded value"))?;
+        let old = self.read_vreg(Reg { dwords: 1, ..dst }, 1, inst)?;
+        let merged = if hi {
+            self.b.build_or(self.b.build_and(old, self.i32(0xffff), "")?, self.b.build_left_shift(v, self.i32(16), "")?, "")?
+        } else {
+            self.b.build_or(self.b.build_and(old, self.i32(0xffff_0000), "")?, v, "")?
+        };
+        self.write_vreg(Reg { dwords: 1, ..dst }, 1, merged, active, inst)
+    }
+
     fn ds(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
         use hx_isa::Field;
         let m = inst.mnemonic();
@@ -2225,8 +2276,20 @@ impl<'ctx> Raiser<'ctx, '_> {
             } {
                 return self.ds_sub_dword(inst, ptr, bits, signed, store, active, vdst, d0);
             }
+            // The d16 forms: one half of the register (hx_sem::memory::Width's D16*).
+            if let Some((bits, signed, hi)) = match m {
+                "ds_load_u16_d16" => Some((16u32, false, false)),
+                "ds_load_u16_d16_hi" | "ds_store_b16_d16_hi" => Some((16, false, true)),
+                "ds_load_u8_d16" => Some((8, false, false)),
+                "ds_load_u8_d16_hi" | "ds_store_b8_d16_hi" => Some((8, false, true)),
+                "ds_load_i8_d16" => Some((8, true, false)),
+                "ds_load_i8_d16_hi" => Some((8, true, true)),
+                _ => None,
+            } {
+                return self.ds_d16(inst, ptr, bits, signed, hi, store, active, vdst, d0);
+            }
             if !matches!(width, "b32" | "b64" | "b96" | "b128") {
-                return Err(self.err(inst, "sub-dword LDS accesses other than ds_store_b8/b16 and ds_load_u8/i8/u16/i16 (the d16 forms) are not raised yet"));
+                return Err(self.err(inst, "sub-dword LDS accesses other than ds_store_b8/b16, ds_load_u8/i8/u16/i16 and their d16 forms are not raised yet"));
             }
             let data = if store { Some(need(d0, "data")?) } else { None };
             let words: Vec<IntValue<'ctx>> = match data {
