@@ -2070,6 +2070,9 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// ds_store_b8/b16 (the low byte or half of DATA0) and ds_load_u8/i8/u16/i16 (zero- or
     /// sign-extended into VDST), in the threads the source EXEC has on, at the source's byte
     /// offset (no alignment beyond the access's own size, as the hardware requires).
+    /// `d16 = Some(hi)`: the d16 forms, on one half of the register: a load of 16 bits (or a
+    /// byte extended to 16) into bits 15:0 or (`hi`) 31:16 of VDST, the other half kept
+    /// ([`Raiser::d16_merge`]); a store of bits 15:0 or 31:16 of DATA0 (or their low byte).
     #[allow(clippy::too_many_arguments)]
     fn ds_sub_dword(
         &mut self,
@@ -2077,6 +2080,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         ptr: PointerValue<'ctx>,
         bits: u32,
         signed: bool,
+        d16: Option<bool>,
         store: bool,
         active: IntValue<'ctx>,
         vdst: Option<Reg>,
@@ -2085,48 +2089,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         let i32t = self.ctx.i32_type();
         let ty = if bits == 8 { self.ctx.i8_type() } else { self.ctx.i16_type() };
         let align = bits / 8;
-        let missing = |what: &str| self.err(inst, format!("no {what} register"));
-        if store {
-            let data = self.read_vreg(d0.ok_or_else(|| missing("data"))?, 1, inst)?;
-            let v = self.b.build_int_truncate(data, ty, "")?;
-            self.guarded(active, vec![], &mut |r| {
-                let st = r.b.build_store(ptr, v)?;
-                st.set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;
-                Ok(vec![])
-            })?;
-            return Ok(());
-        }
-        let dst = vdst.ok_or_else(|| missing("destination"))?;
-        let got = self.guarded(active, vec![i32t.const_zero()], &mut |r| {
-            let ld = r.b.build_load(ty, ptr, "")?;
-            if let Some(i) = hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld) {
-                i.set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;
-            }
-            let v = ld.into_int_value();
-            Ok(vec![if signed { r.b.build_int_s_extend(v, i32t, "")? } else { r.b.build_int_z_extend(v, i32t, "")? }])
-        })?;
-        self.write_vreg(Reg { dwords: 1, ..dst }, 1, got[0], active, inst)
-    }
-
-    /// The LDS d16 forms: a load of 16 bits (or a byte, zero- or sign-extended to 16) into bits
-    /// 15:0 or (`hi`) 31:16 of VDST, the other half kept; a store of bits 15:0 or 31:16 of
-    /// DATA0 (16 bits or the low byte of them). Only where the source EXEC has the thread on.
-    #[allow(clippy::too_many_arguments)]
-    fn ds_d16(
-        &mut self,
-        inst: &Instruction,
-        ptr: PointerValue<'ctx>,
-        bits: u32,
-        signed: bool,
-        hi: bool,
-        store: bool,
-        active: IntValue<'ctx>,
-        vdst: Option<Reg>,
-        d0: Option<Reg>,
-    ) -> Result<(), RaiseError> {
-        let (i32t, i16t) = (self.ctx.i32_type(), self.ctx.i16_type());
-        let ty = if bits == 8 { self.ctx.i8_type() } else { i16t };
-        let align = bits / 8;
+        let hi = d16 == Some(true);
         let missing = |what: &str| self.err(inst, format!("no {what} register"));
         if store {
             let data = self.read_vreg(d0.ok_or_else(|| missing("data"))?, 1, inst)?;
@@ -2140,23 +2103,34 @@ impl<'ctx> Raiser<'ctx, '_> {
             return Ok(());
         }
         let dst = vdst.ok_or_else(|| missing("destination"))?;
+        // Extended to 32 bits, or for d16 to 16 bits (then zero-extended for the merge).
+        let ext = if d16.is_some() { self.ctx.i16_type() } else { i32t };
         let got = self.guarded(active, vec![i32t.const_zero()], &mut |r| {
             let ld = r.b.build_load(ty, ptr, "")?;
             if let Some(i) = hx_llvm::inkwell::values::BasicValue::as_instruction_value(&ld) {
                 i.set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;
             }
             let v = ld.into_int_value();
-            let v16 = if signed { r.b.build_int_s_extend(v, i16t, "")? } else { r.b.build_int_z_extend_or_bit_cast(v, i16t, "")? };
-            Ok(vec![r.b.build_int_z_extend(v16, i32t, "")?])
+            let v = if signed { r.b.build_int_s_extend_or_bit_cast(v, ext, "")? } else { r.b.build_int_z_extend_or_bit_cast(v, ext, "")? };
+            Ok(vec![r.b.build_int_z_extend_or_bit_cast(v, i32t, "")?])
         })?;
         let v = got.first().copied().ok_or_else(|| self.err(inst, "no loaded value"))?;
-        let old = self.read_vreg(Reg { dwords: 1, ..dst }, 1, inst)?;
-        let merged = if hi {
+        let v = match d16 {
+            Some(hi) => self.d16_merge(Reg { dwords: 1, ..dst }, v, hi, inst)?,
+            None => v,
+        };
+        self.write_vreg(Reg { dwords: 1, ..dst }, 1, v, active, inst)
+    }
+
+    /// A d16 load's 16 bits `v` (zero-extended) in bits 15:0 or (`hi`) 31:16 of register `dst`'s
+    /// value, the other half kept (hx_sem::memory::Width's D16 forms).
+    fn d16_merge(&self, dst: Reg, v: IntValue<'ctx>, hi: bool, inst: &Instruction) -> Result<IntValue<'ctx>, RaiseError> {
+        let old = self.read_vreg(dst, 1, inst)?;
+        Ok(if hi {
             self.b.build_or(self.b.build_and(old, self.i32(0xffff), "")?, self.b.build_left_shift(v, self.i32(16), "")?, "")?
         } else {
             self.b.build_or(self.b.build_and(old, self.i32(0xffff_0000), "")?, v, "")?
-        };
-        self.write_vreg(Reg { dwords: 1, ..dst }, 1, merged, active, inst)
+        })
     }
 
     fn ds(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
@@ -2274,7 +2248,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                 "ds_load_i16" => Some((16, true)),
                 _ => None,
             } {
-                return self.ds_sub_dword(inst, ptr, bits, signed, store, active, vdst, d0);
+                return self.ds_sub_dword(inst, ptr, bits, signed, None, store, active, vdst, d0);
             }
             // The d16 forms: one half of the register (hx_sem::memory::Width's D16*).
             if let Some((bits, signed, hi)) = match m {
@@ -2286,7 +2260,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                 "ds_load_i8_d16_hi" => Some((8, true, true)),
                 _ => None,
             } {
-                return self.ds_d16(inst, ptr, bits, signed, hi, store, active, vdst, d0);
+                return self.ds_sub_dword(inst, ptr, bits, signed, Some(hi), store, active, vdst, d0);
             }
             if !matches!(width, "b32" | "b64" | "b96" | "b128") {
                 return Err(self.err(inst, "sub-dword LDS accesses other than ds_store_b8/b16, ds_load_u8/i8/u16/i16 and their d16 forms are not raised yet"));
@@ -2534,15 +2508,9 @@ impl<'ctx> Raiser<'ctx, '_> {
                 let got = match shape.width {
                     Width::D16Lo | Width::D16LoU8 | Width::D16LoI8 | Width::D16Hi | Width::D16HiU8 | Width::D16HiI8 => {
                         let dst = vdst.ok_or_else(|| self.err(inst, "no destination"))?;
-                        let old = self.read_vreg(Reg { dwords: 1, ..dst }, 1, inst)?;
                         let hi = matches!(shape.width, Width::D16Hi | Width::D16HiU8 | Width::D16HiI8);
                         let v = got.first().copied().ok_or_else(|| self.err(inst, "no loaded value"))?;
-                        let merged = if hi {
-                            self.b.build_or(self.b.build_and(old, i32t.const_int(0xffff, false), "")?, self.b.build_left_shift(v, i32t.const_int(16, false), "")?, "")?
-                        } else {
-                            self.b.build_or(self.b.build_and(old, i32t.const_int(0xffff_0000, false), "")?, v, "")?
-                        };
-                        vec![merged]
+                        vec![self.d16_merge(Reg { dwords: 1, ..dst }, v, hi, inst)?]
                     }
                     _ => got,
                 };
