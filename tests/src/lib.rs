@@ -262,3 +262,9 @@ pub fn on_two_threads<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync)
     });
     results.into_iter().map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner()).expect("every item ran")).collect()
 }
+
+/// IR lines (inside a test kernel with `%o`, the thread's first output slot, and `%out`, an i32
+/// buffer) storing `value` of type `ty` at slot `%o + slot`; `id` makes the names unique.
+pub fn store_slot(id: &str, ty: &str, value: &str, slot: usize) -> String {
+    format!("  %o{id} = add i32 %o, {slot}\n  %q{id} = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %o{id}\n  store {ty} {value}, ptr addrspace(1) %q{id}, align 4\n")
+}

@@ -77,7 +77,8 @@ entry:
         let cons = format!("=v{}", ",v".repeat(top));
         let args = ["i32 %x", "i32 %y", "i32 %z", "i32 %u", "i32 %v"][..top].join(", ");
         body += &format!(
-            "  %r{k} = call i32 asm \"{op}\", \"{cons}\"({args})\n  %o{k} = add i32 %o, {k}\n  %q{k} = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %o{k}\n  store i32 %r{k}, ptr addrspace(1) %q{k}, align 4\n"
+            "  %r{k} = call i32 asm \"{op}\", \"{cons}\"({args})\n{}",
+            hx_tests::store_slot(&k.to_string(), "i32", &format!("%r{k}"), k)
         );
     }
     body += "  ret void\n}\n";

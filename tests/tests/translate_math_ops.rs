@@ -108,9 +108,10 @@ entry:
         let rt = if *dwords == 2 { "i64" } else { "i32" };
         let clob = if op.contains("vcc") { ",~{vcc}" } else { "" };
         body += &format!(
-            "  %r{k} = call {rt} asm sideeffect \"{}\", \"{cons}{clob}\"({})\n  %o{k} = add i32 %o, {at}\n  %q{k} = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %o{k}\n  store {rt} %r{k}, ptr addrspace(1) %q{k}, align 4\n",
+            "  %r{k} = call {rt} asm sideeffect \"{}\", \"{cons}{clob}\"({})\n{}",
             text.replace('\n', "\\0A"),
-            args.join(", ")
+            args.join(", "),
+            hx_tests::store_slot(&k.to_string(), rt, &format!("%r{k}"), at)
         );
         at += dwords;
     }
@@ -215,8 +216,9 @@ entry:
             let rt = if *wide { "i64" } else { "i32" };
             let cons = format!("=s{},~{{scc}}", ",s".repeat(names.len()));
             body += &format!(
-                "  %r{l}_{k} = call {rt} asm sideeffect \"{text}\", \"{cons}\"({})\n  %o{l}_{k} = add i32 %o, {at}\n  %q{l}_{k} = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %o{l}_{k}\n  store {rt} %r{l}_{k}, ptr addrspace(1) %q{l}_{k}, align 4\n",
-                args.join(", ")
+                "  %r{l}_{k} = call {rt} asm sideeffect \"{text}\", \"{cons}\"({})\n{}",
+                args.join(", "),
+                hx_tests::store_slot(&format!("{l}_{k}"), rt, &format!("%r{l}_{k}"), at)
             );
             at += if *wide { 2 } else { 1 };
         }
@@ -294,7 +296,8 @@ entry:
     body += &format!("  %o = mul i32 %tid, {n}\n");
     for (k, op) in loads.iter().enumerate() {
         body += &format!(
-            "  %r{k} = call i32 asm sideeffect \"{op} $0, $1, off\\0A s_wait_loadcnt 0\", \"=v,v,0\"(i64 %addr, i32 %old)\n  %o{k} = add i32 %o, {k}\n  %q{k} = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %o{k}\n  store i32 %r{k}, ptr addrspace(1) %q{k}, align 4\n"
+            "  %r{k} = call i32 asm sideeffect \"{op} $0, $1, off\\0A s_wait_loadcnt 0\", \"=v,v,0\"(i64 %addr, i32 %old)\n{}",
+            hx_tests::store_slot(&k.to_string(), "i32", &format!("%r{k}"), k)
         );
     }
     for (j, op) in stores.iter().enumerate() {
@@ -339,14 +342,16 @@ entry:
     );
     for (k, op) in loads.iter().enumerate() {
         body += &format!(
-            "  %r{k} = call i32 asm sideeffect \"s_wait_dscnt 0\\0A {op} $0, $1\\0A s_wait_dscnt 0\", \"=v,v,0\"(i32 %a, i32 %old)\n  %o{k} = add i32 %o, {k}\n  %q{k} = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %o{k}\n  store i32 %r{k}, ptr addrspace(1) %q{k}, align 4\n"
+            "  %r{k} = call i32 asm sideeffect \"s_wait_dscnt 0\\0A {op} $0, $1\\0A s_wait_dscnt 0\", \"=v,v,0\"(i32 %a, i32 %old)\n{}",
+            hx_tests::store_slot(&k.to_string(), "i32", &format!("%r{k}"), k)
         );
     }
     for (j, op) in stores.iter().enumerate() {
         let k = loads.len() + j;
         body += &format!(
-            "  %s{k} = getelementptr inbounds i32, ptr addrspace(3) @lds, i32 {}\n  %t{k} = getelementptr inbounds i32, ptr addrspace(3) %s{k}, i32 %tid\n  store i32 -1, ptr addrspace(3) %t{k}, align 4\n  %sa{k} = ptrtoint ptr addrspace(3) %t{k} to i32\n  call void asm sideeffect \"s_wait_dscnt 0\\0A {op} $0, $1\\0A s_wait_dscnt 0\", \"v,v\"(i32 %sa{k}, i32 %old)\n  %v{k} = load i32, ptr addrspace(3) %t{k}, align 4\n  %o{k} = add i32 %o, {k}\n  %q{k} = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %o{k}\n  store i32 %v{k}, ptr addrspace(1) %q{k}, align 4\n",
-            64 * (j + 1)
+            "  %s{k} = getelementptr inbounds i32, ptr addrspace(3) @lds, i32 {}\n  %t{k} = getelementptr inbounds i32, ptr addrspace(3) %s{k}, i32 %tid\n  store i32 -1, ptr addrspace(3) %t{k}, align 4\n  %sa{k} = ptrtoint ptr addrspace(3) %t{k} to i32\n  call void asm sideeffect \"s_wait_dscnt 0\\0A {op} $0, $1\\0A s_wait_dscnt 0\", \"v,v\"(i32 %sa{k}, i32 %old)\n  %v{k} = load i32, ptr addrspace(3) %t{k}, align 4\n{}",
+            64 * (j + 1),
+            hx_tests::store_slot(&k.to_string(), "i32", &format!("%v{k}"), k)
         );
     }
     body += "  ret void\n}\n";
