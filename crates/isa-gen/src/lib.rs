@@ -497,6 +497,8 @@ fn candidates(f: Field) -> Vec<Kind> {
                 Kind::OpSel { srcs: 3 },
                 Kind::OpSel { srcs: 1 },
                 Kind::OpSelFiBc,
+                // The whole field as one number (gfx1250 v_cvt_scale_pk8/pk16: `scale_sel:N`).
+                Kind::MaiMod("scale_sel"),
             ];
             // Ops whose other op_sel bits are invalid or hold a byte select (fp8 conversions).
             for byte_sel in [0u8, 1, 2] {

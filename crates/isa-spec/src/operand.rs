@@ -583,12 +583,13 @@ pub fn decode_operand(
             {
                 return Err(OperandError::Invalid);
             }
-            if dwords > 2 && v < 256 && !matches!(v, 233 | 234 | 250) {
-                // A wide scalar tuple (aligned, and warned about, as SGPR quads); no special
-                // register is that wide.
-                if matches!(v, 230..=239 | 251..=253) {
-                    return Err(OperandError::Invalid);
-                }
+            // A scalar tuple (aligned, and warned about, as SGPR quads). No special register is
+            // wider than 64 bits; a 64-bit one decodes as for any 64-bit source below.
+            let special = matches!(v, 230..=239 | 251..=253);
+            if dwords > 2 && special {
+                return Err(OperandError::Invalid);
+            }
+            if dwords >= 2 && v < 256 && !special && !matches!(v, 233 | 234 | 250) {
                 return decode_scalar(target, v, dwords, Some(ValType::B32), lits, warn);
             }
             let ty = if dwords >= 2 {
@@ -1609,7 +1610,7 @@ pub fn format_operand(out: &mut String, target: Target, kind: Kind, op: &Operand
             format_reg(out, r);
             note(out, class);
         }
-        (Kind::VSrcVgpr { dwords, class, .. }, Operand::Reg(r)) if dwords > 2 => {
+        (Kind::VSrcVgpr { dwords, class, .. }, Operand::Reg(r)) if dwords >= 2 => {
             format_reg(out, r);
             if r.index % 2 != 0 {
                 note(out, class);

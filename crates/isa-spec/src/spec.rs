@@ -548,7 +548,8 @@ pub enum Kind {
     /// 15), a scalar tuple (printed with LLVM's class note), or an inline constant or literal of
     /// type `ty`.
     MaiSrcC { dwords: u8, ty: ValType },
-    /// A GFX9 MAI modifier field printed as `name:N` when non-zero (cbsz, abid, blgp).
+    /// A modifier field printed as `name:N` when non-zero: GFX9 MAI cbsz, abid, blgp, and the
+    /// gfx1250 scaled conversions' `scale_sel` (the VOP3 op_sel field).
     MaiMod(&'static str),
     /// AGPR destination (8-bit field): `a10`, `a[10:13]` (v_accvgpr_write_b32, v_accvgpr_mov_b32).
     ADst { dwords: u8 },

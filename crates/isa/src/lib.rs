@@ -408,8 +408,8 @@ fn fast_fill(target: Target, hit: &fast::Hit, inst: &[u8], offset: usize, out: &
 }
 
 /// The mnemonic of the instruction at `offset` when LLVM decodes it and the tables list it as
-/// not modelled yet (`UNSUPPORTED`): for errors that name what was refused, e.g.
-/// `v_cvt_scale_pk8_f32_fp8` (a 64-bit VOP3 source the operand kinds do not describe).
+/// not modelled yet (`UNSUPPORTED`): for errors that name what was refused, e.g. `v_s_exp_f16`
+/// (an SGPR-only 16-bit source the operand kinds do not describe).
 pub fn unsupported_mnemonic(target: Target, bytes: &[u8], offset: usize) -> Option<&'static str> {
     let w = bytes.get(offset..offset.checked_add(4)?)?;
     let word = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
@@ -438,8 +438,8 @@ fn decode_general(target: Target, bytes: &[u8], offset: usize) -> Result<Instruc
         if let Some(r) = wmma::decode(bytes, offset) {
             return r;
         }
-        if format == Format::Vop1 && word & true16::VOP1_VDST_HIGH != 0 {
-            if let Some(i) = true16::decode_high_destination(bytes, offset, word) {
+        if matches!(format, Format::Vop1 | Format::Vop2) && word & true16::VOP1_VDST_HIGH != 0 {
+            if let Some(i) = true16::decode_high_destination(format, bytes, offset, word) {
                 return Ok(i);
             }
         }

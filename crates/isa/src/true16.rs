@@ -45,20 +45,25 @@ static OPERANDS_E64: [OperandSpec; 3] = [
 ];
 static INFO_E64: OpInfo = OpInfo { mnemonic: "v_mov_b16_e64", sem: crate::tables::sem_ids::V_MOV_B16, format: Format::Vop3, opcode: VOP3_MOV_B16 as u16, operands: &OPERANDS_E64, unused: &[] };
 
-/// Bit 7 of a VOP1 destination field (word bit 24): with a 16-bit (Lo128) destination, the high
-/// half of the register the other bits name.
+/// Bit 7 of a VOP1 or VOP2 destination field (word bit 24): with a 16-bit (Lo128) destination,
+/// the high half of the register the other bits name.
 pub const VOP1_VDST_HIGH: u32 = 1 << 24;
 
-/// A gfx1250 VOP1 word whose 16-bit (Lo128) destination names a high half (field value 128 and
-/// up): LLVM decodes it only with +real-true16 (`v_cvt_f16_i16_e32 v1.h, v30.l`, as clang 22
-/// and Triton 3.9 write int16 -> f16 conversions), its default fake16 mode not at all, and the
-/// tables follow the default mode. Decoded as the same word with the field's bit 7 clear, the
-/// destination then named as v128 and up as the Lo128 sources are, so that
-/// [`Instruction::true16_halves`] reads it as the high half (op_sel bit 3). `None` where the
-/// opcode has no Lo128 destination or the word does not decode so.
-pub(crate) fn decode_high_destination(bytes: &[u8], offset: usize, word: u32) -> Option<Instruction> {
-    let op = (word >> 9) & 0xff;
-    let info = crate::tables::table(Target::Gfx1250, Format::Vop1).get(op as usize)?.as_ref()?;
+/// A gfx1250 VOP1 or VOP2 word whose 16-bit (Lo128) destination names a high half (field value
+/// 128 and up): LLVM decodes it only with +real-true16 (`v_cvt_f16_i16_e32 v1.h, v30.l`, as
+/// clang 22 and Triton 3.9 write int16 -> f16 conversions; `v_mul_f16_e32 v0.h, v19.l, v0.h`,
+/// Triton's f16 arithmetic), its default fake16 mode not at all, and the tables follow the
+/// default mode. Decoded as the same word with the field's bit 7 clear, the destination then
+/// named as v128 and up as the Lo128 sources are, so that [`Instruction::true16_halves`] reads it
+/// as the high half (op_sel bit 3). `None` where the opcode has no Lo128 destination or the word
+/// does not decode so.
+pub(crate) fn decode_high_destination(format: Format, bytes: &[u8], offset: usize, word: u32) -> Option<Instruction> {
+    let op = match format {
+        Format::Vop1 => (word >> 9) & 0xff,
+        Format::Vop2 => (word >> 25) & 0x3f,
+        _ => return None,
+    };
+    let info = crate::tables::table(Target::Gfx1250, format).get(op as usize)?.as_ref()?;
     if !matches!(info.operands.first()?.kind, Kind::VDstLo128 { .. }) {
         return None;
     }
@@ -69,7 +74,7 @@ pub(crate) fn decode_high_destination(bytes: &[u8], offset: usize, word: u32) ->
     window[..n].copy_from_slice(&inst[..n]);
     window[..4].copy_from_slice(&(word & !VOP1_VDST_HIGH).to_le_bytes());
     let mut out = crate::decode(Target::Gfx1250, &window[..n], 0).ok()?;
-    if out.info.format != Format::Vop1 {
+    if out.info.format != format {
         return None;
     }
     out.offset = offset;
