@@ -215,6 +215,82 @@ case(
 
 
 @triton.jit
+def fp8_cast(x_ptr, q4_ptr, q5_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0.0)
+    q4 = x.to(tl.float8e4nv)
+    q5 = x.to(tl.float8e5)
+    tl.store(q4_ptr + offs, q4.to(tl.uint8, bitcast=True), mask=m)
+    tl.store(q5_ptr + offs, q5.to(tl.uint8, bitcast=True), mask=m)
+    tl.store(out_ptr + offs, q4.to(tl.float32) * 0.5 + q5.to(tl.float32), mask=m)
+
+
+def fp8_encode(x, table):
+    """float64 values -> codes of an OCP fp8 format (round to nearest, ties to the even code;
+    past the largest finite value and infinities: the largest finite value, as Triton's casts
+    saturate). No NaN inputs here."""
+    finite = np.nonzero(np.isfinite(table) & (np.arange(256) < 0x80))[0]
+    vals = table[finite]
+    top, top_code = vals.max(), int(finite[np.argmax(vals)])
+    out = np.zeros(x.shape, dtype=np.uint8)
+    for i, v in enumerate(x.ravel()):
+        a = abs(v)
+        sign = 0x80 if np.signbit(v) else 0
+        if a >= top:
+            # Saturating: every magnitude from the largest finite value up, infinities included.
+            out.flat[i] = sign | top_code
+            continue
+        d = np.abs(vals - a)
+        best = np.nonzero(d == d.min())[0]
+        codes = finite[best]
+        even = [c for c in codes if c % 2 == 0]
+        out.flat[i] = sign | int(even[0] if even else codes[0])
+    return out
+
+
+def fp8_cast_inputs(rng):
+    # Values on both sides of the formats' ranges and subnormals, exact ties between neighbours,
+    # infinities, and random magnitudes from 2^-20 to 2^17.
+    special = np.array([0.0, -0.0, 1.0625, 1.1875, -3.25, 448.0, 464.0, 464.5, -500.0, 57344.0, 59392.0, 61440.0,
+                        -1e30, np.inf, -np.inf, 2.0 ** -9, 2.0 ** -10, 3 * 2.0 ** -11, 2.0 ** -16, 2.0 ** -17,
+                        -3 * 2.0 ** -18, 1e-40], dtype=np.float32)
+    r = (rng.uniform(-1, 1, 4096) * 2.0 ** rng.uniform(-20, 17, 4096)).astype(np.float32)
+    r[:len(special)] = special
+    return r
+
+
+def fp8_cast_ref(a):
+    x = a["x"].astype(np.float64)
+    q4, q5 = fp8_encode(x, E4M3), fp8_encode(x, E5M2)
+    out = a["out"].copy()
+    r = (E4M3[q4].astype(np.float32) * np.float32(0.5) + E5M2[q5].astype(np.float32)).astype(np.float32)
+    out[:N_VEC] = r[:N_VEC]
+    q4o, q5o = a["q4"].copy(), a["q5"].copy()
+    q4o[:N_VEC], q5o[:N_VEC] = q4[:N_VEC], q5[:N_VEC]
+    return {"q4": q4o, "q5": q5o, "out": out}
+
+
+case(
+    name="fp8_cast",
+    fn=fp8_cast,
+    signature={"x_ptr": "*fp32", "q4_ptr": "*u8", "q5_ptr": "*u8", "out_ptr": "*fp32", "n": "i32"},
+    constexprs={"BLOCK": 512},
+    programs=(8, 1, 1),
+    make_args=lambda rng: [
+        Buf("x", fp8_cast_inputs(rng), "f32"),
+        Buf("q4", np.zeros(4096, np.uint8), "u8", output=True),
+        Buf("q5", np.zeros(4096, np.uint8), "u8", output=True),
+        Buf("out", np.zeros(4096, np.float32), "f32", output=True),
+        Val("n", N_VEC, "i32"),
+    ],
+    reference=fp8_cast_ref,
+    note="Triton's fp8 casts: gfx1250 v_cvt_scalef32_pk8_*_f32 and v_cvt_scale_pk8_f32_* under MODE.FP16_OVFL (saturating)",
+)
+
+
+@triton.jit
 def dropout(x_ptr, out_ptr, n, p, seed, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)

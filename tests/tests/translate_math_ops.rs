@@ -175,6 +175,14 @@ const SOPS: &[(&str, bool)] = &[
     ("s_mov_b32 $0, $1\n s_cmp_lt_u32 $1, $2\n s_cmov_b32 $0, $2", false),
     ("s_mov_b32 $0, $1\n s_cmp_gt_u32 $1, $2\n s_cmovk_i32 $0, 0x8765", false),
     ("s_mov_b64 $0, $3\n s_bitcmp1_b32 $1, 3\n s_cmov_b64 $0, -5", true),
+    // GFX12.5's scalar transcendentals (Triton 3.9's `div_rn`/`sqrt_rn` on uniform values:
+    // "v_s_rcp_f32: this instruction is not raised yet"), with their float modifiers.
+    ("v_s_rcp_f32 $0, $1", false),
+    ("v_s_sqrt_f32 $0, $2", false),
+    ("v_s_rsq_f32 $0, |$1|", false),
+    ("v_s_exp_f32 $0, -$2 mul:2", false),
+    ("v_s_log_f32 $0, -|$1| clamp", false),
+    ("v_s_rcp_f32 $0, $2 clamp div:2", false),
 ];
 
 #[test]

@@ -219,6 +219,9 @@ fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mu
         return Err(unsupported(inst, "DPP and SDWA forms"));
     }
     if let Some(m) = inst.wmma() {
+        if wave.mode & crate::pk8::MODE_FP16_OVFL != 0 && matches!(m.shape.d, hx_isa::wmma::Elem::F16 | hx_isa::wmma::Elem::BF16) {
+            return Err(unsupported(inst, "a 16-bit float result under MODE.FP16_OVFL (MODE bit 23; its overflow rule is not modelled)"));
+        }
         crate::wmma::exec_wmma(wave, inst, &m)?;
         return Ok(Flow::Next);
     }
@@ -248,6 +251,13 @@ fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mu
         "v_permlane16_swap_b32_e32" | "v_permlane32_swap_b32_e32" => return exec_permlane_swap(wave, inst),
         "v_permlane16_b32" | "v_permlanex16_b32" => return exec_permlane16(wave, inst),
         "v_swap_b32" => return exec_swap(wave, inst),
+        "v_cvt_scalef32_pk_fp8_f32" | "v_cvt_scalef32_pk_bf8_f32" | "v_cvt_scalef32_pk_f32_fp8" | "v_cvt_scalef32_pk_f32_bf8" if inst.target == hx_isa::Target::Gfx950 => {
+            return crate::pk8::exec_scalef32_pk_fp8(wave, inst, group);
+        }
+        _ if inst.target == hx_isa::Target::Gfx1250 && hx_sem::alu::pk8::Pk8Op::of(m).is_some() => {
+            let op = hx_sem::alu::pk8::Pk8Op::of(m).ok_or_else(|| unsupported(inst, "its semantics"))?;
+            return crate::pk8::exec_pk8(wave, inst, op, group);
+        }
         "v_cvt_scalef32_pk_bf16_fp4" | "v_cvt_scalef32_pk_bf16_fp8" | "v_cvt_scalef32_pk_bf16_bf8" if inst.target == hx_isa::Target::Gfx950 => {
             return exec_cvt_scalef32_pk_bf16(wave, inst);
         }
@@ -480,8 +490,14 @@ fn exec_salu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
         split_operands(inst, op)?
     };
     let mut input = alu::AluIn { flag: wave.scc, ..Default::default() };
+    // VOP3-encoded scalar ops (v_s_*_f32) carry float source and output modifiers.
+    let mods = inst.source_mods();
     for (k, o) in ops.srcs.iter().enumerate() {
         let mut v = source_value(wave, o, 0, op.srcs[k], inst)?;
+        if mods.neg >> k & 1 != 0 || mods.abs >> k & 1 != 0 {
+            let ft = neg_abs_type(op, k).ok_or_else(|| unsupported(inst, "neg/abs on an integer source"))?;
+            v = apply_neg_abs(v, ft, mods.neg >> k & 1 != 0, mods.abs >> k & 1 != 0);
+        }
         // s_cmpk_*: the 16-bit immediate is sign-extended for signed compares, else zero-extended.
         if let (alu::Op::Cmp(c), Kind::Imm16(_)) = (op.op, &o.spec.kind) {
             if c.k_imm && matches!(c.kind, crate::alu::cmp::CmpKind::Int { signed: true, .. }) {
@@ -497,7 +513,13 @@ fn exec_salu(wave: &mut Wave, inst: &Instruction, op: &alu::AluOp, group: &mut G
             input.src[op.srcs.len() - 1] = old;
         }
     }
-    let out = alu::eval(op, &input, &group.fp_mode);
+    let mut out = alu::eval(op, &input, &group.fp_mode);
+    if mods.omod != 0 || mods.clamp {
+        if op.dst != Some(alu::Ty::F32) {
+            return Err(unsupported(inst, "output modifiers on this type"));
+        }
+        out.value = crate::alu::omod_clamp_f32(out.value as u32, mods.omod, mods.clamp, &group.fp_mode) as u64;
+    }
     if let (Some(d), Some(t)) = (ops.sdst, op.dst) {
         match &d.value {
             Operand::Reg(r) => wave.write_sreg(Reg { dwords: ty_dwords(t), ..*r }, out.value)?,
@@ -569,10 +591,21 @@ pub(crate) fn exec_valu_with(
         return Err(unsupported(inst, "a 32-bit literal source beside a 64-bit K operand"));
     }
     let fp8_sat = fp8.is_some_and(|f| f.clamp_saturates());
+    // MODE.FP16_OVFL (gfx1250): the fp8 downcasts saturate; other 16-bit float results are not
+    // modelled under it (hx_sem::alu::pk8::fp16_ovfl_reaches).
+    let fp16_ovfl = inst.target == hx_isa::Target::Gfx1250 && wave.mode & crate::pk8::MODE_FP16_OVFL != 0;
+    if fp16_ovfl && hx_sem::alu::pk8::fp16_ovfl_reaches(op) {
+        return Err(unsupported(inst, "a 16-bit float result under MODE.FP16_OVFL (MODE bit 23; its overflow rule is not modelled)"));
+    }
     let float_dst = op.dst.filter(|t| t.is_float());
     // Integer clamp saturates (LLVM uses it for uadd.sat / usub.sat and the signed forms).
     let int_clamp = mods.clamp && !fp8_sat && op.dst.is_some() && float_dst.is_none();
-    if (mods.omod != 0 && float_dst.is_none()) || (int_clamp && int_saturate(op.op, 0, 0).is_none()) {
+    // The clamp form of the packed 16-bit integer adds and subtracts saturates each half.
+    let pk_sat = match op.op {
+        alu::Op::Pk(p) if int_clamp => hx_sem::alu::packed::pk16_saturating(p, [0; 3], hx_sem::alu::PkMods::DEFAULT).map(|_| p),
+        _ => None,
+    };
+    if (mods.omod != 0 && float_dst.is_none()) || (int_clamp && pk_sat.is_none() && int_saturate(op.op, 0, 0).is_none()) {
         return Err(unsupported(inst, "clamp/omod on this integer result"));
     }
     let mask_in = match ops.mask_src {
@@ -605,7 +638,7 @@ pub(crate) fn exec_valu_with(
         if fp8.is_some() {
             input.op_sel = mods.op_sel;
             input.byte_sel = mods.byte_sel;
-            input.clamp = mods.clamp;
+            input.clamp = mods.clamp || (fp16_ovfl && fp8_sat);
         }
         for (k, o) in ops.srcs.iter().enumerate() {
             let t = op.srcs[k];
@@ -667,7 +700,11 @@ pub(crate) fn exec_valu_with(
         if let Some(f) = fnuz_pk {
             out.value = fnuz_pk_to_f32(f, input.src[0] as u32);
         }
-        if int_clamp {
+        if let Some(p) = pk_sat {
+            let pm = hx_sem::alu::PkMods { op_sel: input.op_sel, op_sel_hi: input.op_sel_hi, neg_lo: input.neg, neg_hi: input.neg_hi };
+            let src = [input.src[0] as u32, input.src[1] as u32, input.src[2] as u32];
+            out.value = hx_sem::alu::packed::pk16_saturating(p, src, pm).ok_or_else(|| unsupported(inst, "clamp"))? as u64;
+        } else if int_clamp {
             out.value = int_saturate(op.op, input.src[0], input.src[1]).ok_or_else(|| unsupported(inst, "clamp"))?;
         } else if fp8_sat {
             // Applied by the conversion.

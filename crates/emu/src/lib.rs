@@ -24,6 +24,7 @@ pub mod launch;
 pub mod mem_ops;
 pub mod memory;
 pub mod pending;
+pub mod pk8;
 pub mod stats;
 pub mod tensor;
 pub mod wave;

@@ -230,6 +230,8 @@ struct Raiser<'ctx, 'a> {
     half_base: IntValue<'ctx>,
     /// MODE bits 7:0 at entry ([`KernelAbi::entry_mode`]).
     entry_mode: u8,
+    /// MODE.FP16_OVFL for the whole kernel (crate::mode): fp8/bf8 downcasts saturate.
+    fp16_ovfl: bool,
     /// This thread's EXEC bit is known to be set here (EXEC still holds its entry value, or the
     /// thread is inside a recovered region: crate::structure).
     exec_full: bool,
@@ -337,6 +339,7 @@ fn raise_inner<'ctx>(
     target: Option<hx_llvm::GpuTarget>,
 ) -> Result<FunctionValue<'ctx>, RaiseError> {
     let graph = cfg::build_program(Target::Gfx1250, prog, name)?;
+    let fp16_ovfl = crate::mode::fp16_ovfl(&graph, name)?;
     let pc_uses = crate::structure::pc_uses(&graph).map_err(|(offset, m)| {
         let msg = "the program counter is used as data other than a load's base (a store or atomic through a PC-relative global variable, or an address computed from one): not translated yet";
         RaiseError::at(name, offset, m, msg)
@@ -421,6 +424,7 @@ fn raise_inner<'ctx>(
         flat_windows: flat_ir::flat_windows(&graph),
         half_base: i32t.const_zero(),
         entry_mode: abi.entry_mode,
+        fp16_ovfl,
         exec_full: false,
         active_memo: std::cell::Cell::new(None),
         fresh_active: None,
@@ -1057,7 +1061,13 @@ impl<'ctx> Raiser<'ctx, '_> {
             return Err(self.err(inst, "DPP and SDWA forms are not raised yet"));
         }
         if let Some(m) = inst.wmma() {
+            if self.fp16_ovfl && crate::mode::sees_fp16_ovfl(inst) {
+                return Err(self.err(inst, "a 16-bit float result under MODE.FP16_OVFL (MODE bit 23; its overflow rule is not modelled)"));
+            }
             return self.wmma(inst, &m);
+        }
+        if let Some(op) = hx_sem::alu::pk8::Pk8Op::of(m) {
+            return self.pk8(inst, op);
         }
         if let Some(t) = inst.tensor() {
             return self.tensor(inst, &t);
@@ -1247,8 +1257,21 @@ impl<'ctx> Raiser<'ctx, '_> {
             return Err(self.err(inst, format!("{} sources, the ALU table says {nsrc}", srcs.len())));
         }
         let mut vals = Vec::new();
+        // VOP3-encoded scalar ops (v_s_*_f32) carry float source and output modifiers.
+        let mods = inst.source_mods();
         for (k, o) in srcs.iter().enumerate() {
             let mut v = self.source(o, op.srcs[k], inst)?;
+            let (neg, abs) = (mods.neg >> k & 1 != 0, mods.abs >> k & 1 != 0);
+            if neg || abs {
+                let bits = hx_sem::operands::neg_abs_type(op, k).map(|t| t.bits()).ok_or_else(|| self.err(inst, "neg/abs on an integer source"))?;
+                let sign = v.get_type().const_int(1u64 << (bits - 1), false);
+                if abs {
+                    v = self.b.build_and(v, self.b.build_not(sign, "")?, "")?;
+                }
+                if neg {
+                    v = self.b.build_xor(v, sign, "")?;
+                }
+            }
             // s_cmpk_*: the 16-bit immediate is sign-extended for signed compares.
             if let (Op::Cmp(c), Kind::Imm16(_), Operand::Imm(imm)) = (op.op, &o.spec.kind, o.value) {
                 if c.k_imm && matches!(c.kind, hx_sem::alu::cmp::CmpKind::Int { signed: true, .. }) {
@@ -1289,7 +1312,20 @@ impl<'ctx> Raiser<'ctx, '_> {
             let v = self.b.build_select(scc_in, new, old, "")?.into_int_value();
             return self.write_sreg(self.dst_reg(d, inst)?, if t.bits() == 64 { 2 } else { 1 }, v, inst);
         }
-        let (v, flag) = self.emit_op(inst, op, &vals, scc_in)?;
+        let (mut v, flag) = self.emit_op(inst, op, &vals, scc_in)?;
+        if mods.omod != 0 || mods.clamp {
+            if op.dst != Some(Ty::F32) {
+                return Err(self.err(inst, "output modifiers on this type"));
+            }
+            // omod, then clamp (hx_sem::alu::omod_clamp_f32).
+            let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane, amdgpu: true };
+            if mods.omod != 0 {
+                v = e.omod_float(v, Ty::F32, mods.omod).map_err(|m| self.err(inst, m.0))?;
+            }
+            if mods.clamp {
+                v = e.clamp_float(v, Ty::F32).map_err(|m| self.err(inst, m.0))?;
+            }
+        }
         if let (Some(d), Some(t)) = (dst, op.dst) {
             let r = self.dst_reg(d, inst)?;
             self.write_sreg(r, if t.bits() == 64 { 2 } else { 1 }, v, inst)?;
@@ -1339,6 +1375,9 @@ impl<'ctx> Raiser<'ctx, '_> {
             return Err(self.err(inst, "a 32-bit literal source beside a 64-bit K operand"));
         }
         let fp8_sat = fp8.is_some_and(|f| f.clamp_saturates());
+        if self.fp16_ovfl && hx_sem::alu::pk8::fp16_ovfl_reaches(op) {
+            return Err(self.err(inst, "a 16-bit float result under MODE.FP16_OVFL (MODE bit 23; its overflow rule is not modelled)"));
+        }
         let float_dst = op.dst.filter(|t| t.is_float());
         let int_clamp = mods.clamp && !fp8_sat && !pk && mix.is_none() && op.dst.is_some() && float_dst.is_none();
         let float_clamp = mods.clamp && !fp8_sat && !pk && mix.is_none() && float_dst.is_some();
@@ -1487,7 +1526,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                 (Some(o), Some(_)) => self.source(o, Ty::B32, inst)?,
                 _ => self.i32(0),
             };
-            let x = Extra { op_sel: mods.op_sel, op_sel_hi: mods.op_sel_hi, neg: mods.neg, neg_hi: mods.neg_hi, byte_sel: mods.byte_sel, clamp: mods.clamp };
+            let x = Extra { op_sel: mods.op_sel, op_sel_hi: mods.op_sel_hi, neg: mods.neg, neg_hi: mods.neg_hi, byte_sel: mods.byte_sel, clamp: mods.clamp || (self.fp16_ovfl && fp8_sat) };
             let mut v = e.emit_with(op, &vals, old, &x).map_err(|m| self.err(inst, m.0))?;
             if let (true, Some(t)) = (float_clamp, float_dst) {
                 // v_cvt_f32_fp8 clamp: the ordinary [0, 1] clamp of the f32 result.
@@ -1737,6 +1776,10 @@ impl<'ctx> Raiser<'ctx, '_> {
         if id == 1 && offset == 25 && size == 1 {
             return Ok(());
         }
+        // MODE.FP16_OVFL: one value for the whole kernel, checked before raising (crate::mode).
+        if id == 1 && offset == 23 && size == 1 && inst.mnemonic() == "s_setreg_imm32_b32" {
+            return Ok(());
+        }
         let name = hx_isa::tables::hwreg_name(hx_isa::Target::Gfx1250, id);
         // HW_REG_WAVE_SCHED_MODE bits 1:0, the dependency-check mode. Triton 3.9 writes 2 (expert
         // scheduling: the hardware's VA_VDST/VM_VSRC interlocks are off and the compiler's
@@ -1763,6 +1806,32 @@ impl<'ctx> Raiser<'ctx, '_> {
             }
         }
         Err(self.err(inst, format!("writing hwreg({name}, {offset}, {size}) is not raised")))
+    }
+
+    /// gfx1250's eight-element scaled conversions (hx_sem::alu::pk8): the modelled forms, as
+    /// the emulator checks them, element by element where the thread is active.
+    fn pk8(&mut self, inst: &Instruction, op: hx_sem::alu::pk8::Pk8Op) -> Result<(), RaiseError> {
+        let scale_sel = inst.operands().find_map(|o| match (o.spec.kind, o.value) {
+            (Kind::MaiMod(_), Operand::Imm(v)) => Some(v),
+            _ => None,
+        });
+        let ops: Vec<Operand> = inst.operands().filter(|o| !matches!(o.spec.kind, Kind::MaiMod(_))).map(|o| o.value).collect();
+        let [Operand::Reg(dst), Operand::Reg(src), scale] = ops[..] else { return Err(self.err(inst, "its operands")) };
+        let scale_bits = match scale {
+            Operand::Reg(_) => None,
+            v => hx_sem::operands::constant_value(&v, ValType::B32).map(|x| x as u32),
+        };
+        op.check(scale_sel.unwrap_or(0), scale_bits).map_err(|e| self.err(inst, e))?;
+        let words = (0..op.src_dwords() as u16)
+            .map(|i| self.read_vreg(Reg { index: src.index + i, dwords: 1, ..src }, 1, inst))
+            .collect::<Result<Vec<_>, _>>()?;
+        let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane, amdgpu: true };
+        let out = e.pk8(op, &words, self.fp16_ovfl && op.is_downcast()).map_err(|m| self.err(inst, m.0))?;
+        let active = self.active()?;
+        for (i, v) in out.into_iter().enumerate().take(op.dst_dwords() as usize) {
+            self.write_vreg(Reg { index: dst.index + i as u16, dwords: 1, ..dst }, 1, v, active, inst)?;
+        }
+        Ok(())
     }
 
     fn getreg(&mut self, inst: &Instruction) -> Result<(), RaiseError> {

@@ -25,6 +25,7 @@
 pub mod alu_ir;
 pub mod cfg;
 pub mod ir;
+mod mode;
 pub mod structure;
 pub mod wmma_plan;
 

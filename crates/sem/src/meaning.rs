@@ -67,7 +67,9 @@ pub enum Other {
     ToLds,
     /// Value operations outside the ALU table, which the emulator runs with code of their own:
     /// gfx950's scaled conversions `v_cvt_scalef32_pk_bf16_{fp4,fp8,bf8}` (they occur only in
-    /// native code, never in a source the raiser reads).
+    /// native code, never in a source the raiser reads), the fp8 ones `v_cvt_scalef32_pk_{fp8,bf8}_f32`
+    /// and `v_cvt_scalef32_pk_f32_{fp8,bf8}` (likewise), and gfx1250's eight-element ones
+    /// `v_cvt_scale_pk8_*` / `v_cvt_scalef32_pk8_*` (`alu::pk8`, raised too).
     OwnCode,
 }
 
@@ -126,6 +128,12 @@ const OTHER: &[(&str, Other)] = &[
     ("global_prefetch_*", Other::CacheControl),
     ("global_load_lds_*", Other::ToLds),
     ("v_cvt_scalef32_pk_bf16_*", Other::OwnCode),
+    ("v_cvt_scale_pk8_*", Other::OwnCode),
+    ("v_cvt_scalef32_pk_fp8_f32", Other::OwnCode),
+    ("v_cvt_scalef32_pk_bf8_f32", Other::OwnCode),
+    ("v_cvt_scalef32_pk_f32_fp8", Other::OwnCode),
+    ("v_cvt_scalef32_pk_f32_bf8", Other::OwnCode),
+    ("v_cvt_scalef32_pk8_*", Other::OwnCode),
     ("global_wb", Other::CacheControl),
     ("global_wbinv", Other::CacheControl),
     ("buffer_wbl2", Other::CacheControl),

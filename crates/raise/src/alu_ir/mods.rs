@@ -8,6 +8,7 @@
 
 use super::{be, EmitError, OpEmitter};
 use hx_sem::alu::fp8::{Fp8Fmt, Fp8Op};
+use hx_sem::alu::pk8::{Pk8Op, Small, Wide};
 use hx_sem::alu::packed::{PkMods, PkOp};
 use hx_sem::alu::table::{AluOp, Op, Ty};
 use hx_llvm::inkwell::values::IntValue;
@@ -305,6 +306,78 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 pair(lo, hi, 16)?
             }
         })
+    }
+
+    /// gfx1250's eight-element conversions (hx_sem::alu::pk8, whose `check` the caller has
+    /// passed: unit scales): `src` is S0's dwords, the result the destination's. `saturate`:
+    /// MODE.FP16_OVFL.
+    pub fn pk8(&self, op: Pk8Op, src: &[IntValue<'ctx>], saturate: bool) -> Result<Vec<IntValue<'ctx>>, EmitError> {
+        let b = self.b;
+        let c = |n: u64| self.ctx.i32_type().const_int(n, false);
+        let word = |i: usize| src.get(i).copied().ok_or_else(|| EmitError(format!("{op:?}: source dword {i} missing")));
+        let field = |i: usize, bits: usize| -> Result<IntValue<'ctx>, EmitError> {
+            let (w, sh) = (i * bits / 32, (i * bits % 32) as u64);
+            b.build_and(b.build_right_shift(word(w)?, c(sh), false, "").map_err(be)?, c((1 << bits) - 1), "").map_err(be)
+        };
+        let pack = |lo: IntValue<'ctx>, hi: IntValue<'ctx>| -> Result<IntValue<'ctx>, EmitError> {
+            b.build_or(b.build_and(lo, c(0xffff), "").map_err(be)?, b.build_left_shift(hi, c(16), "").map_err(be)?, "").map_err(be)
+        };
+        match op {
+            Pk8Op::Up { from, to } => {
+                let mut f32s = Vec::with_capacity(8);
+                for i in 0..8 {
+                    f32s.push(match from {
+                        Small::Fp8(f) => self.from_fp8(f, field(i, 8)?)?,
+                        Small::Fp4 => self.fp4_to_f32(field(i, 4)?)?,
+                    });
+                }
+                match to {
+                    Wide::F32 => Ok(f32s),
+                    Wide::F16 => (0..4).map(|k| pack(self.f32_to_f16(f32s[2 * k])?, self.f32_to_f16(f32s[2 * k + 1])?)).collect(),
+                    Wide::BF16 => (0..4)
+                        .map(|k| pack(b.build_right_shift(f32s[2 * k], c(16), false, "").map_err(be)?, b.build_right_shift(f32s[2 * k + 1], c(16), false, "").map_err(be)?))
+                        .collect(),
+                }
+            }
+            Pk8Op::Down { from, to: Small::Fp8(f) } => {
+                let mut bytes = Vec::with_capacity(8);
+                for i in 0..8 {
+                    let x = match from {
+                        Wide::F32 => word(i)?,
+                        _ => self.f16_to_f32(field(i, 16)?)?,
+                    };
+                    bytes.push(self.to_fp8(f, x, saturate)?);
+                }
+                (0..2)
+                    .map(|k| {
+                        let mut w = bytes[4 * k];
+                        for j in 1..4 {
+                            w = b.build_or(w, b.build_left_shift(bytes[4 * k + j], c(8 * j as u64), "").map_err(be)?, "").map_err(be)?;
+                        }
+                        Ok(w)
+                    })
+                    .collect()
+            }
+            Pk8Op::Down { .. } => Err(EmitError(format!("{op:?} is not raised"))),
+        }
+    }
+
+    /// An E2M1 nibble (i32 0..=15) as f32 bits (hx_sem::alu::pk8::fp4_to_f32).
+    fn fp4_to_f32(&self, n: IntValue<'ctx>) -> Result<IntValue<'ctx>, EmitError> {
+        let b = self.b;
+        let c = |v: u64| self.ctx.i32_type().const_int(v, false);
+        let sign = b.build_left_shift(b.build_and(n, c(8), "").map_err(be)?, c(28), "").map_err(be)?;
+        let e = b.build_and(b.build_right_shift(n, c(1), false, "").map_err(be)?, c(3), "").map_err(be)?;
+        let m = b.build_and(n, c(1), "").map_err(be)?;
+        let normal = b.build_or(
+            b.build_left_shift(b.build_int_add(e, c(126), "").map_err(be)?, c(23), "").map_err(be)?,
+            b.build_left_shift(m, c(22), "").map_err(be)?,
+            "",
+        ).map_err(be)?;
+        let sub = b.build_int_mul(m, c(0x3f00_0000), "").map_err(be)?;
+        let zero_e = b.build_int_compare(IntPredicate::EQ, e, c(0), "").map_err(be)?;
+        let mag = b.build_select(zero_e, sub, normal, "").map_err(be)?.into_int_value();
+        b.build_or(sign, mag, "").map_err(be)
     }
 
     /// The f16 in the low half of `x` as f32 bits (exact).

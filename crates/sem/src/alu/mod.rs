@@ -36,6 +36,7 @@ pub mod float;
 pub mod fp8;
 pub mod int;
 pub mod packed;
+pub mod pk8;
 pub mod salu;
 pub mod soft;
 pub mod table;

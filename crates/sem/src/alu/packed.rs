@@ -119,6 +119,28 @@ pub fn pk16(op: PkOp, src: [u32; 3], mods: PkMods, m: &FpMode) -> u32 {
     lo | hi << 16
 }
 
+/// The clamp form of the packed 16-bit integer adds and subtracts: each half saturates (the
+/// unsigned ops to [0, 0xffff], the signed ones to [-0x8000, 0x7fff]); None for other ops.
+/// (gfx942's Triton fp8 casts use `v_pk_sub_u16 .. clamp` as a saturating subtract.)
+pub fn pk16_saturating(op: PkOp, src: [u32; 3], mods: PkMods) -> Option<u32> {
+    use PkOp::*;
+    if !matches!(op, AddU16 | SubU16 | AddI16 | SubI16) {
+        return None;
+    }
+    let pick = |i: usize, hi: bool| -> i64 {
+        let sel = if hi { mods.op_sel_hi } else { mods.op_sel } >> i & 1 != 0;
+        let v = if sel { src[i] >> 16 } else { src[i] & 0xffff };
+        if matches!(op, AddI16 | SubI16) { v as u16 as i16 as i64 } else { v as i64 }
+    };
+    let one = |hi: bool| -> u32 {
+        let (a, b) = (pick(0, hi), pick(1, hi));
+        let r = if matches!(op, AddU16 | AddI16) { a + b } else { a - b };
+        let (lo, top) = if matches!(op, AddI16 | SubI16) { (-0x8000, 0x7fff) } else { (0, 0xffff) };
+        r.clamp(lo, top) as u32 & 0xffff
+    };
+    Some(one(false) | one(true) << 16)
+}
+
 /// Evaluate a 2 x 32-bit packed op (v_pk_add_f32, v_pk_mul_f32, v_pk_fma_f32, v_pk_mov_b32) on
 /// 64-bit register pairs.
 pub fn pk32(op: PkOp, src: [u64; 3], mods: PkMods, m: &FpMode) -> u64 {
@@ -232,5 +254,22 @@ mod tests {
         assert_eq!(pk_by_name("v_pk_fma_f32"), Some(PkOp::FmaF32));
         assert!(PkOp::FmaF32.is_wide() && !PkOp::FmaF16.is_wide());
         assert_eq!(PkOp::MadU16.arity(), 3);
+    }
+
+    #[test]
+    fn saturating_halves() {
+        // (a, b) halves: low 0x0005 - 0x0009 and high 0xfff0 + ... per op.
+        let a = 0xfff0_0005u32;
+        let b = 0x0020_0009u32;
+        let d = PkMods::DEFAULT;
+        assert_eq!(pk16_saturating(PkOp::SubU16, [a, b, 0], d), Some(0xffd0_0000));
+        assert_eq!(pk16_saturating(PkOp::AddU16, [a, b, 0], d), Some(0xffff_000e));
+        // Signed: 0xfff0 is -16, 0x0005 - 0x0009 = -4.
+        assert_eq!(pk16_saturating(PkOp::SubI16, [a, b, 0], d), Some(0xffd0_fffc));
+        assert_eq!(pk16_saturating(PkOp::AddI16, [0x7ff0_8001, 0x0020_8002, 0], d), Some(0x7fff_8000));
+        // op_sel picks the high half of source 0 for the low result.
+        let m = PkMods { op_sel: 1, ..d };
+        assert_eq!(pk16_saturating(PkOp::SubU16, [a, b, 0], m), Some(0xffd0_ffe7));
+        assert_eq!(pk16_saturating(PkOp::MulLoU16, [a, b, 0], d), None);
     }
 }

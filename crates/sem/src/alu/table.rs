@@ -526,6 +526,9 @@ static TABLE: &[AluOp] = &[
     v("v_not_b16", Op::NotB16, &[B16], B16),
     v("v_cvt_u32_u16", Op::CvtU32U16, &[U16], U32),
     v("v_cndmask_b32", Op::Cndmask, B2, B32).fin(),
+    // The 16-bit select (gfx1250 VOP3; Triton's f16 `tl.where`): f16-typed sources (inline float
+    // constants are f16 values, neg/abs flip/clear bit 15), the bits selected unchanged.
+    v("v_cndmask_b16", Op::Cndmask, H2, B16).fin(),
     v("v_sad_u32", Op::SadU32, U3, U32),
     v("v_sad_u8", Op::SadU8, U3, U32),
     // ---- SALU arithmetic (GFX9 spelling, GFX12 spelling)
@@ -642,6 +645,13 @@ static TABLE: &[AluOp] = &[
     s("s_cvt_f16_f32", Op::CvtF16F32, F1, F16, false, false),
     s("s_cvt_f32_f16", Op::CvtF32F16, H1, F32, false, false),
     s("s_add_f32", Op::AddF32, F2, F32, false, false),
+    // GFX12.5's scalar transcendentals: VOP3 words with an SGPR source and destination, the VALU
+    // operation on one uniform value (neg/abs and clamp/omod as for the VALU form).
+    AluOp { salu: true, ..v("v_s_exp_f32", Op::ExpF32, F1, F32) },
+    AluOp { salu: true, ..v("v_s_log_f32", Op::LogF32, F1, F32) },
+    AluOp { salu: true, ..v("v_s_rcp_f32", Op::RcpF32, F1, F32) },
+    AluOp { salu: true, ..v("v_s_rsq_f32", Op::RsqF32, F1, F32) },
+    AluOp { salu: true, ..v("v_s_sqrt_f32", Op::SqrtF32, F1, F32) },
     s("s_sub_f32", Op::SubF32, F2, F32, false, false),
     s("s_mul_f32", Op::MulF32, F2, F32, false, false),
     s("s_fmaak_f32", Op::FmaF32, F3, F32, false, false),
