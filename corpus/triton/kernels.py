@@ -291,6 +291,80 @@ case(
 
 
 @triton.jit
+def half_math(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=1.0)
+    y = tl.exp(x.to(tl.float32)).to(tl.float16) + x * x - tl.abs(x)
+    z = tl.maximum(x, y) + tl.minimum(x, 1.0)
+    tl.store(out_ptr + offs, tl.where(x > 0, y, z), mask=m)
+
+
+def half_math_ref(a):
+    x = a["x"].astype(np.float64)
+    y = np.exp(x) + x * x - np.abs(x)
+    z = np.maximum(x, y) + np.minimum(x, 1.0)
+    out = a["out"].astype(np.float64)
+    out[:N_VEC] = np.where(x > 0, y, z)[:N_VEC]
+    return {"out": out}
+
+
+case(
+    name="half_math",
+    fn=half_math,
+    signature={"x_ptr": "*fp16", "out_ptr": "*fp16", "n": "i32"},
+    constexprs={"BLOCK": 512},
+    programs=(8, 1, 1),
+    make_args=lambda rng: [
+        Buf("x", grid_vals(rng, 4096, -3, 3, dtype=np.float16), "f16"),
+        Buf("out", np.zeros(4096, np.float16), "f16", output=True, atol=2e-2, rtol=4e-3,
+            why="f16 arithmetic (x*x - |x| contracted into one fma, then rounded to f16 at each step) "
+                "and exp in f32 rounded to f16, against a float64 reference: a few f16 ulps"),
+        Val("n", N_VEC, "i32"),
+    ],
+    reference=half_math_ref,
+    note="f16 elementwise math: true16 VOP2 halves (v_mul_f16_e32 v0.h, ...), v_fmac_f16, v_cndmask_b16",
+)
+
+
+@triton.jit
+def int4_dequant(q_ptr, sc_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    q = tl.load(q_ptr + offs)
+    sc = tl.load(sc_ptr + offs // 32)
+    lo = (q & 15).to(tl.int8) - 8
+    hi = (q >> 4).to(tl.int8) - 8
+    tl.store(out_ptr + 2 * offs, lo.to(tl.float16) * sc)
+    tl.store(out_ptr + 2 * offs + 1, hi.to(tl.float16) * sc)
+
+
+def int4_dequant_ref(a):
+    q = a["q"].astype(np.int64)
+    sc = a["sc"][np.arange(4096) // 32]
+    out = np.zeros(8192, np.float16)
+    out[0::2] = ((q & 15) - 8).astype(np.float16) * sc
+    out[1::2] = ((q >> 4) - 8).astype(np.float16) * sc
+    return {"out": out}
+
+
+case(
+    name="int4_dequant",
+    fn=int4_dequant,
+    signature={"q_ptr": "*u8", "sc_ptr": "*fp16", "out_ptr": "*fp16"},
+    constexprs={"BLOCK": 512},
+    programs=(8, 1, 1),
+    make_args=lambda rng: [
+        Buf("q", rng.integers(0, 256, 4096).astype(np.uint8), "u8"),
+        Buf("sc", (rng.uniform(0.5, 2.0, 128) * 2.0 ** rng.integers(-8, 4, 128)).astype(np.float16), "f16"),
+        Buf("out", np.zeros(8192, np.float16), "f16", output=True),
+    ],
+    reference=int4_dequant_ref,
+    note="int4 weights unpacked and scaled in f16 (a product of two f16 rounded once: numpy's f16 multiply)",
+)
+
+
+@triton.jit
 def dropout(x_ptr, out_ptr, n, p, seed, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
