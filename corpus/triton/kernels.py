@@ -481,6 +481,72 @@ case(
 
 
 @triton.jit
+def softmax_f16(x_ptr, out_ptr, N: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + row * N + offs).to(tl.float32)
+    e = tl.exp(x - tl.max(x, 0))
+    tl.store(out_ptr + row * N + offs, (e / tl.sum(e, 0)).to(tl.float16))
+
+
+def softmax_f16_ref(a):
+    x = a["x"].reshape(8, 1024).astype(np.float64)
+    e = np.exp(x - x.max(1, keepdims=True))
+    return {"out": (e / e.sum(1, keepdims=True)).reshape(-1)}
+
+
+case(
+    name="softmax_f16",
+    fn=softmax_f16,
+    signature={"x_ptr": "*fp16", "out_ptr": "*fp16"},
+    constexprs={"N": 1024},
+    programs=(8, 1, 1),
+    make_args=lambda rng: [
+        Buf("x", grid_vals(rng, 8 * 1024, -4, 4, dtype=np.float16), "f16"),
+        Buf("out", np.zeros(8 * 1024, np.float16), "f16", output=True, atol=1e-6, rtol=2e-3,
+            why="f16 results (11 significant bits) of the f32 softmax: exp approximated, the row sum "
+                "in the kernel's order"),
+    ],
+    reference=softmax_f16_ref,
+    note="f16 rows of 1024 reduced across waves through LDS",
+)
+
+
+@triton.jit
+def rmsnorm_f16(x_ptr, w_ptr, out_ptr, N: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + row * N + offs).to(tl.float32)
+    w = tl.load(w_ptr + offs)
+    r = tl.math.rsqrt(tl.sum(x * x, 0) / N + 1e-6)
+    tl.store(out_ptr + row * N + offs, (x * r).to(tl.float16) * w)
+
+
+def rmsnorm_f16_ref(a):
+    x = a["x"].reshape(8, 1024).astype(np.float64)
+    r = 1.0 / np.sqrt((x * x).mean(1, keepdims=True) + 1e-6)
+    return {"out": ((x * r) * a["w"].astype(np.float64)).reshape(-1)}
+
+
+case(
+    name="rmsnorm_f16",
+    fn=rmsnorm_f16,
+    signature={"x_ptr": "*fp16", "w_ptr": "*fp16", "out_ptr": "*fp16"},
+    constexprs={"N": 1024},
+    programs=(8, 1, 1),
+    make_args=lambda rng: [
+        Buf("x", grid_vals(rng, 8 * 1024, -4, 4, dtype=np.float16), "f16"),
+        Buf("w", grid_vals(rng, 1024, -2, 2, dtype=np.float16), "f16"),
+        Buf("out", np.zeros(8 * 1024, np.float16), "f16", output=True, atol=2e-3, rtol=3e-3,
+            why="x * rsqrt(mean) rounded to f16, then multiplied by w in f16 (two f16 roundings), "
+                "rsqrt approximated"),
+    ],
+    reference=rmsnorm_f16_ref,
+    note="f16 RMSNorm: the sum of squares reduced across waves through LDS",
+)
+
+
+@triton.jit
 def layer_norm(x_ptr, w_ptr, b_ptr, out_ptr, stride, n_cols, eps, BLOCK: tl.constexpr):
     row = tl.program_id(0)
     cols = tl.arange(0, BLOCK)
