@@ -19,6 +19,7 @@ from typing import Callable
 import numpy as np
 import triton
 import triton.language as tl
+from triton.language.extra import libdevice
 
 
 # ---------------------------------------------------------------- numpy helpers
@@ -361,6 +362,51 @@ case(
     ],
     reference=int4_dequant_ref,
     note="int4 weights unpacked and scaled in f16 (a product of two f16 rounded once: numpy's f16 multiply)",
+)
+
+
+@triton.jit
+def libm_f64(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=1.0)
+    y = libdevice.sin(x) + libdevice.cos(x * 0.5) + libdevice.exp(x * 1e-15) + libdevice.log(tl.abs(x) + 1.0)
+    tl.store(out_ptr + offs, y, mask=m)
+
+
+def libm_f64_ref(a):
+    x = a["x"]
+    out = a["out"].copy()
+    out[:N_VEC] = (np.sin(x) + np.cos(x * 0.5) + np.exp(x * 1e-15) + np.log(np.abs(x) + 1.0))[:N_VEC]
+    return {"out": out}
+
+
+def libm_f64_inputs(rng):
+    # Arguments small and huge (the sine's Payne-Hanek reduction past 2^31 goes through
+    # v_trig_preop_f64), both signs.
+    x = rng.uniform(-10, 10, 4096) * 10.0 ** rng.integers(0, 16, 4096)
+    return x.astype(np.float64)
+
+
+case(
+    name="libm_f64",
+    fn=libm_f64,
+    signature={"x_ptr": "*fp64", "out_ptr": "*fp64", "n": "i32"},
+    constexprs={"BLOCK": 256},
+    programs=(16, 1, 1),
+    make_args=lambda rng: [
+        Buf("x", libm_f64_inputs(rng), "f64"),
+        Buf("out", np.zeros(4096, np.float64), "f64", output=True, atol=1e-9, rtol=1e-13,
+            why="ROCm's OCML f64 sin/cos/exp/log (about 1 ulp each) against numpy's; the sum of four"),
+        Val("n", N_VEC, "i32"),
+    ],
+    reference=libm_f64_ref,
+    # Triton's default FP fusion contracts OCML's error-free products and sums (p1h + p2l into one
+    # fma) in the sine's Payne-Hanek reduction: from |x| = 2^31 up the result drifts from the
+    # true sine (1e15: 0.8405 for 0.8583), on hardware as in the emulator. Unfused, it is exact.
+    options={"enable_fp_fusion": False},
+    note="f64 libdevice math through OCML: v_trig_preop_f64 for large sine arguments",
 )
 
 

@@ -368,3 +368,40 @@ entry:
     let want = hx_tests::run_1d(&source, "d16lds", 64, 1, &args, 1);
     hx_tests::assert_translations_match(&source, "d16lds", 64, 1, &args, 1, &want, n);
 }
+
+/// An f64 compare with a 32-bit literal reads it as the high half of the double (OCML's f64
+/// `exp` range check `v_cmp_nlt_f64 vcc_lo, 0x40900000, v[2:3]`, 1024.0). The emulator read it
+/// as the low half (a denormal), so exp gave inf or 0 everywhere in the original and, bit for
+/// bit, in its translations; numpy's reference for Triton's libm_f64 case showed it. Checked here
+/// against host compares, then translated.
+#[test]
+fn f64_compares_read_a_32_bit_literal_as_the_high_half() {
+    let ir = r#"target triple = "amdgcn-amd-amdhsa"
+define amdgpu_kernel void @c(ptr addrspace(1) noalias readonly %in, ptr addrspace(1) noalias %out) #0 {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr inbounds i64, ptr addrspace(1) %in, i32 %tid
+  %x = load i64, ptr addrspace(1) %p, align 8
+  %a = call i32 asm sideeffect "v_cmp_nlt_f64 vcc_lo, 0x40900000, $1\0A v_cndmask_b32 $0, 0, 1, vcc_lo", "=v,v,~{vcc}"(i64 %x)
+  %b = call i32 asm sideeffect "v_cmp_ngt_f64_e64 s0, 0xc090cc00, $1\0A v_cndmask_b32_e64 $0, 0, 1, s0", "=v,v,~{s0}"(i64 %x)
+  %o = mul i32 %tid, 2
+  %q = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %o
+  store i32 %a, ptr addrspace(1) %q, align 4
+  %q1 = getelementptr inbounds i32, ptr addrspace(1) %q, i32 1
+  store i32 %b, ptr addrspace(1) %q1, align 4
+  ret void
+}
+"#;
+    let xs = [0.5f64, 1023.9, 1024.0, 1024.1, 2000.0, -7.0, -1075.0, -1075.1, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.0];
+    let source = hx_tests::gfx1250_object(ir, "c");
+    let mut inp: Vec<u8> = xs.iter().flat_map(|x| x.to_le_bytes()).collect();
+    inp.resize(32 * 8, 0);
+    let args = [Arg::Buffer(inp), Arg::Buffer(vec![0xee; 32 * 8])];
+    let want = hx_tests::run_1d(&source, "c", 32, 1, &args, 1);
+    for (t, x) in xs.iter().enumerate() {
+        let got = |k: usize| u32::from_le_bytes(want[4 * (2 * t + k)..4 * (2 * t + k) + 4].try_into().unwrap());
+        assert_eq!(got(0), !(1024.0 < *x) as u32, "nlt(1024, {x})");
+        assert_eq!(got(1), !(-1075.0 > *x) as u32, "ngt(-1075, {x})");
+    }
+    hx_tests::assert_translations_match(&source, "c", 32, 1, &args, 1, &want, 2);
+}

@@ -905,6 +905,14 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 let r = self.call_value(i, &[f(v[0])?.into(), v[1].into()])?.into_float_value();
                 none(bits(self.quieted(r)?)?)
             }
+            TrigPreopF64 => {
+                // The target's v_trig_preop_f64, defined alike (hx_sem::alu::float::trig_preop_f64).
+                let f64t = self.ctx.f64_type();
+                let i = self.intrinsic("llvm.amdgcn.trig.preop", &[f64t.into()])?;
+                let x = b.build_bit_cast(v[0], f64t, "")?.into_float_value();
+                let r = self.call_value(i, &[x.into(), self.fit(v[1], Ty::U32)?.into()])?.into_float_value();
+                none(b.build_bit_cast(r, i64t, "")?.into_int_value())
+            }
             LdexpF64 => {
                 let f64t = self.ctx.f64_type();
                 let i = self.intrinsic("llvm.ldexp", &[f64t.into(), i32t.into()])?;

@@ -516,6 +516,49 @@ pub fn ldexp_f32(x: u32, n: i32, m: &FpMode) -> u32 {
 pub fn ldexp_f64(x: u64, n: i32, m: &FpMode) -> u64 {
     out64(ldexp_generic(F64, in64(x, m), n), m)
 }
+/// The first 1,184 bits of the binary fraction of 2/pi (0.a2f9836e... in hex), 32 to a word:
+/// the table v_trig_preop_f64 reads. Computed with Machin's formula in integer arithmetic; the
+/// first 53 bits are `std::f64::consts::FRAC_2_PI`'s (a unit test checks them, and
+/// tests/tests/translate_trig_preop.rs every segment against LLVM's constant folding).
+const TWO_BY_PI: [u32; 37] = [
+    0xa2f9836e, 0x4e441529, 0xfc2757d1, 0xf534ddc0, 0xdb629599, 0x3c439041, 0xfe5163ab, 0xdebbc561, 0xb7246e3a, 0x424dd2e0,
+    0x06492eea, 0x09d1921c, 0xfe1deb1c, 0xb129a73e, 0xe88235f5, 0x2ebb4484, 0xe99c7026, 0xb45f7e41, 0x3991d639, 0x835339f4,
+    0x9c845f8b, 0xbdf9283b, 0x1ff897ff, 0xde05980f, 0xef2f118b, 0x5a0a6d1f, 0x6d367ecf, 0x27cb09b7, 0x4f463f66, 0x9e5fea2d,
+    0x7527bac7, 0xebe5f17b, 0x3d0739f7, 0x8a5292ea, 0x6bfb5fb1, 0x1f8d5d08, 0x56033046,
+];
+
+/// v_trig_preop_f64 D, S0, S1: 53 bits of 2/pi for the Payne-Hanek reduction of S0's argument,
+/// as LLVM's constant folding of llvm.amdgcn.trig.preop defines it (AMDGPUInstCombineIntrinsic,
+/// "hardware behavior"): segment s = S1[4:0] starts at bit 53*s of the table, moved on by
+/// S0's biased exponent above 1077; the 53 bits as an integer times 2^(-53 - shift) (2^128 more
+/// when the exponent is 1968 or above); past the table, +0. A NaN S0 gives itself quietened.
+pub fn trig_preop_f64(x: u64, seg: u32, m: &FpMode) -> u64 {
+    if f64::from_bits(x).is_nan() {
+        return x | 0x0008_0000_0000_0000;
+    }
+    let exponent = ((x >> 52) & 0x7ff) as u32;
+    let mut shift = (seg & 31) * 53;
+    if exponent > 1077 {
+        shift += exponent - 1077;
+    }
+    let idx = (shift >> 5) as usize;
+    if idx + 2 >= TWO_BY_PI.len() {
+        return 0;
+    }
+    let bshift = shift & 31;
+    let mut hi = (TWO_BY_PI[idx] as u64) << 32 | TWO_BY_PI[idx + 1] as u64;
+    let lo = (TWO_BY_PI[idx + 2] as u64) << 32;
+    if bshift != 0 {
+        hi = (hi << bshift) | (lo >> (64 - bshift));
+    }
+    let bits = hi >> 11;
+    let mut scale = -53 - shift as i32;
+    if exponent >= 1968 {
+        scale += 128;
+    }
+    out64(ldexp_generic(F64, (bits as f64).to_bits(), scale), m)
+}
+
 /// v_ldexp_f16: the exponent is the signed 16-bit value in the low half of S1 (GFX9) —
 /// pass it sign-extended.
 pub fn ldexp_f16(x: u32, n: i32, m: &FpMode) -> u32 {
@@ -1518,5 +1561,18 @@ mod tests {
         assert_eq!(mad_f32(a, a, c, &mm), 0);
         assert_eq!(mul_legacy_f32(0, f(f32::INFINITY), &mm), 0);
         assert_eq!(mul_legacy_f32(f(2.0), f(3.0), &mm), f(6.0));
+    }
+
+    #[test]
+    fn two_by_pi_table_starts_as_frac_2_pi() {
+        // 2/pi = 0.6366... = 1.fraction x 2^-1: the f64's 52 fraction bits follow the table's
+        // leading 1 bit.
+        let bits = (TWO_BY_PI[0] as u64) << 32 | TWO_BY_PI[1] as u64;
+        let want = std::f64::consts::FRAC_2_PI.to_bits() & 0x000f_ffff_ffff_ffff;
+        // Round the 53 leading bits as the f64 constant is rounded.
+        let top = bits >> 11;
+        let rounded = top + ((bits >> 10) & 1);
+        assert_eq!(rounded & 0x000f_ffff_ffff_ffff, want);
+        assert_eq!(trig_preop_f64(1.0f64.to_bits(), 0, &m()), 0x3fe4_5f30_6dc9_c882);
     }
 }

@@ -81,7 +81,7 @@ pub enum Op {
     DivScaleF32, DivFmasF32, DivFixupF32,
     // f64
     AddF64, MulF64, FmaF64, MinF64, MaxF64, MinNumF64, MaxNumF64, MinimumF64, MaximumF64,
-    LdexpF64, FloorF64, CeilF64, TruncF64, RndneF64, FractF64, RcpF64, RsqF64, SqrtF64,
+    LdexpF64, TrigPreopF64, FloorF64, CeilF64, TruncF64, RndneF64, FractF64, RcpF64, RsqF64, SqrtF64,
     FrexpMantF64, FrexpExpF64, DivScaleF64, DivFmasF64, DivFixupF64,
     // f16 / mixed
     AddF16, SubF16, SubrevF16, MulF16, FmaF16, MinF16, MaxF16, MinNumF16, MaxNumF16, LdexpF16,
@@ -313,6 +313,7 @@ static TABLE: &[AluOp] = &[
     v("v_minimum_f64", Op::MinimumF64, D2, F64),
     v("v_maximum_f64", Op::MaximumF64, D2, F64),
     v("v_ldexp_f64", Op::LdexpF64, &[F64, I32], F64),
+    v("v_trig_preop_f64", Op::TrigPreopF64, &[F64, U32], F64),
     v("v_floor_f64", Op::FloorF64, D1, F64),
     v("v_ceil_f64", Op::CeilF64, D1, F64),
     v("v_trunc_f64", Op::TruncF64, D1, F64),
@@ -690,6 +691,12 @@ const PK64_3: &[Ty] = &[B64, B64, B64];
 const CMP_SRC16: &[Ty] = &[B16, B16];
 const CMP_SRC32: &[Ty] = &[B32, B32];
 const CMP_SRC64: &[Ty] = &[B64, B64];
+// Float compares read their constants as floats of their width: a 32-bit literal of an f64
+// compare is the high half (`v_cmp_nlt_f64 vcc_lo, 0x40900000, v[2:3]` compares with 1024.0, as
+// OCML's f64 exp writes its range check).
+const CMPF_SRC16: &[Ty] = &[F16, F16];
+const CMPF_SRC32: &[Ty] = &[F32, F32];
+const CMPF_SRC64: &[Ty] = &[F64, F64];
 const CLASS16: &[Ty] = &[F16, U32];
 const CLASS32: &[Ty] = &[F32, U32];
 const CLASS64: &[Ty] = &[F64, U32];
@@ -740,7 +747,12 @@ pub fn by_name(name: &str) -> Option<AluOp> {
         super::cmp::CmpKind::Class { bits: 16 } => CLASS16,
         super::cmp::CmpKind::Class { bits: 32 } => CLASS32,
         super::cmp::CmpKind::Class { .. } => CLASS64,
-        super::cmp::CmpKind::Float { bits, .. } | super::cmp::CmpKind::Int { bits, .. } => match bits {
+        super::cmp::CmpKind::Float { bits, .. } => match bits {
+            16 => CMPF_SRC16,
+            32 => CMPF_SRC32,
+            _ => CMPF_SRC64,
+        },
+        super::cmp::CmpKind::Int { bits, .. } => match bits {
             16 => CMP_SRC16,
             32 => CMP_SRC32,
             _ => CMP_SRC64,
@@ -839,6 +851,7 @@ fn eval_raw(op: &AluOp, inp: &AluIn, m: &FpMode) -> AluOut {
         MinimumF64 => r(fl::minimum_f64(a, b, m)),
         MaximumF64 => r(fl::maximum_f64(a, b, m)),
         LdexpF64 => r(fl::ldexp_f64(a, b32 as i32, m)),
+        TrigPreopF64 => r(fl::trig_preop_f64(a, b32, m)),
         FloorF64 => r(fl::floor_f64(a, m)),
         CeilF64 => r(fl::ceil_f64(a, m)),
         TruncF64 => r(fl::trunc_f64(a, m)),
