@@ -1015,6 +1015,8 @@ fn eval_raw(op: &AluOp, inp: &AluIn, m: &FpMode) -> AluOut {
         NotB16 => r32(!a32 & 0xffff),
         CvtU32U16 => r32(a32 & 0xffff),
         MovB64 => r(a),
+        // v_cndmask_b16 selects the low halves (its sources are 16 bits).
+        Cndmask if op.dst == Some(Ty::B16) => r32(int::cndmask(a, b, fl) as u32 & 0xffff),
         Cndmask => r32(int::cndmask(a, b, fl) as u32),
         SadU32 => r32(int::sad_u32(a32, b32, c32)),
         SadU8 => r32(int::sad_u8(a32, b32, c32)),
