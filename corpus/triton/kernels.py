@@ -411,6 +411,40 @@ case(
 
 
 @triton.jit
+def gelu_tanh(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0.0)
+    t = libdevice.tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))
+    tl.store(out_ptr + offs, 0.5 * x * (1.0 + t), mask=m)
+
+
+def gelu_tanh_ref(a):
+    x = a["x"].astype(np.float64)
+    out = a["out"].copy()
+    out[:N_VEC] = (0.5 * x * (1.0 + np.tanh(0.7978845608028654 * (x + 0.044715 * x ** 3))))[:N_VEC]
+    return {"out": out}
+
+
+case(
+    name="gelu_tanh",
+    fn=gelu_tanh,
+    signature={"x_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32"},
+    constexprs={"BLOCK": 512},
+    programs=(8, 1, 1),
+    make_args=lambda rng: [
+        Buf("x", grid_vals(rng, 4096, -6, 6), "f32"),
+        Buf("out", np.zeros(4096, np.float32), "f32", output=True, atol=1e-6, rtol=1e-5,
+            why="gfx1250's v_tanh_f32 (about an ulp) and f32 arithmetic against a float64 reference"),
+        Val("n", N_VEC, "i32"),
+    ],
+    reference=gelu_tanh_ref,
+    note="GELU with the tanh approximation: v_tanh_f32 on gfx1250, OCML's tanh natively",
+)
+
+
+@triton.jit
 def dropout(x_ptr, out_ptr, n, p, seed, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)

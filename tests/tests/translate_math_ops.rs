@@ -73,6 +73,9 @@ const OPS: &[(&str, &str, usize)] = &[
     ("v_cvt_f32_ubyte0 $0, $1", "=v,v", 1),
     ("v_cvt_f32_ubyte3 $0, $2", "=v,v", 1),
     ("v_mad_nc_i64_i32 $0, $2, $3, $5", "=v,v,v,v", 2),
+    // Triton 3.9's libdevice.tanh on gfx1250 (hx_sem::alu::float::tanh_f32).
+    ("v_tanh_f32 $0, $1", "=v,v", 1),
+    ("v_tanh_f32 $0, -|$2|", "=v,v", 1),
 ];
 
 fn kernel() -> (String, usize) {

@@ -905,6 +905,59 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 let r = self.call_value(i, &[f(v[0])?.into(), v[1].into()])?.into_float_value();
                 none(bits(self.quieted(r)?)?)
             }
+            TanhF32 => {
+                // hx_sem::alu::float::tanh_f32, step for step in f64 (every step exactly
+                // rounded, so the target's v_fma_f64/v_mul_f64/v_rndne_f64/v_ldexp_f64 give the
+                // emulator's bits).
+                use hx_sem::alu::float::tanh_steps as ts;
+                let f64t = self.ctx.f64_type();
+                let c = |x: f64| f64t.const_float(x);
+                let fma = self.intrinsic("llvm.fma", &[f64t.into()])?;
+                let fma3 = |a: FloatValue<'ctx>, m: FloatValue<'ctx>, d: FloatValue<'ctx>| -> Result<FloatValue<'ctx>, EmitError> {
+                    Ok(self.call_value(fma, &[a.into(), m.into(), d.into()])?.into_float_value())
+                };
+                // Denormal inputs flushed (the sign kept), as the emulator's transcendentals do.
+                let denorm = b.build_int_compare(IntPredicate::EQ, b.build_and(v[0], c32(0x7f80_0000), "")?, c32(0), "")?;
+                let x = b.build_select(denorm, b.build_and(v[0], c32(0x8000_0000), "")?, v[0], "")?.into_int_value();
+                let sign = b.build_and(x, c32(0x8000_0000), "")?;
+                let mag = b.build_bit_cast(b.build_and(x, c32(0x7fff_ffff), "")?, f32t, "")?.into_float_value();
+                let a = b.build_float_ext(mag, f64t, "")?;
+                let y = b.build_float_mul(c(-2.0), a, "")?;
+                let rint = self.intrinsic("llvm.rint", &[f64t.into()])?;
+                let n = self.call_value(rint, &[b.build_float_mul(y, c(ts::LOG2E), "")?.into()])?.into_float_value();
+                let nn = b.build_float_neg(n, "")?;
+                let r = fma3(nn, c(ts::LN2_HI), y)?;
+                let r = fma3(nn, c(ts::LN2_LO), r)?;
+                let mut p = c(ts::TAYLOR[0]);
+                for k in &ts::TAYLOR[1..] {
+                    p = fma3(p, r, c(*k))?;
+                }
+                let p = fma3(p, r, c(1.0))?;
+                let p = fma3(p, r, c(1.0))?;
+                let ldexp = self.intrinsic("llvm.ldexp", &[f64t.into(), i32t.into()])?;
+                let ni = b.build_float_to_signed_int(n, i32t, "")?;
+                let e = self.call_value(ldexp, &[p.into(), ni.into()])?.into_float_value();
+                let d = b.build_float_add(c(1.0), e, "")?;
+                let mut q = fma3(c(-0.5), d, c(1.457_106_781_186_548))?;
+                let nd = b.build_float_neg(d, "")?;
+                for _ in 0..4 {
+                    let t = fma3(nd, q, c(1.0))?;
+                    q = fma3(t, q, q)?;
+                }
+                let big = b.build_float_mul(b.build_float_sub(c(1.0), e, "")?, q, "")?;
+                let a3 = b.build_float_neg(b.build_float_mul(b.build_float_mul(a, a, "")?, a, "")?, "")?;
+                let small = fma3(a3, c(1.0 / 3.0), a)?;
+                let is_small = b.build_float_compare(FloatPredicate::OLT, a, c(ts::SMALL), "")?;
+                let is_one = b.build_float_compare(FloatPredicate::OGE, a, c(ts::ONE), "")?;
+                let t = b.build_select(is_small, small, big, "")?.into_float_value();
+                let t = b.build_select(is_one, c(1.0), t, "")?.into_float_value();
+                let t32 = b.build_bit_cast(b.build_float_trunc(t, f32t, "")?, i32t, "")?.into_int_value();
+                let res = b.build_or(t32, sign, "")?;
+                // NaN: itself quietened.
+                let nan = b.build_int_compare(IntPredicate::UGT, b.build_and(x, c32(0x7fff_ffff), "")?, c32(0x7f80_0000), "")?;
+                let q = b.build_or(x, c32(0x0040_0000), "")?;
+                none(b.build_select(nan, q, res, "")?.into_int_value())
+            }
             TrigPreopF64 => {
                 // The target's v_trig_preop_f64, defined alike (hx_sem::alu::float::trig_preop_f64).
                 let f64t = self.ctx.f64_type();

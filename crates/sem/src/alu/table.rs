@@ -81,7 +81,7 @@ pub enum Op {
     DivScaleF32, DivFmasF32, DivFixupF32,
     // f64
     AddF64, MulF64, FmaF64, MinF64, MaxF64, MinNumF64, MaxNumF64, MinimumF64, MaximumF64,
-    LdexpF64, TrigPreopF64, FloorF64, CeilF64, TruncF64, RndneF64, FractF64, RcpF64, RsqF64, SqrtF64,
+    LdexpF64, TrigPreopF64, TanhF32, FloorF64, CeilF64, TruncF64, RndneF64, FractF64, RcpF64, RsqF64, SqrtF64,
     FrexpMantF64, FrexpExpF64, DivScaleF64, DivFmasF64, DivFixupF64,
     // f16 / mixed
     AddF16, SubF16, SubrevF16, MulF16, FmaF16, MinF16, MaxF16, MinNumF16, MaxNumF16, LdexpF16,
@@ -314,6 +314,7 @@ static TABLE: &[AluOp] = &[
     v("v_maximum_f64", Op::MaximumF64, D2, F64),
     v("v_ldexp_f64", Op::LdexpF64, &[F64, I32], F64),
     v("v_trig_preop_f64", Op::TrigPreopF64, &[F64, U32], F64),
+    v("v_tanh_f32", Op::TanhF32, F1, F32),
     v("v_floor_f64", Op::FloorF64, D1, F64),
     v("v_ceil_f64", Op::CeilF64, D1, F64),
     v("v_trunc_f64", Op::TruncF64, D1, F64),
@@ -852,6 +853,7 @@ fn eval_raw(op: &AluOp, inp: &AluIn, m: &FpMode) -> AluOut {
         MaximumF64 => r(fl::maximum_f64(a, b, m)),
         LdexpF64 => r(fl::ldexp_f64(a, b32 as i32, m)),
         TrigPreopF64 => r(fl::trig_preop_f64(a, b32, m)),
+        TanhF32 => r32(fl::tanh_f32(a32, m)),
         FloorF64 => r(fl::floor_f64(a, m)),
         CeilF64 => r(fl::ceil_f64(a, m)),
         TruncF64 => r(fl::trunc_f64(a, m)),
