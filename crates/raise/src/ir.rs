@@ -232,6 +232,9 @@ struct Raiser<'ctx, 'a> {
     entry_mode: u8,
     /// MODE.FP16_OVFL for the whole kernel (crate::mode): fp8/bf8 downcasts saturate.
     fp16_ovfl: bool,
+    /// Whether the function's entry sets the target's MODE.FP16_OVFL (gfx950's own fp8
+    /// conversions saturate under it, as gfx1250's do).
+    target_fp16_ovfl: std::cell::Cell<bool>,
     /// This thread's EXEC bit is known to be set here (EXEC still holds its entry value, or the
     /// thread is inside a recovered region: crate::structure).
     exec_full: bool,
@@ -425,6 +428,7 @@ fn raise_inner<'ctx>(
         half_base: i32t.const_zero(),
         entry_mode: abi.entry_mode,
         fp16_ovfl,
+        target_fp16_ovfl: std::cell::Cell::new(false),
         exec_full: false,
         active_memo: std::cell::Cell::new(None),
         fresh_active: None,
@@ -1825,13 +1829,80 @@ impl<'ctx> Raiser<'ctx, '_> {
         let words = (0..op.src_dwords() as u16)
             .map(|i| self.read_vreg(Reg { index: src.index + i, dwords: 1, ..src }, 1, inst))
             .collect::<Result<Vec<_>, _>>()?;
-        let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane, amdgpu: true };
-        let out = e.pk8(op, &words, self.fp16_ovfl && op.is_downcast()).map_err(|m| self.err(inst, m.0))?;
+        let out = match self.pk8_gfx950(op, &words)? {
+            Some(out) => out,
+            None => {
+                let e = OpEmitter { ctx: self.ctx, module: self.module, b: &self.b, lane: self.lane, amdgpu: true };
+                e.pk8(op, &words, self.fp16_ovfl && op.is_downcast()).map_err(|m| self.err(inst, m.0))?
+            }
+        };
         let active = self.active()?;
         for (i, v) in out.into_iter().enumerate().take(op.dst_dwords() as usize) {
             self.write_vreg(Reg { index: dst.index + i as u16, dwords: 1, ..dst }, 1, v, active, inst)?;
         }
         Ok(())
+    }
+
+    /// gfx950's own conversions for the f32 <-> fp8/bf8 forms (v_cvt_scalef32_pk_{fp8,bf8}_f32
+    /// and _pk_f32_{fp8,bf8}, two elements each, scale 1.0), which the emulator defines as
+    /// gfx1250's (hx-emu pk8.rs); a saturating kernel's entry then sets the target's
+    /// MODE.FP16_OVFL as the source's does. None: raised bit by bit (other targets and forms).
+    fn pk8_gfx950(&self, op: hx_sem::alu::pk8::Pk8Op, words: &[IntValue<'ctx>]) -> Result<Option<Vec<IntValue<'ctx>>>, RaiseError> {
+        use hx_sem::alu::fp8::Fp8Fmt;
+        use hx_sem::alu::pk8::{Pk8Op, Small, Wide};
+        if self.target != Some(hx_llvm::GpuTarget::Gfx950) {
+            return Ok(None);
+        }
+        let (i32t, f32t, i1t) = (self.ctx.i32_type(), self.ctx.f32_type(), self.ctx.bool_type());
+        let one = f32t.const_float(1.0);
+        let name = |fmt: Fp8Fmt, down: bool| match (fmt, down) {
+            (Fp8Fmt::E4M3, true) => "llvm.amdgcn.cvt.scalef32.pk.fp8.f32",
+            (Fp8Fmt::E5M2, true) => "llvm.amdgcn.cvt.scalef32.pk.bf8.f32",
+            (Fp8Fmt::E4M3, false) => "llvm.amdgcn.cvt.scalef32.pk.f32.fp8",
+            (Fp8Fmt::E5M2, false) => "llvm.amdgcn.cvt.scalef32.pk.f32.bf8",
+        };
+        match op {
+            Pk8Op::Down { from: Wide::F32, to: Small::Fp8(fmt) } => {
+                if self.fp16_ovfl && !self.target_fp16_ovfl.get() {
+                    // s_setreg_imm32_b32 hwreg(HW_REG_MODE, 23, 1), 1 once, at the entry.
+                    let f = self.intrinsic("llvm.amdgcn.s.setreg", &[])?;
+                    self.regs_b.build_call(f, &[self.i32(1473).into(), self.i32(1).into()], "")?;
+                    self.target_fp16_ovfl.set(true);
+                }
+                let v2i16 = self.ctx.i16_type().vec_type(2);
+                let f = self.intrinsic(name(fmt, true), &[])?;
+                let mut out = Vec::with_capacity(2);
+                for k in 0..2 {
+                    let mut acc = v2i16.const_zero();
+                    for (half, hi) in [(0usize, false), (2, true)] {
+                        let a = self.b.build_bit_cast(words[4 * k + half], f32t, "")?;
+                        let b = self.b.build_bit_cast(words[4 * k + half + 1], f32t, "")?;
+                        let sel = i1t.const_int(hi as u64, false);
+                        let r = self.b.build_call(f, &[acc.into(), a.into(), b.into(), one.into(), sel.into()], "")?.try_as_basic_value().basic();
+                        acc = r.ok_or_else(|| RaiseError::Kernel { kernel: self.kernel.into(), msg: "cvt.scalef32.pk returns nothing".into() })?.into_vector_value();
+                    }
+                    out.push(self.b.build_bit_cast(acc, i32t, "")?.into_int_value());
+                }
+                Ok(Some(out))
+            }
+            Pk8Op::Up { from: Small::Fp8(fmt), to: Wide::F32 } => {
+                let f = self.intrinsic(name(fmt, false), &[])?;
+                let mut out = Vec::with_capacity(8);
+                for w in words.iter().take(2) {
+                    for hi in [false, true] {
+                        let sel = i1t.const_int(hi as u64, false);
+                        let r = self.b.build_call(f, &[(*w).into(), one.into(), sel.into()], "")?.try_as_basic_value().basic();
+                        let v = r.ok_or_else(|| RaiseError::Kernel { kernel: self.kernel.into(), msg: "cvt.scalef32.pk returns nothing".into() })?.into_vector_value();
+                        for j in 0..2u64 {
+                            let x = self.b.build_extract_element(v, i32t.const_int(j, false), "")?;
+                            out.push(self.b.build_bit_cast(x, i32t, "")?.into_int_value());
+                        }
+                    }
+                }
+                Ok(Some(out))
+            }
+            _ => Ok(None),
+        }
     }
 
     fn getreg(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
