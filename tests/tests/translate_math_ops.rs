@@ -408,3 +408,42 @@ entry:
     }
     hx_tests::assert_translations_match(&source, "c", 32, 1, &args, 1, &want, 2);
 }
+
+/// v_permlane16_swap_b32 (Triton's one-wave causal attention: "v_permlane16_swap_b32_e32: this
+/// instruction is not raised yet"): lanes 16..31 of vdst trade values with lanes 0..15 of vsrc
+/// (LLVM's llvm.amdgcn.permlane16.swap description), checked against that on the host, then
+/// translated.
+#[test]
+fn permlane16_swap_translates_bit_for_bit() {
+    let ir = r#"target triple = "amdgcn-amd-amdhsa"
+define amdgpu_kernel void @sw(ptr addrspace(1) noalias readonly %in, ptr addrspace(1) noalias %out) #0 {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr inbounds i32, ptr addrspace(1) %in, i32 %tid
+  %a = load i32, ptr addrspace(1) %p, align 4
+  %b = xor i32 %a, 1431655765
+  %r = call { i32, i32 } asm sideeffect "v_permlane16_swap_b32 $0, $1", "=v,=v,0,1"(i32 %a, i32 %b)
+  %d = extractvalue { i32, i32 } %r, 0
+  %s = extractvalue { i32, i32 } %r, 1
+  %o = mul i32 %tid, 2
+  %q = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %o
+  store i32 %d, ptr addrspace(1) %q, align 4
+  %q1 = getelementptr inbounds i32, ptr addrspace(1) %q, i32 1
+  store i32 %s, ptr addrspace(1) %q1, align 4
+  ret void
+}
+"#;
+    let source = hx_tests::gfx1250_object(ir, "sw");
+    let xs: Vec<u32> = (0..64u32).map(|i| i.wrapping_mul(0x9e37_79b9) ^ 0x1234_5678).collect();
+    let args = [Arg::Buffer(xs.iter().flat_map(|v| v.to_le_bytes()).collect()), Arg::Buffer(vec![0xee; 64 * 8])];
+    let want = hx_tests::run_1d(&source, "sw", 64, 1, &args, 1);
+    for t in 0..64usize {
+        let (wave, l) = (t / 32 * 32, t % 32);
+        let a = |lane: usize| xs[wave + lane];
+        let b = |lane: usize| xs[wave + lane] ^ 0x5555_5555;
+        let (d, s) = if l < 16 { (a(l), a(l + 16)) } else { (b(l - 16), b(l)) };
+        let got = |k: usize| u32::from_le_bytes(want[4 * (2 * t + k)..4 * (2 * t + k) + 4].try_into().unwrap());
+        assert_eq!((got(0), got(1)), (d, s), "lane {t}");
+    }
+    hx_tests::assert_translations_match(&source, "sw", 64, 1, &args, 1, &want, 2);
+}

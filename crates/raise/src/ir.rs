@@ -1091,6 +1091,9 @@ impl<'ctx> Raiser<'ctx, '_> {
         if matches!(m, "v_permlane16_b32" | "v_permlanex16_b32") {
             return self.permlane16(inst);
         }
+        if m == "v_permlane16_swap_b32_e32" {
+            return self.permlane16_swap(inst);
+        }
         // Before ds(): its plain loads are recognised by their width suffix alone.
         match hx_sem::memory::ds_transpose_shape(m) {
             Some((_, _, hx_sem::memory::TrLanes::Gfx1250Tr8)) => return self.ds_load_tr(inst, false),
@@ -2064,6 +2067,28 @@ impl<'ctx> Raiser<'ctx, '_> {
         };
         let _ = b;
         self.write_vreg(dst, 1, fetched, on, inst)
+    }
+
+    /// v_permlane16_swap_b32 vdst, vsrc (gfx1250, Triton's causal attention): lanes 16..31 of
+    /// vdst and lanes 0..15 of vsrc trade values (hx_sem::lane_ops::permlane_swap; the emulator
+    /// refuses a pair with one lane off). Each thread fetches its partner's (lane ^ 16) vdst and
+    /// vsrc with ds_bpermute inside its half and keeps what the swap leaves it.
+    fn permlane16_swap(&mut self, inst: &Instruction) -> Result<(), RaiseError> {
+        let reg = |i: usize| match inst.operand(i).map(|o| o.value) {
+            Some(Operand::Reg(r)) if r.class == RegClass::Vgpr => Ok(Reg { dwords: 1, ..r }),
+            v => Err(self.err(inst, format!("operand {v:?}"))),
+        };
+        let (dst, src) = (reg(0)?, reg(1)?);
+        let (d, s) = (self.read_vreg(dst, 1, inst)?, self.read_vreg(src, 1, inst)?);
+        let partner = self.b.build_xor(self.lane, self.i32(16), "")?;
+        let (from_d, from_s) = (self.bpermute_in_half(partner, d)?, self.bpermute_in_half(partner, s)?);
+        let b = &self.b;
+        let lower = b.build_int_compare(IntPredicate::ULT, self.lane, self.i32(16), "")?;
+        let new_d = b.build_select(lower, d, from_s, "")?.into_int_value();
+        let new_s = b.build_select(lower, from_d, s, "")?.into_int_value();
+        let active = self.active()?;
+        self.write_vreg(dst, 1, new_d, active, inst)?;
+        self.write_vreg(src, 1, new_s, active, inst)
     }
 
     /// gfx1250 ds_load_tr8_b64 and ds_load_tr16_b128 by the emulator's pinned readings
