@@ -445,6 +445,48 @@ case(
 
 
 @triton.jit
+def attn_causal(q_ptr, k_ptr, v_ptr, o_ptr, N: tl.constexpr, D: tl.constexpr):
+    rm = tl.arange(0, N)
+    rd = tl.arange(0, D)
+    q = tl.load(q_ptr + rm[:, None] * D + rd[None, :])
+    k = tl.load(k_ptr + rm[:, None] * D + rd[None, :])
+    v = tl.load(v_ptr + rm[:, None] * D + rd[None, :])
+    s = tl.dot(q, tl.trans(k)) * 0.125
+    s = tl.where(rm[:, None] >= rm[None, :], s, float("-inf"))
+    p = tl.exp(s - tl.max(s, 1)[:, None])
+    p = p / tl.sum(p, 1)[:, None]
+    tl.store(o_ptr + rm[:, None] * D + rd[None, :], tl.dot(p.to(tl.float16), v))
+
+
+def attn_causal_ref(a):
+    q, k, v = (a[n].astype(np.float64).reshape(64, 32) for n in ("q", "k", "v"))
+    s = q @ k.T * 0.125
+    s = np.where(np.tril(np.ones((64, 64), bool)), s, -np.inf)
+    p = np.exp(s - s.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    return {"o": (p @ v).reshape(-1)}
+
+
+case(
+    name="attn_causal",
+    fn=attn_causal,
+    signature={"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "o_ptr": "*fp32"},
+    constexprs={"N": 64, "D": 32},
+    programs=(1, 1, 1),
+    make_args=lambda rng: [
+        Buf("q", grid_vals(rng, 64 * 32, -1, 1, dtype=np.float16), "f16"),
+        Buf("k", grid_vals(rng, 64 * 32, -1, 1, dtype=np.float16), "f16"),
+        Buf("v", grid_vals(rng, 64 * 32, -1, 1, dtype=np.float16), "f16"),
+        Buf("o", np.zeros(64 * 32, np.float32), "f32", output=True, atol=2e-3, rtol=2e-3,
+            why="the probabilities rounded to f16 before the second product, exp approximated"),
+    ],
+    reference=attn_causal_ref,
+    warps=(1, 4),
+    note="one causal attention tile: WMMA, masking, a row softmax (v_permlane16_swap_b32 at one wave)",
+)
+
+
+@triton.jit
 def dropout(x_ptr, out_ptr, n, p, seed, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
