@@ -18,9 +18,12 @@
 //! routed by the aperture windows the kernel reads (`ir/flat_ir.rs`); DPP and permlane16; WMMA
 //! onto MFMAs or the cross-lane path (on gfx950 with accumulators kept between WMMAs and round
 //! K loops: `ir/wmma_carry.rs`); tensor moves; calls; the entry ABI incl.
-//! the dispatch packet and TTMP registers). Anything else is an error naming the kernel, offset
-//! and mnemonic. Modules: `ir` (the raiser, its children in `ir/`), `alu_ir` (ALU operations),
-//! `cfg` (control flow), `structure` (if/else/loop recovery), `wmma_plan` (WMMA onto MFMA).
+//! the dispatch packet and TTMP registers; the fp8/bf8/fp4 eight-element conversions, with
+//! MODE.FP16_OVFL taken as one value for the kernel: `mode`; `v_tanh_f32` and
+//! `v_trig_preop_f64` as hx-sem defines them). Anything else is an error naming the kernel,
+//! offset and mnemonic. Modules: `ir` (the raiser, its children in `ir/`), `alu_ir` (ALU
+//! operations), `cfg` (control flow), `structure` (if/else/loop recovery), `mode` (the kernel's
+//! MODE.FP16_OVFL), `wmma_plan` (WMMA onto MFMA).
 
 pub mod alu_ir;
 pub mod cfg;
