@@ -487,6 +487,42 @@ case(
 
 
 @triton.jit
+def bf16_math(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=1.0)
+    y = x * x + x - tl.maximum(x, 0.5)
+    tl.store(out_ptr + offs, tl.where(x > 0, y, x * 2), mask=m)
+
+
+def bf16_math_ref(a):
+    x = bf16_value(a["x"]).astype(np.float64)
+    r = np.where(x > 0, x * x + x - np.maximum(x, 0.5), x * 2)
+    out = bf16_value(a["out"]).astype(np.float64)
+    out[:N_VEC] = r[:N_VEC]
+    return {"out": out}
+
+
+case(
+    name="bf16_math",
+    fn=bf16_math,
+    signature={"x_ptr": "*bf16", "out_ptr": "*bf16", "n": "i32"},
+    constexprs={"BLOCK": 512},
+    programs=(8, 1, 1),
+    make_args=lambda rng: [
+        Buf("x", bf16_bits(grid_vals(rng, 4096, -4, 4)), "bf16"),
+        Buf("out", np.zeros(4096, np.uint16), "bf16", output=True, atol=2e-2, rtol=1e-2,
+            why="bf16 arithmetic (8 significant bits: x*x + x as one bf16 fma, then a bf16 add) "
+                "against a float64 reference"),
+        Val("n", N_VEC, "i32"),
+    ],
+    reference=bf16_math_ref,
+    note="bf16 elementwise math: v_pk_fma_bf16, v_pk_min_num_bf16 with an inline constant, v_pk_add_bf16",
+)
+
+
+@triton.jit
 def dropout(x_ptr, out_ptr, n, p, seed, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)

@@ -32,6 +32,7 @@ const PAIRED: &[&str] = &[
     "libm_f64_w1",
     "rmsnorm_f16_w1",
     "softmax_f16_w1",
+    "bf16_math_w1",
 ];
 
 fn options(target: GpuTarget, pair_groups: bool) -> hotswap::Options {

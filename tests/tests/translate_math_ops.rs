@@ -447,3 +447,83 @@ entry:
     }
     hx_tests::assert_translations_match(&source, "sw", 64, 1, &args, 1, &want, 2);
 }
+
+/// v_pk_fma_bf16, v_pk_min/max_num_bf16 (Triton's bf16 elementwise math: "packed FmaBf16 is not
+/// raised yet", then v_pk_min_num_bf16). The fma is raised as one rounding (f64 TwoSum, round to
+/// odd twice, then to nearest bf16); these operands include products that are exact bf16
+/// midpoints plus addends far below them (where rounding the f64 or f32 sum first would round
+/// to even), cancellations, infinities, NaN pairs, zeros of both signs and denormals. The
+/// original computes hx-sem's soft fma; the translations must equal it bit for bit.
+#[test]
+fn packed_bf16_translates_bit_for_bit() {
+    const OPS: [&str; 4] = ["v_pk_fma_bf16 $0, $1, $2, $3", "v_pk_min_num_bf16 $0, $1, $2", "v_pk_max_num_bf16 $0, $2, -0.5", "v_pk_fma_bf16 $0, $3, $1, -1.0"];
+    let mut body = String::from(
+        r#"target triple = "amdgcn-amd-amdhsa"
+define amdgpu_kernel void @bf(ptr addrspace(1) noalias readonly %in, ptr addrspace(1) noalias %out) #0 {
+entry:
+  %lid = call i32 @llvm.amdgcn.workitem.id.x()
+  %wg = call i32 @llvm.amdgcn.workgroup.id.x()
+  %wg64 = mul i32 %wg, 64
+  %tid = add i32 %wg64, %lid
+  %t3 = mul i32 %tid, 3
+  %p = getelementptr inbounds i32, ptr addrspace(1) %in, i32 %t3
+  %a = load i32, ptr addrspace(1) %p, align 4
+  %pb = getelementptr inbounds i32, ptr addrspace(1) %p, i32 1
+  %b = load i32, ptr addrspace(1) %pb, align 4
+  %pc = getelementptr inbounds i32, ptr addrspace(1) %p, i32 2
+  %c = load i32, ptr addrspace(1) %pc, align 4
+  %o = mul i32 %tid, 4
+"#,
+    );
+    for (k, op) in OPS.iter().enumerate() {
+        let n = (1..=3).filter(|i| op.contains(&format!("${i}"))).count();
+        let args: Vec<&str> = ["i32 %a", "i32 %b", "i32 %c"][..3].iter().enumerate().filter(|(i, _)| op.contains(&format!("${}", i + 1))).map(|(_, a)| *a).collect();
+        let mut text = op.to_string();
+        let names: Vec<usize> = (1..=3).filter(|i| op.contains(&format!("${i}"))).collect();
+        for (j, i) in names.iter().enumerate() {
+            text = text.replace(&format!("${i}"), &format!("$@{}", j + 1));
+        }
+        let text = text.replace("$@", "$");
+        let cons = format!("=v{}", ",v".repeat(n));
+        body += &format!("  %r{k} = call i32 asm sideeffect \"{text}\", \"{cons}\"({})\n{}", args.join(", "), hx_tests::store_slot(&k.to_string(), "i32", &format!("%r{k}"), k));
+    }
+    body += "  ret void\n}\n";
+    let source = hx_tests::gfx1250_object(&body, "bf");
+    // bf16 pairs: (a, b, c) halves. 1 + 2^-8 (0x3f80 * 0x3f81 = 1 + 2^-7 + 2^-14 ...) style
+    // midpoints, tiny addends, cancellations and specials.
+    let halves: [u16; 24] = [
+        0x3f81, 0x3f81, 0x2f80, 0x3f80, 0xbf80, 0x8000, 0x0000, 0x7f80, 0xff80, 0x7fc1, 0xffa2, 0x0001,
+        0x8081, 0x4049, 0xc2f7, 0x3eab, 0x7f7f, 0x3f7f, 0x3fc1, 0x00a0, 0x3c01, 0xb3ff, 0x0080, 0x3f40,
+    ];
+    let mut rng = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut words = Vec::new();
+    for t in 0..256usize {
+        for k in 0..3 {
+            let (lo, hi) = if t < 64 {
+                (halves[(t + 5 * k) % 24], halves[(t / 3 + 7 * k + 1) % 24])
+            } else {
+                let r = next();
+                // Random bf16 with exponents near each other, so sums and cancellations round.
+                let e = |x: u64| (((x & 0x7f) as u16) | ((0x3c + (x >> 8 & 7)) as u16) << 7 | ((x >> 12 & 1) as u16) << 15) as u16;
+                (e(r), e(r >> 20))
+            };
+            words.push((lo as u32) | (hi as u32) << 16);
+        }
+    }
+    // 0x3f82 * 0x3fa0 = 1.26953125 and 0x3f84 * 0x3f90 = 1.16015625 are bf16 midpoints whose tie
+    // goes down to even; a tiny addend (2^-100, 0x0d80; -2^-100 in the high half) moves the
+    // exact sum off the tie, so the single rounding goes up in the low half (a sum rounded to
+    // f64 or f32 first would sit on the tie and go down).
+    words[0] = 0x3f84_3f82;
+    words[1] = 0x3f90_3fa0;
+    words[2] = 0x8d80_0d80;
+    let args = [Arg::Buffer(words.iter().flat_map(|w| w.to_le_bytes()).collect()), Arg::Buffer(vec![0xee; 256 * 16])];
+    let want = hx_tests::run_1d(&source, "bf", 64, 4, &args, 1);
+    hx_tests::assert_translations_match(&source, "bf", 64, 4, &args, 1, &want, 4);
+}

@@ -652,11 +652,11 @@ pub(crate) fn exec_valu_with(
                 d
             } else if pk_const {
                 source_value(wave, o, lane, alu::Ty::F32, inst)?
-            } else if matches!(op.op, alu::Op::Pk(p) if !p.is_wide() && p.is_float()) && matches!(o.value, Operand::FloatConst(_)) {
-                // An inline float constant of a packed 16-bit float op is the f16 value in the
-                // low half, zero above (LLVM's AMDGPUBaseInfo getInlineEncodingV216 records the
-                // hardware so); the packed integer ops read it as the f32 bits, and integer
-                // constants as their sign-extended 32 bits (source type B32).
+            } else if matches!(op.op, alu::Op::Pk(p) if !p.is_wide() && p.is_float() && !p.is_bf16()) && matches!(o.value, Operand::FloatConst(_)) {
+                // An inline float constant of a packed f16 op is the f16 value in the low half,
+                // zero above (LLVM's AMDGPUBaseInfo getInlineEncodingV216 records the hardware
+                // so); the packed integer and bf16 ops read it as the f32 bits (PkOp::is_bf16),
+                // and integer constants as their sign-extended 32 bits (source type B32).
                 source_value(wave, o, lane, alu::Ty::F16, inst)?
             } else if half_sel >> k & 1 != 0 {
                 // The high half of a 16-bit source register (of a constant: not modelled).

@@ -1443,7 +1443,8 @@ impl<'ctx> Raiser<'ctx, '_> {
         for (k, o) in srcs.iter().enumerate() {
             let constant = !matches!(o.value, Operand::Reg(_));
             let (pk_wide, pk_float) = match op.op {
-                Op::Pk(p) => (p.is_wide(), p.is_float()),
+                // bf16 constants are read as the f32 bits (hx_sem PkOp::is_bf16), as integer ones.
+                Op::Pk(p) => (p.is_wide(), p.is_float() && !p.is_bf16()),
                 _ => (false, false),
             };
             if constant && (half_sel >> k & 1 != 0 || (pk_wide && (mods.op_sel | mods.op_sel_hi) >> k & 1 != 0)) {
@@ -1524,7 +1525,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             };
             (e.fma_mix(d, &vals, mods.op_sel, mods.op_sel_hi, mods.neg, mods.abs, old).map_err(|m| self.err(inst, m.0))?, None)
         } else if pk || fp8.is_some() {
-            if matches!(op.op, Op::Pk(hx_sem::alu::packed::PkOp::AddBf16 | hx_sem::alu::packed::PkOp::MulBf16)) && (self.entry_mode >> 4) & 3 != (self.entry_mode >> 6) & 3 {
+            if matches!(op.op, Op::Pk(hx_sem::alu::packed::PkOp::AddBf16 | hx_sem::alu::packed::PkOp::MulBf16 | hx_sem::alu::packed::PkOp::FmaBf16 | hx_sem::alu::packed::PkOp::MinNumBf16 | hx_sem::alu::packed::PkOp::MaxNumBf16)) && (self.entry_mode >> 4) & 3 != (self.entry_mode >> 6) & 3 {
                 // Raised in f32 (alu_ir/mods.rs pk_bf16), whose denormals follow the f32 mode.
                 return Err(self.err(inst, "packed bf16 arithmetic in a kernel whose f32 and f16/f64 denormal modes differ"));
             }

@@ -99,7 +99,7 @@ impl<'ctx> OpEmitter<'ctx, '_> {
     /// The bf16 forms are refused: the targets have no packed bf16 arithmetic.
     fn pk16(&self, p: PkOp, v: &[IntValue<'ctx>], m: PkMods) -> Result<IntValue<'ctx>, EmitError> {
         use PkOp::*;
-        if matches!(p, FmaBf16 | MinF16 | MaxF16) {
+        if matches!(p, MinF16 | MaxF16) {
             return Err(EmitError(format!("packed {p:?} is not raised yet")));
         }
         let b = self.b;
@@ -126,6 +126,25 @@ impl<'ctx> OpEmitter<'ctx, '_> {
         }
         if matches!(p, AddBf16 | MulBf16) {
             return self.pk_bf16(p, &xs);
+        }
+        if p == FmaBf16 {
+            return self.pk_fma_bf16(&xs);
+        }
+        if matches!(p, MinNumBf16 | MaxNumBf16) {
+            // In f32 (every bf16 is one exactly), by the f16 forms' rule (num_minmax); the result
+            // is one of the operands (a NaN quietened), so its high half is the bf16.
+            let f32v = self.ctx.f32_type().vec_type(2);
+            let v2i32 = i32t.vec_type(2);
+            let sixteen = hx_llvm::inkwell::types::VectorType::const_vector(&[i32t.const_int(16, false), i32t.const_int(16, false)]);
+            let wide = |x: hx_llvm::inkwell::values::VectorValue<'ctx>| -> Result<hx_llvm::inkwell::values::BasicValueEnum<'ctx>, EmitError> {
+                let w = b.build_left_shift(b.build_int_z_extend(x, v2i32, "").map_err(be)?, sixteen, "").map_err(be)?;
+                b.build_bit_cast(w, f32v, "").map_err(be)
+            };
+            let name = if p == MinNumBf16 { "llvm.minnum" } else { "llvm.maxnum" };
+            let r = self.num_minmax(name, wide(xs[0])?, wide(xs[1])?)?;
+            let bits = b.build_bit_cast(r, v2i32, "").map_err(be)?.into_vector_value();
+            let hi = b.build_right_shift(bits, sixteen, false, "").map_err(be)?;
+            return self.pk_bits(b.build_int_truncate(hi, v2i16, "").map_err(be)?.into());
         }
         let r = if float {
             let f: Vec<_> = xs.iter().map(|x| b.build_bit_cast(*x, v2f16, "").map(|y| y.into_vector_value())).collect::<Result<_, _>>().map_err(be)?;
@@ -193,6 +212,79 @@ impl<'ctx> OpEmitter<'ctx, '_> {
         let r = b.build_select(nan(xs[1]).map_err(be)?, quiet(xs[1]).map_err(be)?, rounded, "").map_err(be)?.into_vector_value();
         let r = b.build_select(nan(xs[0]).map_err(be)?, quiet(xs[0]).map_err(be)?, r, "").map_err(be)?;
         self.pk_bits(r)
+    }
+
+    /// v_pk_fma_bf16 with one rounding, as hx_sem's soft fma: per half, a*b exactly in f64, plus c
+    /// with the sum's error kept (TwoSum), rounded to odd at 53 bits, then to odd at 24 (f32),
+    /// then to nearest bf16. Rounding to odd at p + 2 bits or more, then to nearest at p bits, is
+    /// rounding once; the bf16 product has 16 bits, so nothing before is inexact. The first NaN
+    /// operand quietened, as the emulator's; inf*0 and inf-inf give the default NaN through the
+    /// f64 steps. (The caller checked that the f32 and f16/f64 denormal modes agree.)
+    fn pk_fma_bf16(&self, xs: &[hx_llvm::inkwell::values::VectorValue<'ctx>]) -> Result<IntValue<'ctx>, EmitError> {
+        let b = self.b;
+        let (i32t, i64t, f32t, f64t) = (self.ctx.i32_type(), self.ctx.i64_type(), self.ctx.f32_type(), self.ctx.f64_type());
+        let c32 = |n: u64| i32t.const_int(n, false);
+        let mut halves = Vec::with_capacity(2);
+        for h in 0..2u64 {
+            let get = |k: usize| -> Result<IntValue<'ctx>, EmitError> {
+                let x = xs.get(k).ok_or_else(|| EmitError("pk_fma_bf16: missing source".into()))?;
+                let e = b.build_extract_element(*x, i32t.const_int(h, false), "").map_err(be)?.into_int_value();
+                b.build_int_z_extend(e, i32t, "").map_err(be)
+            };
+            let (a, bb, c) = (get(0)?, get(1)?, get(2)?);
+            let wide = |x: IntValue<'ctx>| -> Result<hx_llvm::inkwell::values::FloatValue<'ctx>, EmitError> {
+                let f = b.build_bit_cast(b.build_left_shift(x, c32(16), "").map_err(be)?, f32t, "").map_err(be)?.into_float_value();
+                b.build_float_ext(f, f64t, "").map_err(be)
+            };
+            let (ad, bd, cd) = (wide(a)?, wide(bb)?, wide(c)?);
+            let p = b.build_float_mul(ad, bd, "").map_err(be)?;
+            let sum = b.build_float_add(p, cd, "").map_err(be)?;
+            // TwoSum: err = (p - (sum - bv)) + (cd - bv), bv = sum - p.
+            let bv = b.build_float_sub(sum, p, "").map_err(be)?;
+            let av = b.build_float_sub(sum, bv, "").map_err(be)?;
+            let err = b.build_float_add(b.build_float_sub(p, av, "").map_err(be)?, b.build_float_sub(cd, bv, "").map_err(be)?, "").map_err(be)?;
+            // Round to odd: an inexact even result moves one ulp toward the exact value.
+            let to_odd = |v: hx_llvm::inkwell::values::FloatValue<'ctx>, rest: hx_llvm::inkwell::values::FloatValue<'ctx>, it: hx_llvm::inkwell::types::IntType<'ctx>| -> Result<IntValue<'ctx>, EmitError> {
+                let bits = b.build_bit_cast(v, it, "").map_err(be)?.into_int_value();
+                let zero = rest.get_type().const_zero();
+                let inexact = b.build_float_compare(FloatPredicate::ONE, rest, zero, "").map_err(be)?;
+                let even = b.build_int_compare(IntPredicate::EQ, b.build_and(bits, it.const_int(1, false), "").map_err(be)?, it.const_zero(), "").map_err(be)?;
+                // v - v is 0 exactly when v is finite (NaN for infinities and NaNs).
+                let finite = b.build_float_compare(FloatPredicate::OEQ, b.build_float_sub(v, v, "").map_err(be)?, v.get_type().const_zero(), "").map_err(be)?;
+                let fix = b.build_and(b.build_and(inexact, even, "").map_err(be)?, finite, "").map_err(be)?;
+                // Away from zero when the rest has v's sign (v's sign bit: a zero v has the exact
+                // value's sign, which rounding keeps).
+                let neg = b.build_int_compare(IntPredicate::SLT, bits, it.const_zero(), "").map_err(be)?;
+                let same = b.build_int_compare(IntPredicate::EQ, neg, b.build_float_compare(FloatPredicate::OLT, rest, zero, "").map_err(be)?, "").map_err(be)?;
+                let up = b.build_int_add(bits, it.const_int(1, false), "").map_err(be)?;
+                let down = b.build_int_sub(bits, it.const_int(1, false), "").map_err(be)?;
+                let moved = b.build_select(same, up, down, "").map_err(be)?.into_int_value();
+                Ok(b.build_select(fix, moved, bits, "").map_err(be)?.into_int_value())
+            };
+            let s53 = b.build_bit_cast(to_odd(sum, err, i64t)?, f64t, "").map_err(be)?.into_float_value();
+            let t = b.build_float_trunc(s53, f32t, "").map_err(be)?;
+            let back = b.build_float_ext(t, f64t, "").map_err(be)?;
+            let rest = b.build_float_sub(s53, back, "").map_err(be)?;
+            // The f32 step's rest, as an f32 of the same sign (its size does not matter).
+            let rest32 = b.build_float_trunc(rest, f32t, "").map_err(be)?;
+            let rest32 = b.build_select(
+                b.build_float_compare(FloatPredicate::ONE, rest, f64t.const_zero(), "").map_err(be)?,
+                b.build_select(b.build_float_compare(FloatPredicate::OLT, rest, f64t.const_zero(), "").map_err(be)?, f32t.const_float(-1.0), f32t.const_float(1.0), "").map_err(be)?.into_float_value(),
+                rest32,
+                "",
+            ).map_err(be)?.into_float_value();
+            let t24 = b.build_bit_cast(to_odd(t, rest32, i32t)?, f32t, "").map_err(be)?.into_float_value();
+            let h16 = b.build_float_trunc(t24, self.ctx.bf16_type(), "").map_err(be)?;
+            let r = b.build_int_z_extend(b.build_bit_cast(h16, self.ctx.i16_type(), "").map_err(be)?.into_int_value(), i32t, "").map_err(be)?;
+            // The first NaN operand, quietened.
+            let nan = |x: IntValue<'ctx>| b.build_int_compare(IntPredicate::UGT, b.build_and(x, c32(0x7fff), "")?, c32(0x7f80), "");
+            let quiet = |x: IntValue<'ctx>| b.build_or(x, c32(0x40), "");
+            let r = b.build_select(nan(c).map_err(be)?, quiet(c).map_err(be)?, r, "").map_err(be)?.into_int_value();
+            let r = b.build_select(nan(bb).map_err(be)?, quiet(bb).map_err(be)?, r, "").map_err(be)?.into_int_value();
+            let r = b.build_select(nan(a).map_err(be)?, quiet(a).map_err(be)?, r, "").map_err(be)?.into_int_value();
+            halves.push(r);
+        }
+        b.build_or(halves[0], b.build_left_shift(halves[1], c32(16), "").map_err(be)?, "").map_err(be)
     }
 
     /// A packed 16-bit result as the i32 of its bits.

@@ -376,6 +376,16 @@ pub fn min_num_f16(a: u32, b: u32, m: &FpMode) -> u32 {
 pub fn max_num_f16(a: u32, b: u32, m: &FpMode) -> u32 {
     minmax_num(F16, in16(F16, a, m), in16(F16, b, m), true, lt16) as u32
 }
+/// v_pk_min_num_bf16 / v_pk_max_num_bf16 halves (GFX12.5): as the f16 forms, on bf16.
+pub fn min_num_bf16(a: u32, b: u32, m: &FpMode) -> u32 {
+    minmax_num(BF16, in16(BF16, a, m), in16(BF16, b, m), false, ltbf16) as u32
+}
+pub fn max_num_bf16(a: u32, b: u32, m: &FpMode) -> u32 {
+    minmax_num(BF16, in16(BF16, a, m), in16(BF16, b, m), true, ltbf16) as u32
+}
+fn ltbf16(a: u64, b: u64) -> bool {
+    f32::from_bits((a as u32 & 0xffff) << 16) < f32::from_bits((b as u32 & 0xffff) << 16)
+}
 pub fn minimum_f16(a: u32, b: u32, m: &FpMode) -> u32 {
     minmax_ieee2019(F16, in16(F16, a, m), in16(F16, b, m), false, lt16) as u32
 }

@@ -21,6 +21,8 @@ pub enum PkOp {
     MaxF16,
     MinNumF16,
     MaxNumF16,
+    MinNumBf16,
+    MaxNumBf16,
     AddBf16,
     MulBf16,
     FmaBf16,
@@ -56,10 +58,18 @@ impl PkOp {
             _ => 2,
         }
     }
+    /// The bf16 forms. Their inline float constants are the f32 bits (bf16 value in the high
+    /// half), not the f16 forms' low-half value: Triton's `tl.maximum(x, 0.5)` on bf16 compiles
+    /// to `v_pk_min_num_bf16 v6, v4, -0.5 op_sel:[0,1] neg_lo:[1,0] neg_hi:[1,0]`, which reads
+    /// the constant's high half for both results and computes numpy's answer only so
+    /// (corpus/triton bf16_math).
+    pub fn is_bf16(self) -> bool {
+        matches!(self, PkOp::AddBf16 | PkOp::MulBf16 | PkOp::FmaBf16 | PkOp::MinNumBf16 | PkOp::MaxNumBf16)
+    }
     /// Float halves (neg_lo/neg_hi negate them; inline float constants are their format's bits).
     pub fn is_float(self) -> bool {
         use PkOp::*;
-        matches!(self, AddF16 | MulF16 | FmaF16 | MinF16 | MaxF16 | MinNumF16 | MaxNumF16 | AddBf16 | MulBf16 | FmaBf16 | AddF32 | MulF32 | FmaF32)
+        matches!(self, AddF16 | MulF16 | FmaF16 | MinF16 | MaxF16 | MinNumF16 | MaxNumF16 | MinNumBf16 | MaxNumBf16 | AddBf16 | MulBf16 | FmaBf16 | AddF32 | MulF32 | FmaF32)
     }
 }
 
@@ -87,6 +97,8 @@ fn one16(op: PkOp, a: u32, b: u32, c: u32, m: &FpMode) -> u32 {
         MinF16 => fl::min_f16(a, b, m),
         MaxF16 => fl::max_f16(a, b, m),
         MinNumF16 => fl::min_num_f16(a, b, m),
+        MinNumBf16 => fl::min_num_bf16(a, b, m),
+        MaxNumBf16 => fl::max_num_bf16(a, b, m),
         MaxNumF16 => fl::max_num_f16(a, b, m),
         AddBf16 => fl::add_bf16(a, b, m),
         MulBf16 => fl::mul_bf16(a, b, m),
@@ -177,6 +189,8 @@ pub fn pk_by_name(n: &str) -> Option<PkOp> {
         "v_pk_min_f16" => MinF16,
         "v_pk_max_f16" => MaxF16,
         "v_pk_min_num_f16" => MinNumF16,
+        "v_pk_min_num_bf16" => MinNumBf16,
+        "v_pk_max_num_bf16" => MaxNumBf16,
         "v_pk_max_num_f16" => MaxNumF16,
         "v_pk_add_bf16" => AddBf16,
         "v_pk_mul_bf16" => MulBf16,
