@@ -219,8 +219,8 @@ fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mu
         return Err(unsupported(inst, "DPP and SDWA forms"));
     }
     if let Some(m) = inst.wmma() {
-        if wave.mode & crate::pk8::MODE_FP16_OVFL != 0 && matches!(m.shape.d, hx_isa::wmma::Elem::F16 | hx_isa::wmma::Elem::BF16) {
-            return Err(unsupported(inst, "a 16-bit float result under MODE.FP16_OVFL (MODE bit 23; its overflow rule is not modelled)"));
+        if wave.mode & crate::pk8::MODE_FP16_OVFL != 0 && hx_sem::alu::pk8::wmma_fp16_ovfl_reaches(&m) {
+            return Err(unsupported(inst, hx_sem::alu::pk8::FP16_OVFL_UNMODELLED));
         }
         crate::wmma::exec_wmma(wave, inst, &m)?;
         return Ok(Flow::Next);
@@ -595,7 +595,7 @@ pub(crate) fn exec_valu_with(
     // modelled under it (hx_sem::alu::pk8::fp16_ovfl_reaches).
     let fp16_ovfl = inst.target == hx_isa::Target::Gfx1250 && wave.mode & crate::pk8::MODE_FP16_OVFL != 0;
     if fp16_ovfl && hx_sem::alu::pk8::fp16_ovfl_reaches(op) {
-        return Err(unsupported(inst, "a 16-bit float result under MODE.FP16_OVFL (MODE bit 23; its overflow rule is not modelled)"));
+        return Err(unsupported(inst, hx_sem::alu::pk8::FP16_OVFL_UNMODELLED));
     }
     let float_dst = op.dst.filter(|t| t.is_float());
     // Integer clamp saturates (LLVM uses it for uadd.sat / usub.sat and the signed forms).

@@ -14,19 +14,7 @@ use hx_sem::alu::pk8::Pk8Op;
 pub const MODE_FP16_OVFL: u32 = 1 << 23;
 
 pub(crate) fn exec_pk8(wave: &mut Wave, inst: &Instruction, op: Pk8Op, group: &Group) -> Result<Flow, EmuError> {
-    let scale_sel = inst.operands().find_map(|o| match (o.spec.kind, o.value) {
-        (Kind::MaiMod(_), Operand::Imm(v)) => Some(v),
-        _ => None,
-    });
-    let ops: Vec<Operand> = inst.operands().filter(|o| !matches!(o.spec.kind, Kind::MaiMod(_))).map(|o| o.value).collect();
-    let [Operand::Reg(dst), Operand::Reg(src), scale] = ops[..] else { return Err(unsupported(inst, "its operands")) };
-    // A register scale is per lane (and scale_sel may name another lane's): only constants are
-    // modelled.
-    let scale_bits = match scale {
-        Operand::Reg(_) => None,
-        v => hx_sem::operands::constant_value(&v, ValType::B32).map(|x| x as u32),
-    };
-    op.check(scale_sel.unwrap_or(0), scale_bits).map_err(|e| unsupported(inst, e))?;
+    let (dst, src) = op.operands(inst).map_err(|e| unsupported(inst, e))?;
     let saturate = wave.mode & MODE_FP16_OVFL != 0;
     let (sd, dd) = (op.src_dwords(), op.dst_dwords());
     for lane in 0..wave.lanes {

@@ -1066,7 +1066,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         }
         if let Some(m) = inst.wmma() {
             if self.fp16_ovfl && crate::mode::sees_fp16_ovfl(inst) {
-                return Err(self.err(inst, "a 16-bit float result under MODE.FP16_OVFL (MODE bit 23; its overflow rule is not modelled)"));
+                return Err(self.err(inst, hx_sem::alu::pk8::FP16_OVFL_UNMODELLED));
             }
             return self.wmma(inst, &m);
         }
@@ -1383,7 +1383,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         }
         let fp8_sat = fp8.is_some_and(|f| f.clamp_saturates());
         if self.fp16_ovfl && hx_sem::alu::pk8::fp16_ovfl_reaches(op) {
-            return Err(self.err(inst, "a 16-bit float result under MODE.FP16_OVFL (MODE bit 23; its overflow rule is not modelled)"));
+            return Err(self.err(inst, hx_sem::alu::pk8::FP16_OVFL_UNMODELLED));
         }
         let float_dst = op.dst.filter(|t| t.is_float());
         let int_clamp = mods.clamp && !fp8_sat && !pk && mix.is_none() && op.dst.is_some() && float_dst.is_none();
@@ -1819,17 +1819,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     /// gfx1250's eight-element scaled conversions (hx_sem::alu::pk8): the modelled forms, as
     /// the emulator checks them, element by element where the thread is active.
     fn pk8(&mut self, inst: &Instruction, op: hx_sem::alu::pk8::Pk8Op) -> Result<(), RaiseError> {
-        let scale_sel = inst.operands().find_map(|o| match (o.spec.kind, o.value) {
-            (Kind::MaiMod(_), Operand::Imm(v)) => Some(v),
-            _ => None,
-        });
-        let ops: Vec<Operand> = inst.operands().filter(|o| !matches!(o.spec.kind, Kind::MaiMod(_))).map(|o| o.value).collect();
-        let [Operand::Reg(dst), Operand::Reg(src), scale] = ops[..] else { return Err(self.err(inst, "its operands")) };
-        let scale_bits = match scale {
-            Operand::Reg(_) => None,
-            v => hx_sem::operands::constant_value(&v, ValType::B32).map(|x| x as u32),
-        };
-        op.check(scale_sel.unwrap_or(0), scale_bits).map_err(|e| self.err(inst, e))?;
+        let (dst, src) = op.operands(inst).map_err(|e| self.err(inst, e))?;
         let words = (0..op.src_dwords() as u16)
             .map(|i| self.read_vreg(Reg { index: src.index + i, dwords: 1, ..src }, 1, inst))
             .collect::<Result<Vec<_>, _>>()?;

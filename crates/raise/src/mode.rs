@@ -49,7 +49,7 @@ pub(crate) fn sees_fp16_ovfl(inst: &Instruction) -> bool {
         return op.is_downcast();
     }
     if let Some(w) = inst.wmma() {
-        return matches!(w.shape.d, hx_isa::wmma::Elem::F16 | hx_isa::wmma::Elem::BF16);
+        return hx_sem::alu::pk8::wmma_fp16_ovfl_reaches(&w);
     }
     let parts = inst.vopd_parts().map(|p| p.to_vec()).unwrap_or_else(|| vec![*inst]);
     parts.iter().any(|p| {

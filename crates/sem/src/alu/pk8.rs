@@ -26,6 +26,7 @@
 
 use super::fp8::Fp8Fmt;
 use super::FpMode;
+use hx_isa::{Instruction, Kind, Operand, Reg, ValType};
 
 /// The 8- or 4-bit side of a conversion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -156,6 +157,25 @@ impl Pk8Op {
         }
     }
 
+    /// The instruction's D and S0 (first registers of their tuples), once its operands are the
+    /// modelled form: `D, S0, S1 [scale_sel:N]`, checked by [`Pk8Op::check`] with S1's bits when it
+    /// is a constant (a register scale is per lane, and scale_sel may name another lane's, so it
+    /// is not modelled). The error says what is not modelled.
+    pub fn operands(self, inst: &Instruction) -> Result<(Reg, Reg), String> {
+        let scale_sel = inst.operands().find_map(|o| match (o.spec.kind, o.value) {
+            (Kind::MaiMod(_), Operand::Imm(v)) => Some(v),
+            _ => None,
+        });
+        let ops: Vec<Operand> = inst.operands().filter(|o| !matches!(o.spec.kind, Kind::MaiMod(_))).map(|o| o.value).collect();
+        let [Operand::Reg(dst), Operand::Reg(src), scale] = ops[..] else { return Err("its operands".into()) };
+        let scale_bits = match scale {
+            Operand::Reg(_) => None,
+            v => crate::operands::constant_value(&v, ValType::B32).map(|x| x as u32),
+        };
+        self.check(scale_sel.unwrap_or(0), scale_bits)?;
+        Ok((dst, src))
+    }
+
     /// An upcast of one lane's S0 (the low `src_dwords` dwords of `src`): the destination's
     /// dwords (the first `dst_dwords`).
     pub fn up(self, src: u64, m: &FpMode) -> [u32; 8] {
@@ -198,6 +218,15 @@ impl Pk8Op {
         }
         out
     }
+}
+
+/// The refusal of a 16-bit float result under MODE.FP16_OVFL, the emulator's and the raiser's.
+pub const FP16_OVFL_UNMODELLED: &str = "a 16-bit float result under MODE.FP16_OVFL (MODE bit 23; its overflow rule is not modelled)";
+
+/// Whether MODE.FP16_OVFL could change a WMMA's result in a way not modelled: a 16-bit float D
+/// (as [`fp16_ovfl_reaches`] for the ALU operations).
+pub fn wmma_fp16_ovfl_reaches(w: &hx_isa::wmma::Wmma) -> bool {
+    matches!(w.shape.d, hx_isa::wmma::Elem::F16 | hx_isa::wmma::Elem::BF16)
 }
 
 /// Whether MODE.FP16_OVFL could change this ALU operation's result in a way not modelled: any
