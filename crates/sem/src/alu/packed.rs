@@ -121,14 +121,19 @@ fn one16(op: PkOp, a: u32, b: u32, c: u32, m: &FpMode) -> u32 {
 /// Evaluate a 2 x 16-bit packed op on 32-bit registers.
 pub fn pk16(op: PkOp, src: [u32; 3], mods: PkMods, m: &FpMode) -> u32 {
     let pick = |i: usize, hi_result: bool| -> u32 {
-        let sel = if hi_result { mods.op_sel_hi } else { mods.op_sel } >> i & 1 != 0;
-        let v = if sel { src[i] >> 16 } else { src[i] & 0xffff };
+        let v = half16(&src, mods, i, hi_result);
         let neg = if hi_result { mods.neg_hi } else { mods.neg_lo } >> i & 1 != 0;
         if neg && op.is_float() { v ^ 0x8000 } else { v }
     };
     let lo = one16(op, pick(0, false), pick(1, false), pick(2, false), m) & 0xffff;
     let hi = one16(op, pick(0, true), pick(1, true), pick(2, true), m) & 0xffff;
     lo | hi << 16
+}
+
+/// The half of source `i` that op_sel (low result) or op_sel_hi (high result) picks.
+fn half16(src: &[u32; 3], mods: PkMods, i: usize, hi_result: bool) -> u32 {
+    let sel = if hi_result { mods.op_sel_hi } else { mods.op_sel } >> i & 1 != 0;
+    if sel { src[i] >> 16 } else { src[i] & 0xffff }
 }
 
 /// The clamp form of the packed 16-bit integer adds and subtracts: each half saturates (the
@@ -140,8 +145,7 @@ pub fn pk16_saturating(op: PkOp, src: [u32; 3], mods: PkMods) -> Option<u32> {
         return None;
     }
     let pick = |i: usize, hi: bool| -> i64 {
-        let sel = if hi { mods.op_sel_hi } else { mods.op_sel } >> i & 1 != 0;
-        let v = if sel { src[i] >> 16 } else { src[i] & 0xffff };
+        let v = half16(&src, mods, i, hi);
         if matches!(op, AddI16 | SubI16) { v as u16 as i16 as i64 } else { v as i64 }
     };
     let one = |hi: bool| -> u32 {
