@@ -94,25 +94,13 @@ fn triton_words_and_halves() {
 /// register numbers (common::compare), and refuse the others.
 #[test]
 fn vop1_high_half_destinations_match_llvm_real_true16() {
-    let mut d = Disassembler::new(GpuTarget::Gfx1250).expect("LLVM");
-    let table = hx_isa::tables::table(Target::Gfx1250, hx_isa::Format::Vop1);
-    let mut tally = common::Tally::default();
-    let mut opcodes = 0;
-    for (op, info) in table.iter().enumerate() {
-        let Some(info) = info else { continue };
-        if !matches!(info.operands.first().map(|o| o.kind), Some(hx_isa::Kind::VDstLo128 { .. })) {
-            continue;
-        }
-        opcodes += 1;
+    let (opcodes, tally) = sweep_lo128_destinations(hx_isa::Format::Vop1, |op, words| {
         for vdst in (128..256u32).step_by(13) {
             for src0 in [0x01u32, 0x80, 0xc1, 0xf2, 0x105, 0x17f, 0x185, 0x1ff] {
-                let w = 0x3f << 25 | vdst << 17 | (op as u32) << 9 | src0;
-                let b: Vec<u8> = [w, 0x3c00, 0].iter().flat_map(|w| w.to_le_bytes()).collect();
-                tally.add(common::compare(&mut d, Target::Gfx1250, &b));
+                words.push(0x3f << 25 | vdst << 17 | op << 9 | src0);
             }
         }
-    }
-    println!("{opcodes} opcodes: {tally:?}");
+    });
     assert!(opcodes >= 10, "{opcodes}");
     assert_eq!(tally.mismatched, 0, "{:#?}", tally.examples);
     assert!(tally.matched > 500, "{tally:?}");
@@ -124,28 +112,42 @@ fn vop1_high_half_destinations_match_llvm_real_true16() {
 /// constant, literal and VGPR src0.
 #[test]
 fn vop2_high_half_destinations_match_llvm_real_true16() {
+    let (opcodes, tally) = sweep_lo128_destinations(hx_isa::Format::Vop2, |op, words| {
+        for vdst in (128..256u32).step_by(11) {
+            for vsrc1 in [0x03u32, 0x80, 0x93, 0xff] {
+                for src0 in [0x01u32, 0x80, 0xc1, 0xf2, 0xff, 0x105, 0x17f, 0x185, 0x1ff] {
+                    words.push(op << 25 | vdst << 17 | vsrc1 << 9 | src0);
+                }
+            }
+        }
+    });
+    assert!(opcodes >= 8, "{opcodes}");
+    assert_eq!(tally.mismatched, 0, "{:#?}", tally.examples);
+    assert!(tally.matched > 2000, "{tally:?}");
+}
+
+/// Compares with LLVM every first word `words` gives for each gfx1250 opcode of `format` whose
+/// destination is 16-bit (Lo128), each followed by a literal 0x3c00: the opcodes swept and the
+/// tally.
+fn sweep_lo128_destinations(format: hx_isa::Format, words: impl Fn(u32, &mut Vec<u32>)) -> (usize, common::Tally) {
     let mut d = Disassembler::new(GpuTarget::Gfx1250).expect("LLVM");
-    let table = hx_isa::tables::table(Target::Gfx1250, hx_isa::Format::Vop2);
+    let table = hx_isa::tables::table(Target::Gfx1250, format);
     let mut tally = common::Tally::default();
     let mut opcodes = 0;
+    let mut ws = Vec::new();
     for (op, info) in table.iter().enumerate() {
         let Some(info) = info else { continue };
         if !matches!(info.operands.first().map(|o| o.kind), Some(hx_isa::Kind::VDstLo128 { .. })) {
             continue;
         }
         opcodes += 1;
-        for vdst in (128..256u32).step_by(11) {
-            for vsrc1 in [0x03u32, 0x80, 0x93, 0xff] {
-                for src0 in [0x01u32, 0x80, 0xc1, 0xf2, 0xff, 0x105, 0x17f, 0x185, 0x1ff] {
-                    let w = (op as u32) << 25 | vdst << 17 | vsrc1 << 9 | src0;
-                    let b: Vec<u8> = [w, 0x3c00, 0].iter().flat_map(|w| w.to_le_bytes()).collect();
-                    tally.add(common::compare(&mut d, Target::Gfx1250, &b));
-                }
-            }
+        ws.clear();
+        words(op as u32, &mut ws);
+        for &w in &ws {
+            let b: Vec<u8> = [w, 0x3c00, 0].iter().flat_map(|w| w.to_le_bytes()).collect();
+            tally.add(common::compare(&mut d, Target::Gfx1250, &b));
         }
     }
-    println!("{opcodes} opcodes: {tally:?}");
-    assert!(opcodes >= 8, "{opcodes}");
-    assert_eq!(tally.mismatched, 0, "{:#?}", tally.examples);
-    assert!(tally.matched > 2000, "{tally:?}");
+    println!("{format:?}: {opcodes} opcodes: {tally:?}");
+    (opcodes, tally)
 }
