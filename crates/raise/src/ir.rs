@@ -1769,12 +1769,7 @@ impl<'ctx> Raiser<'ctx, '_> {
     }
 
     fn hwreg(&self, inst: &Instruction) -> Result<(u32, u32, u32), RaiseError> {
-        let imm = inst.operands().find_map(|o| match (&o.spec.kind, o.value) {
-            (Kind::Imm16(_), Operand::Imm(v)) => Some(v),
-            _ => None,
-        });
-        let imm = imm.ok_or_else(|| self.err(inst, "no hwreg operand"))?;
-        Ok(hx_sem::operands::hwreg_fields(imm))
+        hx_sem::operands::hwreg_operand(inst).ok_or_else(|| self.err(inst, "no hwreg operand"))
     }
 
     fn setreg(&mut self, inst: &Instruction) -> Result<(), RaiseError> {

@@ -22,11 +22,7 @@ fn writes_fp16_ovfl(inst: &Instruction) -> Option<Option<bool>> {
     if m != "s_setreg_imm32_b32" && m != "s_setreg_b32" {
         return None;
     }
-    let imm = inst.operands().find_map(|o| match (&o.spec.kind, o.value) {
-        (Kind::Imm16(_), Operand::Imm(v)) => Some(v),
-        _ => None,
-    })?;
-    let (id, offset, size) = hx_sem::operands::hwreg_fields(imm);
+    let (id, offset, size) = hx_sem::operands::hwreg_operand(inst)?;
     if id != HW_REG_MODE || offset > 23 || offset + size <= 23 {
         return None;
     }

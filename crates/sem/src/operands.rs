@@ -83,6 +83,14 @@ pub fn hwreg_fields(imm: u32) -> (u32, u32, u32) {
     (imm & 0x3f, imm >> 6 & 0x1f, (imm >> 11 & 0x1f) + 1)
 }
 
+/// The hwreg(ID, offset, size) an s_setreg/s_getreg names (its simm16 operand); None without one.
+pub fn hwreg_operand(inst: &Instruction) -> Option<(u32, u32, u32)> {
+    inst.operands().find_map(|o| match (&o.spec.kind, o.value) {
+        (Kind::Imm16(_), Operand::Imm(v)) => Some(hwreg_fields(v)),
+        _ => None,
+    })
+}
+
 /// The raw immediate of the operand in encoding field `f`.
 pub fn field_imm(inst: &Instruction, f: hx_isa::Field) -> Option<u32> {
     inst.operands().find(|o| o.spec.field == f).and_then(|o| match o.value {
