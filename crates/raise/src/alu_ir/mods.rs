@@ -133,15 +133,10 @@ impl<'ctx> OpEmitter<'ctx, '_> {
         if matches!(p, MinNumBf16 | MaxNumBf16) {
             // In f32 (every bf16 is one exactly), by the f16 forms' rule (num_minmax); the result
             // is one of the operands (a NaN quietened), so its high half is the bf16.
-            let f32v = self.ctx.f32_type().vec_type(2);
             let v2i32 = i32t.vec_type(2);
             let sixteen = hx_llvm::inkwell::types::VectorType::const_vector(&[i32t.const_int(16, false), i32t.const_int(16, false)]);
-            let wide = |x: hx_llvm::inkwell::values::VectorValue<'ctx>| -> Result<hx_llvm::inkwell::values::BasicValueEnum<'ctx>, EmitError> {
-                let w = b.build_left_shift(b.build_int_z_extend(x, v2i32, "").map_err(be)?, sixteen, "").map_err(be)?;
-                b.build_bit_cast(w, f32v, "").map_err(be)
-            };
             let name = if p == MinNumBf16 { "llvm.minnum" } else { "llvm.maxnum" };
-            let r = self.num_minmax(name, wide(xs[0])?, wide(xs[1])?)?;
+            let r = self.num_minmax(name, self.bf16x2_to_f32x2(xs[0])?.into(), self.bf16x2_to_f32x2(xs[1])?.into())?;
             let bits = b.build_bit_cast(r, v2i32, "").map_err(be)?.into_vector_value();
             let hi = b.build_right_shift(bits, sixteen, false, "").map_err(be)?;
             return self.pk_bits(b.build_int_truncate(hi, v2i16, "").map_err(be)?.into());
@@ -195,15 +190,10 @@ impl<'ctx> OpEmitter<'ctx, '_> {
     /// there, the f16/f64 mode in the source: the raiser refuses kernels where they differ.
     fn pk_bf16(&self, p: PkOp, xs: &[hx_llvm::inkwell::values::VectorValue<'ctx>]) -> Result<IntValue<'ctx>, EmitError> {
         let b = self.b;
-        let (i32t, i16t, f32t) = (self.ctx.i32_type(), self.ctx.i16_type(), self.ctx.f32_type());
-        let (v2i32, v2i16) = (i32t.vec_type(2), i16t.vec_type(2));
+        let i16t = self.ctx.i16_type();
+        let v2i16 = i16t.vec_type(2);
         let splat16 = |k: u64| hx_llvm::inkwell::types::VectorType::const_vector(&[i16t.const_int(k, false), i16t.const_int(k, false)]);
-        let splat32 = |k: u64| hx_llvm::inkwell::types::VectorType::const_vector(&[i32t.const_int(k, false), i32t.const_int(k, false)]);
-        let wide = |x: hx_llvm::inkwell::values::VectorValue<'ctx>| -> Result<hx_llvm::inkwell::values::VectorValue<'ctx>, EmitError> {
-            let w = b.build_left_shift(b.build_int_z_extend(x, v2i32, "").map_err(be)?, splat32(16), "").map_err(be)?;
-            Ok(b.build_bit_cast(w, f32t.vec_type(2), "").map_err(be)?.into_vector_value())
-        };
-        let (x, y) = (wide(xs[0])?, wide(xs[1])?);
+        let (x, y) = (self.bf16x2_to_f32x2(xs[0])?, self.bf16x2_to_f32x2(xs[1])?);
         let r = if p == PkOp::AddBf16 { b.build_float_add(x, y, "").map_err(be)? } else { b.build_float_mul(x, y, "").map_err(be)? };
         let h = b.build_float_trunc(r, self.ctx.bf16_type().vec_type(2), "").map_err(be)?;
         let rounded = b.build_bit_cast(h, v2i16, "").map_err(be)?.into_vector_value();
@@ -212,6 +202,15 @@ impl<'ctx> OpEmitter<'ctx, '_> {
         let r = b.build_select(nan(xs[1]).map_err(be)?, quiet(xs[1]).map_err(be)?, rounded, "").map_err(be)?.into_vector_value();
         let r = b.build_select(nan(xs[0]).map_err(be)?, quiet(xs[0]).map_err(be)?, r, "").map_err(be)?;
         self.pk_bits(r)
+    }
+
+    /// Two bf16 (<2 x i16> bits) as <2 x float>, exactly (the bits moved to the high halves).
+    fn bf16x2_to_f32x2(&self, x: hx_llvm::inkwell::values::VectorValue<'ctx>) -> Result<hx_llvm::inkwell::values::VectorValue<'ctx>, EmitError> {
+        let b = self.b;
+        let i32t = self.ctx.i32_type();
+        let sixteen = hx_llvm::inkwell::types::VectorType::const_vector(&[i32t.const_int(16, false), i32t.const_int(16, false)]);
+        let w = b.build_left_shift(b.build_int_z_extend(x, i32t.vec_type(2), "").map_err(be)?, sixteen, "").map_err(be)?;
+        Ok(b.build_bit_cast(w, self.ctx.f32_type().vec_type(2), "").map_err(be)?.into_vector_value())
     }
 
     /// v_pk_fma_bf16 with one rounding, as hx_sem's soft fma: per half, a*b exactly in f64, plus c
