@@ -183,6 +183,17 @@ impl<'ctx> OpEmitter<'ctx, '_> {
         Ok(b.build_select(uno(x)?, quiet(x)?, r, "").map_err(be)?.into_float_value())
     }
 
+    /// The bits of a 16-, 32- or 64-bit float, as [`Self::float_of`] reads them (16-bit values
+    /// zero-extended to i32).
+    fn bits_of(&self, x: FloatValue<'ctx>) -> Result<IntValue<'ctx>, EmitError> {
+        let t = x.get_type();
+        if t == self.ctx.f16_type() {
+            return self.half_bits(x).map_err(be);
+        }
+        let it = if t == self.ctx.f64_type() { self.ctx.i64_type() } else { self.ctx.i32_type() };
+        Ok(self.b.build_bit_cast(x, it, "").map_err(be)?.into_int_value())
+    }
+
     /// The float of `bits` (16, 32 or 64) whose bit pattern `x` holds (16-bit values in i32).
     fn float_of(&self, x: IntValue<'ctx>, bits: u32) -> Result<FloatValue<'ctx>, EmitError> {
         let b = self.b;
@@ -1081,29 +1092,9 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 if v.len() > 2 && !matches!(op.op, MaximumF32 | MinimumF32 | MaximumF64 | MinimumF64) {
                     r = self.ieee_minmax(second, r, self.float_of(v[2], width)?)?;
                 }
-                let r = match width {
-                    16 => self.half_bits(r)?,
-                    64 => b.build_bit_cast(r, i64t, "")?.into_int_value(),
-                    _ => bits(r)?,
-                };
-                none(r)
+                none(self.bits_of(r)?)
             }
             SubrevF32 => none(bits(self.quieted(b.build_float_sub(f(v[1])?, f(v[0])?, "")?)?)?),
-            CeilF32 | FloorF64 | CeilF64 | TruncF64 | RndneF64 => {
-                // As FloorF32: the target's v_ceil/v_floor/v_trunc/v_rndne of the same width.
-                let (name, bits) = match op.op {
-                    CeilF32 => ("llvm.ceil", 32),
-                    FloorF64 => ("llvm.floor", 64),
-                    CeilF64 => ("llvm.ceil", 64),
-                    TruncF64 => ("llvm.trunc", 64),
-                    _ => ("llvm.roundeven", 64),
-                };
-                let x = self.float_of(v[0], bits)?;
-                let i = self.intrinsic(name, &[x.get_type().into()])?;
-                let r = self.call_value(i, &[x.into()])?.into_float_value();
-                let it: BasicTypeEnum = if bits == 64 { i64t.into() } else { i32t.into() };
-                none(b.build_bit_cast(r, it, "")?.into_int_value())
-            }
             MinNumF64 | MaxNumF64 => {
                 let name = if op.op == MaxNumF64 { "llvm.maxnum" } else { "llvm.minnum" };
                 let r = self.num_minmax(name, self.float_of(v[0], 64)?.into(), self.float_of(v[1], 64)?.into())?;
@@ -1114,10 +1105,16 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 let i = self.intrinsic("llvm.amdgcn.frexp.exp", &[i32t.into(), x.get_type().into()])?;
                 none(self.call_value(i, &[x.into()])?.into_int_value())
             }
-            FractF32 | FractF64 | RsqF32 | RsqF64 | CosF32 | SqrtF64 | FrexpMantF32 | FrexpMantF64 => {
-                // The target's own instruction (v_fract, v_rsq, v_cos, v_sqrt_f64, v_frexp_mant),
-                // which the emulator defines alike for both ISAs.
+            CeilF32 | FloorF64 | CeilF64 | TruncF64 | RndneF64 | FractF32 | FractF64 | RsqF32 | RsqF64 | CosF32 | SqrtF64 | FrexpMantF32 | FrexpMantF64 => {
+                // The target's own instruction of the same width (v_ceil/v_floor/v_trunc/v_rndne
+                // as FloorF32; v_fract, v_rsq, v_cos, v_sqrt_f64, v_frexp_mant), which the
+                // emulator defines alike for both ISAs.
                 let (name, bits) = match op.op {
+                    CeilF32 => ("llvm.ceil", 32),
+                    FloorF64 => ("llvm.floor", 64),
+                    CeilF64 => ("llvm.ceil", 64),
+                    TruncF64 => ("llvm.trunc", 64),
+                    RndneF64 => ("llvm.roundeven", 64),
                     FractF32 => ("llvm.amdgcn.fract", 32),
                     FractF64 => ("llvm.amdgcn.fract", 64),
                     RsqF32 => ("llvm.amdgcn.rsq", 32),
@@ -1129,9 +1126,7 @@ impl<'ctx> OpEmitter<'ctx, '_> {
                 };
                 let x = self.float_of(v[0], bits)?;
                 let i = self.intrinsic(name, &[x.get_type().into()])?;
-                let r = self.call_value(i, &[x.into()])?;
-                let it: BasicTypeEnum = if bits == 64 { i64t.into() } else { i32t.into() };
-                none(b.build_bit_cast(r, it, "")?.into_int_value())
+                none(self.bits_of(self.call_value(i, &[x.into()])?.into_float_value())?)
             }
             RcpF32 | SqrtF32 | ExpF32 | LogF32 | SinF32 | RcpF64 => {
                 // The target has the same approximate instruction (v_rcp_f32 ...); the AMDGPU
