@@ -261,10 +261,7 @@ fn load(op: &MemOp, wave: &mut Wave, mem: &mut Memories<'_>, addrs: &[u64], regs
                     _ => u16::from_le_bytes([bytes[0], bytes[1]]) as u32,
                 };
                 let old = wave.read_vreg(reg_at(dst, 0, 1), lane)? as u32;
-                vec![match w {
-                    Width::D16LoU8 | Width::D16LoI8 | Width::D16Lo => (old & 0xffff_0000) | half,
-                    _ => (old & 0x0000_ffff) | half << 16,
-                }]
+                vec![if w.is_d16_hi() { (old & 0x0000_ffff) | half << 16 } else { (old & 0xffff_0000) | half }]
             }
             _ => dwords_of(&bytes),
         };

@@ -2599,11 +2599,7 @@ impl<'ctx> Raiser<'ctx, '_> {
         use hx_sem::memory::{AtomicOp, MemKind, Width};
         use hx_llvm::inkwell::AtomicRMWBinOp as Rmw;
         let (i32t, i64t) = (self.ctx.i32_type(), self.ctx.i64_type());
-        let align = match shape.width {
-            Width::U8 | Width::I8 | Width::D16LoU8 | Width::D16LoI8 | Width::D16HiU8 | Width::D16HiI8 => 1,
-            Width::U16 | Width::I16 | Width::D16Lo | Width::D16Hi => 2,
-            _ => 4,
-        };
+        let align = shape.width.bytes().min(4) as u32;
         let dwords = shape.width.reg_dwords() as u8;
         match shape.kind {
             MemKind::Load => {
@@ -2656,14 +2652,12 @@ impl<'ctx> Raiser<'ctx, '_> {
                 })?;
                 // d16: the loaded half into bits 15:0 (Lo) or 31:16 (Hi) of the destination, the
                 // other half kept (hx_sem::memory::Width).
-                let got = match shape.width {
-                    Width::D16Lo | Width::D16LoU8 | Width::D16LoI8 | Width::D16Hi | Width::D16HiU8 | Width::D16HiI8 => {
-                        let dst = vdst.ok_or_else(|| self.err(inst, "no destination"))?;
-                        let hi = matches!(shape.width, Width::D16Hi | Width::D16HiU8 | Width::D16HiI8);
-                        let v = got.first().copied().ok_or_else(|| self.err(inst, "no loaded value"))?;
-                        vec![self.d16_merge(Reg { dwords: 1, ..dst }, v, hi, inst)?]
-                    }
-                    _ => got,
+                let got = if shape.width.is_d16() {
+                    let dst = vdst.ok_or_else(|| self.err(inst, "no destination"))?;
+                    let v = got.first().copied().ok_or_else(|| self.err(inst, "no loaded value"))?;
+                    vec![self.d16_merge(Reg { dwords: 1, ..dst }, v, shape.width.is_d16_hi(), inst)?]
+                } else {
+                    got
                 };
                 self.vmem_load_result(inst, vdst, got, active)?;
             }
@@ -2695,8 +2689,7 @@ impl<'ctx> Raiser<'ctx, '_> {
                         }
                         // d16 stores: the low or high half of the data register, 16 or 8 bits of it.
                         Width::D16Lo | Width::D16Hi | Width::D16LoU8 | Width::D16LoI8 | Width::D16HiU8 | Width::D16HiI8 => {
-                            let hi = matches!(shape.width, Width::D16Hi | Width::D16HiU8 | Width::D16HiI8);
-                            let w = if hi { r.b.build_right_shift(words[0], i32t.const_int(16, false), false, "")? } else { words[0] };
+                            let w = if shape.width.is_d16_hi() { r.b.build_right_shift(words[0], i32t.const_int(16, false), false, "")? } else { words[0] };
                             let t = if matches!(shape.width, Width::D16Lo | Width::D16Hi) { r.ctx.i16_type() } else { r.ctx.i8_type() };
                             let st = r.b.build_store(ptr, r.b.build_int_truncate(w, t, "")?)?;
                             st.set_alignment(align).map_err(|e| r.err(inst, e.to_string()))?;

@@ -86,6 +86,11 @@ impl Width {
     pub fn is_d16(self) -> bool {
         matches!(self, Width::D16LoU8 | Width::D16LoI8 | Width::D16Lo | Width::D16HiU8 | Width::D16HiI8 | Width::D16Hi)
     }
+
+    /// The d16 forms on bits 31:16 of the register.
+    pub fn is_d16_hi(self) -> bool {
+        matches!(self, Width::D16HiU8 | Width::D16HiI8 | Width::D16Hi)
+    }
 }
 
 /// Read-modify-write operations. Each has a 32-bit and a 64-bit form chosen by [`MemOp::width`]
