@@ -1525,7 +1525,7 @@ impl<'ctx> Raiser<'ctx, '_> {
             };
             (e.fma_mix(d, &vals, mods.op_sel, mods.op_sel_hi, mods.neg, mods.abs, old).map_err(|m| self.err(inst, m.0))?, None)
         } else if pk || fp8.is_some() {
-            if matches!(op.op, Op::Pk(hx_sem::alu::packed::PkOp::AddBf16 | hx_sem::alu::packed::PkOp::MulBf16 | hx_sem::alu::packed::PkOp::FmaBf16 | hx_sem::alu::packed::PkOp::MinNumBf16 | hx_sem::alu::packed::PkOp::MaxNumBf16)) && (self.entry_mode >> 4) & 3 != (self.entry_mode >> 6) & 3 {
+            if matches!(op.op, Op::Pk(p) if p.is_bf16()) && (self.entry_mode >> 4) & 3 != (self.entry_mode >> 6) & 3 {
                 // Raised in f32 (alu_ir/mods.rs pk_bf16), whose denormals follow the f32 mode.
                 return Err(self.err(inst, "packed bf16 arithmetic in a kernel whose f32 and f16/f64 denormal modes differ"));
             }
