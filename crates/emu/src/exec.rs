@@ -244,6 +244,9 @@ fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mu
     if let Some(op) = alu::of(inst) {
         return if op.salu { exec_salu(wave, inst, &op, group) } else { exec_valu(wave, inst, &op, group) };
     }
+    if let Some(op) = hx_sem::alu::pk8::Pk8Op::of(m).filter(|_| inst.target == hx_isa::Target::Gfx1250) {
+        return crate::pk8::exec_pk8(wave, inst, op, group);
+    }
     match m {
         _ if m.starts_with("s_load_") => return exec_smem_load(wave, inst, group),
         _ if m.starts_with("ds_") => return exec_ds(wave, wave_index, inst, group),
@@ -253,10 +256,6 @@ fn step_inner(wave: &mut Wave, wave_index: usize, inst: &Instruction, group: &mu
         "v_swap_b32" => return exec_swap(wave, inst),
         "v_cvt_scalef32_pk_fp8_f32" | "v_cvt_scalef32_pk_bf8_f32" | "v_cvt_scalef32_pk_f32_fp8" | "v_cvt_scalef32_pk_f32_bf8" if inst.target == hx_isa::Target::Gfx950 => {
             return crate::pk8::exec_scalef32_pk_fp8(wave, inst, group);
-        }
-        _ if inst.target == hx_isa::Target::Gfx1250 && hx_sem::alu::pk8::Pk8Op::of(m).is_some() => {
-            let op = hx_sem::alu::pk8::Pk8Op::of(m).ok_or_else(|| unsupported(inst, "its semantics"))?;
-            return crate::pk8::exec_pk8(wave, inst, op, group);
         }
         "v_cvt_scalef32_pk_bf16_fp4" | "v_cvt_scalef32_pk_bf16_fp8" | "v_cvt_scalef32_pk_bf16_bf8" if inst.target == hx_isa::Target::Gfx950 => {
             return exec_cvt_scalef32_pk_bf16(wave, inst);
